@@ -1,0 +1,32 @@
+"""pu_sim: Monte Carlo simulation and balance analytics for Planet Unknown.
+
+The public API is small: :func:`simulate` plays games and returns a Polars frame;
+:mod:`pu_sim.bots` builds bot specifications; :class:`pu_sim.engine.Game` is the
+slow path for people and tests.  Pure-Python modules (data, analysis) import
+without the compiled core; anything that plays games needs it and explains how
+to build it when it is missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "simulate": "pu_sim.simulate",
+    "Game": "pu_sim.engine",
+    "load_rules": "pu_sim.rules",
+    "RULES_VERSION": "pu_sim.rules",
+}
+
+__all__ = ["RULES_VERSION", "Game", "__version__", "load_rules", "simulate"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public API on first use, so data-only users skip the core."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pu_sim' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

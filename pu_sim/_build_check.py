@@ -1,0 +1,33 @@
+"""Import the compiled core, or explain how to build it (sklearn's __check_build)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+_HERE = Path(__file__).resolve().parent
+
+_HOW = (
+    "Build it from a source checkout with `make build` (or "
+    "`pip install --no-build-isolation -e .`), or install the package with "
+    "`pip install .`."
+)
+
+
+def sources_newer_than(binary: Path) -> list[Path]:
+    """Cython sources modified after ``binary`` was built."""
+    built = binary.stat().st_mtime
+    sources = [*_HERE.glob("_core*.pyx"), *_HERE.glob("*.pxd"), *_HERE.glob("*.pxi")]
+    return [p for p in sources if p.stat().st_mtime > built]
+
+
+def import_core() -> ModuleType:
+    """Return ``pu_sim._core``; raise ImportError with build advice if absent."""
+    try:
+        from pu_sim import _core
+    except ImportError as exc:  # pragma: no cover - exercised only without a build
+        raise ImportError(
+            f"pu_sim's compiled core (pu_sim._core) is missing or broken: {exc}. "
+            + _HOW
+        ) from exc
+    return _core
