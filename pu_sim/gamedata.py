@@ -127,9 +127,11 @@ class Planet:
     first_tile: Literal["edge", "cells"]  # "cells": must cover one of first_tile_cells
     first_tile_cells: tuple[Cell, ...] = ()
     restrictions: tuple[str, ...] = ()  # members of PLANET_RESTRICTIONS
-    adjacency_waiver: bool = False  # Lacuna/Oblivion: once ignore adjacency (multiplayer)
+    # Lacuna/Oblivion: may ignore adjacency once (multiplayer):
+    adjacency_waiver: bool = False
     city_medals: int = 0  # Gaia: medals per uncovered city square
-    subplanet_map: tuple[str, ...] = ()  # Cerberus: 12 rows, digit = sub-planet, '.' none
+    # Cerberus: 12 rows, digit = sub-planet, '.' none:
+    subplanet_map: tuple[str, ...] = ()
     subplanet_bonus: int = 0  # Cerberus: medals per completely covered sub-planet
     quadrant_map: tuple[str, ...] = ()  # Persephone: 12 rows of quadrant digits 1-4
     quadrant_banned_icon: Mapping[int, str] = field(default_factory=dict)
@@ -144,9 +146,7 @@ class Planet:
     @property
     def grid_squares(self) -> tuple[Cell, ...]:
         """Every grid square, row by row."""
-        return tuple(
-            (x, y) for y in range(12) for x in range(12) if self.is_grid(x, y)
-        )
+        return tuple((x, y) for y in range(12) for x in range(12) if self.is_grid(x, y))
 
     @property
     def edge_squares(self) -> tuple[Cell, ...]:
@@ -215,14 +215,21 @@ class Effect:
     when: str = ""  # e.g. "on_take", "end_of_game_step", "final_scoring", "passive"
 
 
+TechLimit = Literal[
+    "passive", "once_per_round", "once_per_game", "round_start", "game_end"
+]
+"""How often a tech may be used ("passive" = no use limit)."""
+
+
 @dataclass(frozen=True)
 class Tech:
     """One tech level of a corporation."""
 
     level: int  # 1..5 (Jump Drive: 1..6 = A..F)
     text: str
-    limit: Literal["passive", "once_per_round", "once_per_game", "round_start", "game_end"]
+    limit: TechLimit
     effects: tuple[Effect, ...]
+    label: str = ""  # printed label where it is not the level (Jump Drive: "A".."F")
 
 
 @dataclass(frozen=True)
@@ -243,6 +250,7 @@ class Corporation:
     water_path_medals: tuple[int, ...] = ()  # Oasis: water medal printed at each step
     biomass_levels: tuple[tuple[Space, Space, int], ...] = ()  # Wormhole: (A, B, medal)
     tech_slots: int = 0  # Jump Drive: lifepod slots that unlock techs A..F
+    column_neighbours: tuple[tuple[str, str], ...] = ()  # Makeshift: lane-change pairs
 
 
 # --------------------------------------------------------------------------------
@@ -303,6 +311,16 @@ class Objective:
     private: ObjectiveSide
 
 
+@dataclass(frozen=True)
+class SoloOutcomeBand:
+    """A solo result band for ``D = final score - target`` (bounds inclusive)."""
+
+    row: str  # the rulebook's row label: "-15", "-10", "-5", "target", "+5", ...
+    min_diff: int | None  # None = open below
+    max_diff: int | None  # None = open above
+    meaning: str
+
+
 # --------------------------------------------------------------------------------
 # Everything
 # --------------------------------------------------------------------------------
@@ -323,4 +341,6 @@ class GameData:
     objectives: tuple[Objective, ...]
     solo_target_base: int  # 60
     solo_target_bands: tuple[tuple[int, int], ...]  # (min count, max count) per band
-    solo_target_adjustments: Mapping[str, tuple[int, ...]]  # colour -> adjustment per band
+    # colour -> adjustment per band:
+    solo_target_adjustments: Mapping[str, tuple[int, ...]]
+    solo_outcome_bands: tuple[SoloOutcomeBand, ...] = ()  # ordered from worst to best
