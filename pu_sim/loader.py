@@ -1642,6 +1642,9 @@ def _load_events(
             )
         )
     _check_ids(file, "event", [e.id for e in events], range(65, 65 + N_EVENTS))
+    for colour, count in sorted(Counter(e.colour for e in events).items()):
+        if count != N_EVENTS_PER_COLOUR:
+            raise DataError(f"{file}: {count} {colour} events, expected 20")
 
     target = _Node(file, "solo_target", data.get("solo_target"))
     base = target.get_int("base", lo=0)
