@@ -15,7 +15,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _LAZY = {
-    "simulate": "pu_sim.simulate",
+    "simulate": "pu_sim.simulation",
     "Game": "pu_sim.engine",
     "load_rules": "pu_sim.rules",
     "RULES_VERSION": "pu_sim.rules",

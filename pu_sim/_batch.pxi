@@ -1,0 +1,233 @@
+# Setting up games from a table spec and playing whole batches without the GIL.
+
+cdef extern from "string.h" nogil:
+    void* memset(void* s, int c, size_t n)
+
+from libc.stdlib cimport malloc, free
+
+
+cdef packed struct SeatRecord:
+    uint64_t game_id
+    uint8_t seat
+    uint8_t n_players
+    uint8_t corporation
+    uint8_t planet
+    uint8_t bot
+    int16_t score
+    uint8_t rank
+    uint8_t won
+    int16_t score_planet
+    int16_t score_tracks
+    int16_t score_lifepods
+    int16_t score_meteorites
+    int16_t score_civ
+    int16_t score_objectives
+    uint8_t rounds
+    uint8_t status
+    uint8_t end_trigger
+    uint8_t track_civ
+    uint8_t track_water
+    uint8_t track_biomass
+    uint8_t track_rover
+    uint8_t track_tech
+    uint8_t tech_level
+    uint8_t tiles_placed
+    uint8_t tiles_unplaced
+    uint8_t uncovered
+    uint8_t rows_complete
+    uint8_t cols_complete
+    uint8_t lifepods_collected
+    uint8_t lifepods_lost
+    uint8_t meteorites_collected
+    uint8_t meteorites_left
+    uint8_t meteorites_destroyed
+    uint8_t rovers_lost
+    uint8_t patches_placed
+    uint8_t patches_lost
+    uint8_t civ_cards
+    uint16_t decisions
+
+
+cdef struct TableSpec:
+    # What every game of a batch shares; per-game choices are drawn from pools.
+    uint8_t n_players
+    uint16_t corp_pool[MAX_PLAYERS]      # bit c: corporation c allowed in that seat
+    uint16_t planet_pool[MAX_PLAYERS]    # bit k: planet k allowed in that seat
+    uint8_t unique_asymmetric            # each asymmetric board at most once per game
+    uint8_t bot_kind[MAX_PLAYERS]
+    uint8_t bot_label[MAX_PLAYERS]
+    double bot_params[MAX_PLAYERS][MAX_BOT_PARAMS]
+    uint32_t options
+    int8_t shift                         # -1: random (rules.md ST-5)
+    int8_t rotation                      # -1: random initial rotation (ST-15)
+    uint32_t group_size                  # paired design: games sharing one setup
+
+
+cdef enum:
+    STREAM_SETUP = 1
+    STREAM_PLAY = 2
+
+
+cdef inline int draw_from_pool(Rng_t* rng, uint32_t pool) noexcept nogil:
+    """Uniform member of a bit set, or -1 if it is empty."""
+    cdef int n = popcount16(<uint16_t>pool), k, i
+    if n == 0:
+        return -1
+    k = <int>rng_below(rng, <uint32_t>n)
+    for i in range(16):
+        if (pool >> i) & 1:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t k0,
+                    uint64_t k1, uint64_t game_index) noexcept nogil:
+    """Deal a game: seats, boards, station, civ piles (rules.md section 3).
+
+    Everything random at setup comes from the setup stream of the game's group,
+    so a paired design replays it with the boards rotated over the seats; bot
+    choices come from the game's own play stream.
+    """
+    cdef int n = spec.n_players, p, c, k, shift_seats
+    cdef uint32_t used_corps = 0, used_planets = 0, pool
+    cdef uint8_t corps[MAX_PLAYERS]
+    cdef uint8_t planets[MAX_PLAYERS]
+    cdef Player_t* pl
+    cdef uint64_t group = game_index // spec.group_size
+    memset(g, 0, sizeof(Game_t))
+    g.n_players = <uint8_t>n
+    g.options = spec.options
+    rng_seed(&g.rng, k0, k1, group, STREAM_SETUP)
+    for p in range(n):
+        pool = spec.corp_pool[p]
+        if spec.unique_asymmetric:
+            pool &= ~used_corps
+        c = draw_from_pool(&g.rng, pool)
+        pool = spec.planet_pool[p]
+        if spec.unique_asymmetric:
+            pool &= ~used_planets
+        k = draw_from_pool(&g.rng, pool)
+        if c < 0 or k < 0:
+            g.status = STATUS_BAD_SETUP
+            c = 0 if c < 0 else c
+            k = 0 if k < 0 else k
+        if c != 0:
+            used_corps |= 1u << c                 # the symmetric side exists on every board
+        if k != 0:
+            used_planets |= 1u << k
+        corps[p] = <uint8_t>c
+        planets[p] = <uint8_t>k
+    station_setup(g, R)
+    g.shift = <uint8_t>(spec.shift if spec.shift >= 0 else rng_below(&g.rng, 6))
+    g.rotation = <uint8_t>(spec.rotation if spec.rotation >= 0 else rng_below(&g.rng, 6))
+    civ_setup(g, R)
+    shift_seats = <int>(game_index % spec.group_size) % n
+    for p in range(n):
+        pl = &g.pl[p]
+        pl.corp = corps[(p + shift_seats) % n]
+        pl.planet = planets[(p + shift_seats) % n]
+        pl.bot_kind = spec.bot_kind[p]
+        pl.seat_pos = R.seat_pos[n - 1][p]
+        grid_copy(pl.lifepod, R.pmask[pl.planet][PM_LIFEPOD])
+        for c in range(R.corp_rovers[pl.corp]):
+            pl.rover_status[c] = RV_SUPPLY
+    g.commander = 0                                     # ST-10: the first player
+    g.stage = ST_ROUND_START
+    rng_seed(&g.rng, k0, k1, game_index, STREAM_PLAY)
+
+
+cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
+                      uint32_t* moves) noexcept nogil:
+    """Play a dealt game to the end with the seats' core bots."""
+    cdef int n, i
+    advance(g, R)
+    while g.stage != ST_DONE:
+        n = legal_moves(g, R, moves)
+        if n == 0:
+            g.status = STATUS_NO_MOVES
+            finish_game(g, R)
+            return
+        if n == 1:
+            i = 0
+        else:
+            i = bot_choose(g, R, spec.bot_params[g.decider], moves, n)
+            if i < 0 or i >= n:
+                g.status = STATUS_BAD_MOVE
+                finish_game(g, R)
+                return
+        apply_move(g, R, moves[i])
+        advance(g, R)
+
+
+cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec,
+                        uint64_t game_index, SeatRecord* out) noexcept nogil:
+    """One output row per seat."""
+    cdef int p
+    cdef const Player_t* pl
+    cdef SeatRecord* r
+    for p in range(g.n_players):
+        pl = &g.pl[p]
+        r = &out[p]
+        r.game_id = game_index
+        r.seat = <uint8_t>p
+        r.n_players = g.n_players
+        r.corporation = pl.corp
+        r.planet = pl.planet
+        r.bot = spec.bot_label[p]
+        r.score = pl.score
+        r.rank = pl.rank
+        r.won = pl.rank == 1
+        r.score_planet = pl.s_planet
+        r.score_tracks = pl.s_tracks
+        r.score_lifepods = pl.s_lifepods
+        r.score_meteorites = pl.s_meteorites
+        r.score_civ = pl.s_civ
+        r.score_objectives = pl.s_objectives
+        r.rounds = g.round
+        r.status = g.status
+        r.end_trigger = g.end_trigger
+        r.track_civ = pl.track[CIV]
+        r.track_water = pl.track[WATER]
+        r.track_biomass = pl.track[BIOMASS]
+        r.track_rover = pl.track[ROVER]
+        r.track_tech = pl.track[TECH]
+        r.tech_level = <uint8_t>tech_level(g, R, p)
+        r.tiles_placed = pl.tiles_placed
+        r.tiles_unplaced = pl.tiles_unplaced
+        r.uncovered = pl.uncovered
+        r.rows_complete = pl.rows_done
+        r.cols_complete = pl.cols_done
+        r.lifepods_collected = pl.lifepods_collected
+        r.lifepods_lost = pl.lifepods_lost
+        r.meteorites_collected = pl.meteorites_collected
+        r.meteorites_left = pl.meteorites_left
+        r.meteorites_destroyed = pl.meteorites_destroyed
+        r.rovers_lost = pl.rovers_lost
+        r.patches_placed = pl.patches_placed
+        r.patches_lost = pl.patches_lost
+        r.civ_cards = <uint8_t>popcount64(pl.civ_cards)
+        r.decisions = <uint16_t>(g.n_decisions if g.n_decisions < 65535 else 65535)
+
+
+cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64_t k1,
+                    uint64_t first_game, uint64_t n_games, SeatRecord* out) noexcept nogil:
+    """Play n_games consecutive games; returns -1 if memory ran out."""
+    cdef Game_t* g = <Game_t*>malloc(sizeof(Game_t))
+    cdef uint32_t* moves = <uint32_t*>malloc(MAX_MOVES * sizeof(uint32_t))
+    cdef uint64_t i
+    if g == NULL or moves == NULL:
+        free(g)
+        free(moves)
+        return -1
+    for i in range(n_games):
+        game_init(g, R, spec, k0, k1, first_game + i)
+        if g.status == STATUS_OK:
+            play_to_end(g, R, spec, moves)
+        else:
+            finish_game(g, R)
+        write_records(g, R, spec, first_game + i, &out[i * spec.n_players])
+    free(g)
+    free(moves)
+    return 0

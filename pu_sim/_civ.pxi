@@ -1,0 +1,102 @@
+# Civ cards: piles, picks and card effects (rules.md 3.4, 8.6; cards.md 4).
+
+cdef inline void civ_setup(Game_t* g, const Rules_t* R) noexcept nogil:
+    """ST-11: per rank keep (players + 1) random cards; the rest is the reserve."""
+    cdef uint8_t cards[CIV_PER_RANK]
+    cdef int rank, i, keep = g.n_players + 1
+    for rank in range(4):
+        for i in range(CIV_PER_RANK):
+            cards[i] = R.rank_cards[rank][i]
+        shuffle_u8(&g.rng, cards, CIV_PER_RANK)
+        g.pile_n[rank] = <uint8_t>keep
+        g.reserve_n[rank] = <uint8_t>(CIV_PER_RANK - keep)
+        for i in range(CIV_PER_RANK):
+            if i < keep:
+                g.pile[rank][i] = cards[i]
+            else:
+                g.reserve[rank][i - keep] = cards[i]
+
+
+cdef inline bint holds_card(const Player_t* pl, int card) noexcept nogil:
+    return (pl.civ_cards >> (card - 1)) & 1
+
+
+cdef inline void take_card(Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
+    """CV-2: keep one card of the pile; immediate effects join the pool now."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef int rank = R.card_rank[card] - 1
+    cdef int i, k, found = -1, op, arg
+    for i in range(g.pile_n[rank]):
+        if g.pile[rank][i] == card:
+            found = i
+    if found < 0:
+        g.status = STATUS_BAD_MOVE
+        return
+    for i in range(found, g.pile_n[rank] - 1):
+        g.pile[rank][i] = g.pile[rank][i + 1]
+    g.pile_n[rank] -= 1
+    pl.civ_cards |= (<uint64_t>1) << (card - 1)
+    for k in range(2):
+        op = R.card_op[card][k]
+        arg = R.card_arg[card][k]
+        if op == OP_NONE or R.card_when[card][k] != WHEN_ON_TAKE:
+            continue
+        if op == OP_ADVANCE_DISTINCT:
+            push_item(g, p, IT_DISTINCT, arg, 0, 0)
+        elif op == OP_ADVANCE_ONE:
+            push_item(g, p, IT_CHOOSE_ADVANCE, (1 << N_TRACKS) - 1, arg, 1)
+        elif op == OP_PATCHES:
+            for i in range(arg):
+                push_item(g, p, IT_PATCH, 0, 0, 0)
+        elif op == OP_MOVEMENT:
+            pl.move_budget += arg           # cards.md A3: no tech bonus on card movement
+        elif op == OP_PLACE_TILE:
+            push_item(g, p, IT_PLACE_TILE, arg, 0, 0)
+        elif op == OP_TELEPORT:
+            push_item(g, p, IT_TELEPORT, 0, 0, 0)
+        elif op == OP_COLLECT_LIFEPODS:
+            push_item(g, p, IT_LIFEPOD, arg, 0, 0)
+        elif op == OP_DESTROY_LINE:
+            push_item(g, p, IT_LINE, 0, 0, 0)
+        elif op == OP_DESTROY_METEORITES:
+            push_item(g, p, IT_METEORITE, arg, 0, 0)
+        elif op == OP_RAISE_TO:
+            push_item(g, p, IT_RAISE, arg, 0, 0)
+
+
+cdef inline bint push_end_effects(Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """9.3: stored patches and end-game card advances of player p join the pool.
+
+    Returns whether anything was added; each card's end step runs once.
+    """
+    cdef Player_t* pl = &g.pl[p]
+    cdef int card, k
+    cdef bint added = False
+    while pl.stored_patches > 0:
+        pl.stored_patches -= 1
+        push_item(g, p, IT_PATCH, 1, 0, 0)     # a = 1: cannot be stored again
+        added = True
+    for card in range(1, N_CIV + 1):
+        if not holds_card(pl, card) or (pl.end_effects_done >> (card - 1)) & 1:
+            continue
+        for k in range(2):
+            if R.card_op[card][k] == OP_ADVANCE_ONE and R.card_when[card][k] == WHEN_END_STEP:
+                push_item(g, p, IT_CHOOSE_ADVANCE, (1 << N_TRACKS) - 1, R.card_arg[card][k], 1)
+                added = True
+        pl.end_effects_done |= (<uint64_t>1) << (card - 1)
+    return added
+
+
+cdef inline bint has_end_work(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Stored patches or an end-game card whose end step has not run yet."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int card, k
+    if pl.stored_patches > 0:
+        return True
+    for card in range(1, N_CIV + 1):
+        if holds_card(pl, card) and not (pl.end_effects_done >> (card - 1)) & 1:
+            for k in range(2):
+                if (R.card_op[card][k] == OP_ADVANCE_ONE
+                        and R.card_when[card][k] == WHEN_END_STEP):
+                    return True
+    return False

@@ -1,0 +1,257 @@
+# cython: language_level=3
+"""The compiled engine of pu_sim.
+
+One compilation unit: this file includes the engine's rooms (``_*.pxi``), each
+with one job, so every hot helper can be inlined across them (DESIGN 4.2).
+
+* :class:`CoreRules` holds the compiled rule tables as one C struct.
+* :func:`play_batch` plays a batch of games without the GIL and fills one
+  record per (game, seat): the fast path.
+* :class:`GameState` wraps one game for people and tests: legal moves, apply,
+  copy, inspection and scenario setters, calling the very same ``cdef``
+  functions as the fast path (never a second implementation).
+
+Compatibility guarantee: the same root key, game index, table spec,
+``RULES_VERSION`` and ``ENGINE_VERSION`` give an identical game.
+"""
+
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
+
+import numpy as np
+
+include "_defs.pxi"
+include "_rng.pxi"
+include "_bitboard.pxi"
+include "_station.pxi"
+include "_tracks.pxi"
+include "_placement.pxi"
+include "_rovers.pxi"
+include "_biomass.pxi"
+include "_civ.pxi"
+include "_scoring.pxi"
+include "_resolve.pxi"
+include "_moves.pxi"
+include "_round.pxi"
+include "_greedy.pxi"
+include "_bots.pxi"
+include "_batch.pxi"
+
+ENGINE_VERSION = 1
+"""Bumped when the engine's behaviour (not only its speed) changes."""
+
+cdef SeatRecord _record_example
+RECORD_DTYPE = np.asarray(<SeatRecord[:1]>(&_record_example)).dtype
+"""Structured dtype of one output row, taken from the C struct itself."""
+
+CONSTANTS = {
+    "GRID": GRID, "MAX_PLAYERS": MAX_PLAYERS, "MAX_ROVERS": MAX_ROVERS,
+    "MAX_BOT_PARAMS": MAX_BOT_PARAMS, "N_PMASK": N_PMASK, "N_SPACE_FIELDS": N_SPACE_FIELDS,
+    "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
+    "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE,
+    "N_GREEDY": N_GREEDY,
+}
+PLANET_MASKS = {
+    "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
+    "first": PM_FIRST, "ring": PM_RING, "city": PM_CITY, "toxic": PM_TOXIC,
+    "current": PM_CURRENT, "side_a": PM_SIDE_A, "q1": PM_Q1, "sub1": PM_SUB1,
+    "hole": PM_HOLE, "ban0": PM_BAN0,
+}
+PLANET_FLAGS = {
+    "ring_anchor": PF_RING_ANCHOR, "ice_or_land": PF_ICE_OR_LAND,
+    "quadrant_icon_ban": PF_QUADRANT_BAN, "slide_in": PF_SLIDE_IN,
+    "single_chasm_side": PF_CHASM, "adjacency_waiver": PF_WAIVER, "cities": PF_CITIES,
+    "subplanets": PF_SUBPLANETS, "currents": PF_CURRENTS, "toxic": PF_TOXIC,
+    "first_cells": PF_FIRST_CELLS,
+}
+SPACE_FIELDS = {
+    "medal": SP_MEDAL, "civ": SP_CIV, "synergy": SP_SYNERGY, "patch": SP_PATCH,
+    "rover": SP_ROVER, "move": SP_MOVE, "tech": SP_TECH, "no_stop": SP_NOSTOP,
+    "synergy_target": SP_SYN_TARGET,
+}
+CARD_OPS = {
+    "advance_distinct_trackers": OP_ADVANCE_DISTINCT, "advance_one_tracker": OP_ADVANCE_ONE,
+    "gain_biomass_patches": OP_PATCHES, "gain_rover_movement": OP_MOVEMENT,
+    "place_tile_from_own_depot": OP_PLACE_TILE, "teleport_rover": OP_TELEPORT,
+    "collect_lifepods": OP_COLLECT_LIFEPODS, "destroy_meteorites_in_line": OP_DESTROY_LINE,
+    "destroy_meteorites_on_planet": OP_DESTROY_METEORITES,
+    "raise_trackers_to_position": OP_RAISE_TO, "score_medals": OP_SCORE,
+    "score_patches": OP_SCORE_PATCHES, "score_lifepod_bonus": OP_LIFEPOD_BONUS,
+    "set_collection_meteorite_repo": OP_METEORITE_REPO,
+    "set_collection_commerce_agreement": OP_COMMERCE,
+}
+CARD_WHEN = {"on_take": WHEN_ON_TAKE, "end_of_game_step": WHEN_END_STEP,
+             "final_scoring": WHEN_FINAL}
+OPTIONS = {
+    "patches_anchor_adjacency": OPT_PATCHES_ANCHOR,
+    "two_player_fixed_rotation": OPT_TWO_PLAYER_FIXED,
+    "store_patch_without_square": OPT_STORE_PATCH_NO_SQUARE,
+}
+BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
+DECISIONS = {
+    D_ROTATION: "rotation", D_PLACE: "place", D_NO_PLACE: "no_place", D_ORDER: "order",
+    D_ENERGY: "energy", D_SYNERGY: "synergy", D_TRACK: "track", D_PATCH: "patch",
+    D_ROVER_PLACE: "rover_place", D_ROVER_STEP: "rover_step", D_CIV_PICK: "civ_pick",
+    D_LIFEPOD: "lifepod", D_TELEPORT: "teleport", D_LINE: "line", D_METEORITE: "meteorite",
+}
+ITEMS = {
+    IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
+    IT_ROVER: "rover", IT_CHOOSE_ADVANCE: "choose_advance", IT_DISTINCT: "distinct",
+    IT_RAISE: "raise", IT_LIFEPOD: "lifepod", IT_TELEPORT: "teleport", IT_LINE: "line",
+    IT_METEORITE: "meteorite", IT_PLACE_TILE: "place_tile",
+}
+STAGES = {
+    ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",
+    ST_CHECK: "check", ST_DRAFT: "draft", ST_CIV: "civ", ST_END_ROUND: "end_round",
+    ST_END_EFFECTS: "end_effects", ST_END_PICKS: "end_picks", ST_SCORE: "score",
+    ST_DONE: "done",
+}
+STATUSES = {
+    STATUS_OK: "ok", STATUS_TURN_LIMIT: "turn_limit",
+    STATUS_DECISION_LIMIT: "decision_limit", STATUS_POOL_OVERFLOW: "pool_overflow",
+    STATUS_BAD_MOVE: "bad_move", STATUS_NO_MOVES: "no_legal_move",
+    STATUS_BAD_SETUP: "bad_setup",
+}
+END_TRIGGERS = {
+    END_NONE: "none", END_CANNOT_PLACE: "cannot_place", END_DEPOT_EMPTY: "depot_empty",
+    END_EVENTS: "events",
+}
+
+
+# ==== compiled rules ==========================================================
+
+cdef _fill(dict tables, str name, void* dst, object dtype, Py_ssize_t count):
+    """Copy one table into the rules struct after checking its size."""
+    arr = np.ascontiguousarray(tables[name], dtype=dtype)
+    if arr.size != count:
+        raise ValueError(f"rules table {name!r} has {arr.size} values, expected {count}")
+    cdef const uint8_t[::1] raw = arr.reshape(-1).view(np.uint8)
+    if count:
+        memcpy(dst, &raw[0], raw.shape[0])
+
+
+cdef class CoreRules:
+    """The compiled rule tables as one C struct (built from pu_sim.rules tables)."""
+
+    cdef Rules_t* R
+    cdef readonly dict tables
+
+    def __cinit__(self):
+        self.R = <Rules_t*>calloc(1, sizeof(Rules_t))
+        if self.R == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.R)
+
+    def __init__(self, dict tables):
+        cdef Rules_t* R = self.R
+        cdef int t, o, i
+        self.tables = tables
+        _fill(tables, "tile_shape", R.tile_shape, np.uint8, N_TILES)
+        _fill(tables, "tile_ta", R.tile_ta, np.uint8, N_TILES)
+        _fill(tables, "tile_tb", R.tile_tb, np.uint8, N_TILES)
+        _fill(tables, "tile_meteor", R.tile_meteor, np.uint8, N_TILES)
+        _fill(tables, "tile_size", R.tile_size, np.uint8, N_TILES)
+        _fill(tables, "tile_n_orient", R.tile_n_orient, np.uint8, N_TILES)
+        w = np.asarray(tables["orient_w"], dtype=np.uint8)
+        h = np.asarray(tables["orient_h"], dtype=np.uint8)
+        nc = np.asarray(tables["orient_ncells"], dtype=np.uint8)
+        dx = np.asarray(tables["orient_dx"], dtype=np.uint8)
+        dy = np.asarray(tables["orient_dy"], dtype=np.uint8)
+        part = np.asarray(tables["orient_part"], dtype=np.uint8)
+        rows = np.asarray(tables["orient_rows"], dtype=np.uint16)
+        rows_a = np.asarray(tables["orient_rows_a"], dtype=np.uint16)
+        rows_b = np.asarray(tables["orient_rows_b"], dtype=np.uint16)
+        icon_a = np.asarray(tables["orient_icon_a"], dtype=np.int8)
+        icon_b = np.asarray(tables["orient_icon_b"], dtype=np.int8)
+        meteor = np.asarray(tables["orient_meteor"], dtype=np.int8)
+        for t in range(N_TILES):
+            for o in range(8):
+                R.orient[t][o].w = w[t, o]
+                R.orient[t][o].h = h[t, o]
+                R.orient[t][o].ncells = nc[t, o]
+                R.orient[t][o].icon_a = icon_a[t, o]
+                R.orient[t][o].icon_b = icon_b[t, o]
+                R.orient[t][o].meteor = meteor[t, o]
+                for i in range(5):
+                    R.orient[t][o].dx[i] = dx[t, o, i]
+                    R.orient[t][o].dy[i] = dy[t, o, i]
+                    R.orient[t][o].part[i] = part[t, o, i]
+                    R.orient[t][o].rows[i] = rows[t, o, i]
+                    R.orient[t][o].rows_a[i] = rows_a[t, o, i]
+                    R.orient[t][o].rows_b[i] = rows_b[t, o, i]
+        _fill(tables, "stack_shape", R.stack_shape, np.uint8, N_STACKS)
+        _fill(tables, "shape_tiles", R.shape_tiles, np.uint8, N_SHAPES * STACK_SIZE)
+        _fill(tables, "seat_pos", R.seat_pos, np.uint8, MAX_PLAYERS * MAX_PLAYERS)
+        _fill(tables, "pmask", R.pmask, np.uint16, N_PLANETS * N_PMASK * GRID)
+        _fill(tables, "row_medal", R.row_medal, np.uint8, N_PLANETS * GRID)
+        _fill(tables, "col_medal", R.col_medal, np.uint8, N_PLANETS * GRID)
+        _fill(tables, "planet_flags", R.planet_flags, np.uint32, N_PLANETS)
+        _fill(tables, "city_medals", R.city_medals, np.uint8, N_PLANETS)
+        _fill(tables, "subplanet_bonus", R.subplanet_bonus, np.uint8, N_PLANETS)
+        _fill(tables, "space", R.space, np.int8, N_CORPS * N_TRACKS * N_POS * N_SPACE_FIELDS)
+        _fill(tables, "score_pos", R.score_pos, np.uint8, N_CORPS * N_TRACKS * 16)
+        _fill(tables, "tech_level_at", R.tech_level_at, np.uint8, N_CORPS * 16)
+        _fill(tables, "corp_rovers", R.corp_rovers, np.uint8, N_CORPS)
+        _fill(tables, "card_rank", R.card_rank, np.uint8, N_CIV + 1)
+        _fill(tables, "card_immediate", R.card_immediate, np.uint8, N_CIV + 1)
+        _fill(tables, "card_op", R.card_op, np.uint8, (N_CIV + 1) * 2)
+        _fill(tables, "card_arg", R.card_arg, np.uint8, (N_CIV + 1) * 2)
+        _fill(tables, "card_when", R.card_when, np.uint8, (N_CIV + 1) * 2)
+        _fill(tables, "rank_cards", R.rank_cards, np.uint8, 4 * CIV_PER_RANK)
+
+
+# ==== table spec ================================================================
+
+cdef TableSpec make_spec(dict spec) except *:
+    """Lower the Python table description (pu_sim.table) to the C spec."""
+    cdef TableSpec ts
+    cdef int p, k
+    memset(&ts, 0, sizeof(TableSpec))
+    n = int(spec["n_players"])
+    if not 1 <= n <= MAX_PLAYERS:
+        raise ValueError(f"n_players must be 1..{MAX_PLAYERS}, got {n}")
+    ts.n_players = n
+    params = np.asarray(spec["bot_params"], dtype=np.float64)
+    if params.shape != (n, MAX_BOT_PARAMS):
+        raise ValueError(f"bot_params must have shape ({n}, {MAX_BOT_PARAMS})")
+    for p in range(n):
+        ts.corp_pool[p] = int(spec["corp_pool"][p])
+        ts.planet_pool[p] = int(spec["planet_pool"][p])
+        ts.bot_kind[p] = int(spec["bot_kind"][p])
+        ts.bot_label[p] = int(spec["bot_label"][p])
+        for k in range(MAX_BOT_PARAMS):
+            ts.bot_params[p][k] = params[p, k]
+    ts.unique_asymmetric = int(spec["unique_asymmetric"])
+    ts.options = int(spec["options"])
+    ts.shift = int(spec["shift"])
+    ts.rotation = int(spec["rotation"])
+    ts.group_size = max(1, int(spec["group_size"]))
+    return ts
+
+
+def play_batch(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t first_game,
+               out):
+    """Play ``len(out) // n_players`` games from ``first_game`` on; fill ``out``.
+
+    ``out`` is a structured array of :data:`RECORD_DTYPE` with one row per
+    (game, seat).  The loop runs without the GIL; anomalies inside a game are
+    reported in the ``status`` field, never raised.
+    """
+    cdef TableSpec ts = make_spec(spec)
+    cdef SeatRecord[::1] rec = out
+    cdef uint64_t n_games = rec.shape[0] // ts.n_players
+    cdef int rc = 0
+    if rec.shape[0] % ts.n_players:
+        raise ValueError("output length must be a multiple of n_players")
+    if n_games == 0:
+        return
+    with nogil:
+        rc = play_games(rules.R, &ts, k0, k1, first_game, n_games, &rec[0])
+    if rc != 0:
+        raise MemoryError("play_batch could not allocate its game state")
+
+
+include "_state.pxi"

@@ -1,0 +1,353 @@
+# Constants, enums and the fixed-size C structs of the engine.
+#
+# Everything a game needs lives in one Game_t (no malloc per game), so a state
+# copies by assignment: the slow path's copy() and lookahead bots rely on it.
+# Grids are 12 rows of uint16 bit masks: bit x of rows[y] is square (x, y).
+
+# ==== sizes ==================================================================
+
+cdef enum:
+    GRID = 12
+    ROW_BITS = 0x0FFF           # the 12 real columns of a row
+    N_TRACKS = 5
+    N_TERRAINS = 6
+    MAX_PLAYERS = 6
+    MAX_ROVERS = 8              # Horizon's 4 plus event rovers, with room to spare
+    MAX_ITEMS = 48              # pending pool of one player
+    MAX_OWED = 16               # civ picks waiting for the civ step
+    MAX_MOVES = 4800            # 2 tiles x 8 orientations x 144 anchors, plus slack
+    N_TILES = 144
+    N_SHAPES = 12
+    N_STACKS = 12               # 6 interior (small) + 6 exterior (large) stacks
+    STACK_SIZE = 12
+    N_PLANETS = 13
+    N_CORPS = 9
+    N_CIV = 36
+    CIV_PER_RANK = 9
+    N_EVENTS = 60
+    N_OBJECTIVES = 28
+    TOP = 15                    # top index of a standard track
+    BEYOND_TOP = 16             # rover 'N-infinity' pseudo-space
+    N_POS = 17                  # spaces 0..15 plus the beyond-top pseudo-space
+    MAX_ROUNDS = 60             # safety net: a real game lasts about 20 rounds
+    MAX_DECISIONS = 20000       # safety net per game
+    MAX_BOT_PARAMS = 32
+
+# ==== tracks and terrains =====================================================
+# Track index == terrain index for the five tracked resources.
+
+cdef enum:
+    CIV = 0
+    WATER = 1
+    BIOMASS = 2
+    ROVER = 3
+    TECH = 4
+    ENERGY = 5
+
+# ==== planet masks (Rules_t.pmask[planet][kind]) ==============================
+
+cdef enum:
+    PM_GRID = 0                 # grid squares
+    PM_ICE = 1                  # printed planetary ice
+    PM_EDGE = 2                 # perimeter squares (first tile, objectives, events)
+    PM_LIFEPOD = 3              # lifepods at setup
+    PM_FIRST = 4                # squares the first tile must cover
+    PM_RING = 5                 # Arashi ring
+    PM_CITY = 6                 # Gaia cities
+    PM_TOXIC = 7                # K'aax toxic terrain
+    PM_CURRENT = 8              # Petra electric currents
+    PM_SIDE_A = 9               # Tartarus west side of the chasm
+    PM_Q1 = 10                  # Persephone quadrants 1..4 (10..13)
+    PM_SUB1 = 14                # Cerberus sub-planets 1..3 (14..16)
+    PM_HOLE = 17                # Lacuna holes (non-grid)
+    PM_BAN0 = 18                # Persephone: squares banning icon of terrain t (18..23)
+    N_PMASK = 24
+
+# Planet rule flags (Rules_t.planet_flags)
+cdef enum:
+    PF_RING_ANCHOR = 1 << 0
+    PF_ICE_OR_LAND = 1 << 1
+    PF_QUADRANT_BAN = 1 << 2
+    PF_SLIDE_IN = 1 << 3
+    PF_CHASM = 1 << 4
+    PF_WAIVER = 1 << 5
+    PF_CITIES = 1 << 6
+    PF_SUBPLANETS = 1 << 7
+    PF_CURRENTS = 1 << 8
+    PF_TOXIC = 1 << 9
+    PF_FIRST_CELLS = 1 << 10
+
+# ==== track space fields (Rules_t.space[corp][track][pos][field]) ============
+
+cdef enum:
+    SP_MEDAL = 0
+    SP_CIV = 1                  # civ milestone rank
+    SP_SYNERGY = 2              # number of synergy boosts
+    SP_PATCH = 3                # biomass patches
+    SP_ROVER = 4                # rover milestone
+    SP_MOVE = 5                 # rover movement
+    SP_TECH = 6                 # tech level unlocked
+    SP_NOSTOP = 7
+    SP_SYN_TARGET = 8           # targeted synergy (track + 1, 0 = none)
+    N_SPACE_FIELDS = 9
+
+# ==== civ card operations (compiled from civ_cards.toml) ======================
+
+cdef enum:
+    OP_NONE = 0
+    OP_ADVANCE_DISTINCT = 1     # arg: number of distinct trackers
+    OP_ADVANCE_ONE = 2          # arg: steps of one chosen tracker
+    OP_PATCHES = 3              # arg: number of biomass patches
+    OP_MOVEMENT = 4             # arg: rover movement points
+    OP_PLACE_TILE = 5           # arg: 1 = advance trackers for the tile's resources
+    OP_TELEPORT = 6             # relocate one rover anywhere
+    OP_COLLECT_LIFEPODS = 7     # arg: how many
+    OP_DESTROY_LINE = 8         # every meteorite of one row or column
+    OP_DESTROY_METEORITES = 9   # arg: up to how many
+    OP_RAISE_TO = 10            # arg: position every lower tracker climbs to
+    OP_SCORE = 11               # arg: medals
+    OP_SCORE_PATCHES = 12       # 1 medal per biomass patch on the planet
+    OP_LIFEPOD_BONUS = 13       # +1 medal per scoring lifepod
+    OP_METEORITE_REPO = 14      # set card: meteorites score (1 + N) per 3
+    OP_COMMERCE = 15            # set card: 1/3/6/10 medals for 1..4 cards
+
+cdef enum:
+    WHEN_ON_TAKE = 0
+    WHEN_END_STEP = 1
+    WHEN_FINAL = 2
+
+# ==== decisions ===============================================================
+# Every choice a player makes is one of these; the seat's bot answers it.
+
+cdef enum:
+    D_NONE = 0
+    D_ROTATION = 1              # commander: station rotation 0..5
+    D_PLACE = 2                 # tile slot + orientation + position
+    D_NO_PLACE = 3              # no legal placement: which tile to take (slot)
+    D_ORDER = 4                 # which pending item to resolve next (or move rovers)
+    D_ENERGY = 5                # energy: which track to advance
+    D_SYNERGY = 6               # synergy boost: which track
+    D_TRACK = 7                 # card effect: which track (see Game_t.item)
+    D_PATCH = 8                 # biomass patch square, or store it
+    D_ROVER_PLACE = 9           # rover milestone: square of the last tile
+    D_ROVER_STEP = 10           # move one rover one square, or stop
+    D_CIV_PICK = 11             # keep one card of the rank's pile
+    D_LIFEPOD = 12              # collect which lifepod
+    D_TELEPORT = 13             # relocate which rover where (or skip)
+    D_LINE = 14                 # which row (0..11) or column (12..23)
+    D_METEORITE = 15            # destroy which meteorite (or stop)
+    N_DECISIONS = 16
+
+# Move values with a special meaning
+cdef enum:
+    MV_STORE = 255              # D_PATCH: keep the patch for the end of the game
+    MV_MOVE = 254               # D_ORDER: spend rover movement now
+    MV_DONE = 0xFFFF            # D_ROVER_STEP / D_TELEPORT / D_METEORITE: stop
+
+# ==== pending items (a player's pool) =========================================
+
+cdef enum:
+    IT_ADVANCE = 1              # a: track, b: 1 = claim benefits
+    IT_ENERGY = 2               # a: candidate track mask
+    IT_SYNERGY = 3
+    IT_PATCH = 4                # a: 1 = may not be stored (end phase)
+    IT_ROVER = 5                # rover milestone
+    IT_CHOOSE_ADVANCE = 6       # a: track mask, b: steps, c: 1 = claim benefits
+    IT_DISTINCT = 7             # a: trackers still to choose, b: mask already used
+    IT_RAISE = 8                # a: target position (Unionization)
+    IT_LIFEPOD = 9              # a: lifepods still to collect
+    IT_TELEPORT = 10
+    IT_LINE = 11
+    IT_METEORITE = 12           # a: meteorites still to destroy
+    IT_PLACE_TILE = 13          # a: 1 = advance trackers for the tile's resources
+
+# ==== round stages ============================================================
+
+cdef enum:
+    ST_SETUP = 0
+    ST_ROUND_START = 1
+    ST_ROTATION = 2
+    ST_CHECK = 3                # end trigger A: can every player place?
+    ST_DRAFT = 4                # players in commander order take and place a tile
+    ST_CIV = 5                  # civ picks in commander order
+    ST_END_ROUND = 6
+    ST_END_EFFECTS = 7          # end phase: stored patches, end-game cards
+    ST_END_PICKS = 8            # end phase: civ picks those created
+    ST_SCORE = 9
+    ST_DONE = 10
+
+# Where a player's pool resolution returns to
+cdef enum:
+    CTX_DRAFT = 0
+    CTX_CIV = 1
+    CTX_END = 2
+
+# ==== outcome =================================================================
+
+cdef enum:
+    STATUS_OK = 0
+    STATUS_TURN_LIMIT = 1       # MAX_ROUNDS reached
+    STATUS_DECISION_LIMIT = 2   # MAX_DECISIONS reached
+    STATUS_POOL_OVERFLOW = 3    # more pending items than MAX_ITEMS
+    STATUS_BAD_MOVE = 4         # a bot returned an index outside the legal moves
+    STATUS_NO_MOVES = 5         # a decision with no legal move (engine bug)
+    STATUS_BAD_SETUP = 6        # a seat's corporation/planet pool was empty
+
+cdef enum:
+    END_NONE = 0
+    END_CANNOT_PLACE = 1        # trigger A
+    END_DEPOT_EMPTY = 2         # trigger B
+    END_EVENTS = 3              # trigger C
+
+# Rule options (Game_t.options bit flags); see docs/rules-decisions.md.
+cdef enum:
+    OPT_PATCHES_ANCHOR = 1 << 0          # biomass patches anchor adjacency (BGA)
+    OPT_TWO_PLAYER_FIXED = 1 << 1        # 2 players: station turns one step per round
+    OPT_STORE_PATCH_NO_SQUARE = 1 << 2   # storage tech keeps an unplaceable patch
+
+# Rover status
+cdef enum:
+    RV_NONE = 0                 # not owned
+    RV_SUPPLY = 1               # on the corporation board
+    RV_PLANET = 2
+    RV_DESTROYED = 3
+
+# Bot kinds
+cdef enum:
+    BOT_RANDOM = 0
+    BOT_GREEDY = 1
+    N_BOT_KINDS = 2
+
+# ==== structs ===================================================================
+
+
+cdef struct Grid:
+    uint16_t r[GRID]
+
+
+cdef struct Orient_t:
+    # One distinct orientation of one tile (shape + terrain parts + icons + meteor).
+    uint8_t w, h, ncells
+    uint8_t dx[5]
+    uint8_t dy[5]
+    uint8_t part[5]             # 0 = part A, 1 = part B
+    uint16_t rows[5]            # footprint, bounding-box relative (row dy, bit dx)
+    uint16_t rows_a[5]          # part-A squares
+    uint16_t rows_b[5]          # part-B squares
+    int8_t icon_a               # cell index of the part-A resource icon
+    int8_t icon_b
+    int8_t meteor               # cell index of the meteor symbol, -1 if none
+
+
+cdef struct Rules_t:
+    # tiles
+    uint8_t tile_shape[N_TILES]
+    uint8_t tile_ta[N_TILES]    # terrain of part A
+    uint8_t tile_tb[N_TILES]
+    uint8_t tile_meteor[N_TILES]
+    uint8_t tile_size[N_TILES]
+    uint8_t tile_n_orient[N_TILES]
+    Orient_t orient[N_TILES][8]
+    # station
+    uint8_t stack_shape[N_STACKS]        # 0..5 interior slots, 6..11 exterior slots
+    uint8_t shape_tiles[N_SHAPES][STACK_SIZE]
+    uint8_t seat_pos[MAX_PLAYERS][MAX_PLAYERS]
+    # planets
+    uint16_t pmask[N_PLANETS][N_PMASK][GRID]
+    uint8_t row_medal[N_PLANETS][GRID]
+    uint8_t col_medal[N_PLANETS][GRID]
+    uint32_t planet_flags[N_PLANETS]
+    uint8_t city_medals[N_PLANETS]
+    uint8_t subplanet_bonus[N_PLANETS]
+    # corporations
+    int8_t space[N_CORPS][N_TRACKS][N_POS][N_SPACE_FIELDS]
+    uint8_t score_pos[N_CORPS][N_TRACKS][16]
+    uint8_t tech_level_at[N_CORPS][16]   # standard boards: tech level by tech position
+    uint8_t corp_rovers[N_CORPS]
+    # civ cards (index = id, 0 unused)
+    uint8_t card_rank[N_CIV + 1]
+    uint8_t card_immediate[N_CIV + 1]
+    uint8_t card_op[N_CIV + 1][2]
+    uint8_t card_arg[N_CIV + 1][2]
+    uint8_t card_when[N_CIV + 1][2]
+    uint8_t rank_cards[4][CIV_PER_RANK]
+
+
+cdef struct Rng_t:
+    uint64_t s[4]
+
+
+cdef struct Item_t:
+    uint8_t kind, a, b, c
+
+
+cdef struct Player_t:
+    # -- planet ------------------------------------------------------------
+    uint16_t occ[GRID]                   # covered by a tile or a biomass patch
+    uint16_t terr[N_TERRAINS][GRID]      # placed terrain (patches are biomass)
+    uint16_t icon[N_TERRAINS][GRID]      # resource icons of placed tiles
+    uint16_t patch[GRID]                 # biomass patches
+    uint16_t msym[GRID]                  # meteor symbols of placed tiles
+    uint16_t meteorite[GRID]             # meteorites on the planet
+    uint16_t lifepod[GRID]               # lifepods still on the planet
+    uint16_t last_tile[GRID]             # squares of the last placed tile
+    uint16_t rover_at[GRID]              # squares holding one of this player's rovers
+    int8_t rover_x[MAX_ROVERS]
+    int8_t rover_y[MAX_ROVERS]
+    uint8_t rover_status[MAX_ROVERS]
+    # -- board -------------------------------------------------------------
+    int8_t track[N_TRACKS]
+    uint8_t corp, planet, seat_pos
+    uint8_t bot_kind
+    # -- collections -------------------------------------------------------
+    uint8_t lifepods_collected, meteorites_collected
+    uint8_t lifepods_lost, rovers_lost, meteorites_destroyed
+    uint8_t stored_patches, patches_placed, patches_lost
+    uint64_t civ_cards                   # bit (id - 1)
+    uint64_t end_effects_done            # end-game card effects already resolved
+    # -- the player's turn -------------------------------------------------
+    int16_t move_budget
+    uint8_t n_items
+    Item_t items[MAX_ITEMS]
+    uint8_t n_owed
+    uint8_t owed[MAX_OWED]               # civ ranks waiting for a pick
+    uint8_t can_place                    # this round (trigger A check)
+    uint8_t place_level                  # fallback level in force this round
+    uint8_t tiles_placed, tiles_unplaced
+    uint8_t placed_any                   # a tile was ever placed (first-tile rule)
+    # -- results -----------------------------------------------------------
+    int16_t score, s_planet, s_tracks, s_lifepods, s_meteorites, s_civ, s_objectives
+    uint8_t rank, rows_done, cols_done, uncovered, meteorites_left
+
+
+cdef struct Game_t:
+    Player_t pl[MAX_PLAYERS]
+    Rng_t rng
+    uint32_t options
+    uint8_t n_players
+    # station
+    uint8_t stack[N_STACKS][STACK_SIZE]  # tile ids, index 0 = initial top
+    uint8_t stack_pos[N_STACKS]          # tiles taken so far; top = stack[s][pos]
+    uint8_t shift, rotation
+    # round
+    uint8_t round, commander, round_commander
+    uint8_t stage
+    uint8_t order_i                      # position in commander order
+    uint8_t active                       # player resolving / deciding
+    uint8_t ctx                          # pool context (CTX_*)
+    uint8_t in_pool                      # the active player's pool is resolving
+    uint8_t moving                       # the active player chose to move rovers now
+    uint8_t last_round, end_trigger
+    uint8_t status
+    # civ card piles
+    uint8_t pile[4][CIV_PER_RANK]
+    uint8_t pile_n[4]
+    uint8_t reserve[4][CIV_PER_RANK]
+    uint8_t reserve_n[4]
+    # the pending decision
+    uint8_t decision, decider
+    Item_t item                          # the pool item the decision belongs to
+    uint8_t pick_rank                    # D_CIV_PICK
+    uint8_t place_level                  # D_PLACE: fallback level in force
+    uint8_t place_from_depot             # D_PLACE from a civ card (no draft)
+    uint32_t n_decisions

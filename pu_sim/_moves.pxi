@@ -1,0 +1,197 @@
+# Legal moves of the pending decision, and applying one.
+#
+# legal_moves() and apply_move() are the whole interface of a decision: the fast
+# path, the slow path (GameState), golden traces and bots all go through them.
+
+cdef inline int gen_squares(const uint16_t* g, uint32_t* out, int n) noexcept nogil:
+    """Append every set square of g (as y * 12 + x) to out."""
+    cdef int y
+    cdef uint16_t bits
+    for y in range(GRID):
+        bits = g[y]
+        while bits:
+            out[n] = <uint32_t>sq_of(__builtin_ctz(bits), y)
+            n += 1
+            bits &= bits - 1
+    return n
+
+
+cdef inline int gen_track_moves(int mask, uint32_t* out) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(N_TRACKS):
+        if (mask >> t) & 1:
+            out[n] = t
+            n += 1
+    return n
+
+
+cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept nogil:
+    """Write the legal moves of the pending decision; returns their number."""
+    cdef int p = g.decider, n = 0, i, j, r, y
+    cdef const Player_t* pl = &g.pl[p]
+    cdef uint16_t sq[GRID]
+    cdef bint dup
+    cdef int d = g.decision
+    if d == D_ROTATION:
+        for i in range(6):
+            out[i] = i
+        return 6
+    if d == D_PLACE:
+        return gen_placements(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1),
+                              g.place_level, out)
+    if d == D_NO_PLACE:
+        for i in range(2):
+            if depot_tile(g, R, p, i) != NO_TILE:
+                out[n] = i
+                n += 1
+        return n
+    if d == D_ORDER:
+        for i in range(pl.n_items):
+            dup = False
+            for j in range(i):
+                if (pl.items[j].kind == pl.items[i].kind and pl.items[j].a == pl.items[i].a
+                        and pl.items[j].b == pl.items[i].b and pl.items[j].c == pl.items[i].c):
+                    dup = True
+                    break
+            if not dup:
+                out[n] = i
+                n += 1
+        if rover_can_step(g, R, p):
+            out[n] = MV_MOVE
+            n += 1
+        return n
+    if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
+        return gen_track_moves(track_options(g, p, &g.item), out)
+    if d == D_PATCH:
+        patch_squares(g, R, p, sq)
+        n = gen_squares(sq, out, 0)
+        if patch_storable(g, R, p, &g.item):
+            out[n] = MV_STORE
+            n += 1
+        return n
+    if d == D_ROVER_PLACE:
+        rover_place_squares(pl, sq)
+        return gen_squares(sq, out, 0)
+    if d == D_ROVER_STEP:
+        n = gen_rover_steps(g, R, p, out)
+        out[n] = MV_DONE
+        return n + 1
+    if d == D_CIV_PICK:
+        for i in range(g.pile_n[g.pick_rank - 1]):
+            out[i] = g.pile[g.pick_rank - 1][i]
+        return g.pile_n[g.pick_rank - 1]
+    if d == D_LIFEPOD:
+        return gen_squares(pl.lifepod, out, 0)
+    if d == D_TELEPORT:
+        # Relocation Bonus: any grid square without another own rover (cards.md A4)
+        for y in range(GRID):
+            sq[y] = R.pmask[pl.planet][PM_GRID][y] & ~pl.rover_at[y]
+        for r in range(MAX_ROVERS):
+            if pl.rover_status[r] == RV_PLANET:
+                j = gen_squares(sq, out, n)
+                for i in range(n, j):
+                    out[i] |= <uint32_t>(r << 8)
+                n = j
+        out[n] = MV_DONE
+        return n + 1
+    if d == D_LINE:
+        for y in range(GRID):
+            if pl.meteorite[y]:
+                out[n] = y
+                n += 1
+        for i in range(GRID):
+            for y in range(GRID):
+                if (pl.meteorite[y] >> i) & 1:
+                    out[n] = GRID + i
+                    n += 1
+                    break
+        return n
+    if d == D_METEORITE:
+        n = gen_squares(pl.meteorite, out, 0)
+        out[n] = MV_DONE
+        return n + 1
+    return 0
+
+
+cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
+    """Carry out move mv for the pending decision (assumed legal)."""
+    cdef int d = g.decision, p = g.decider
+    cdef Player_t* pl = &g.pl[p]
+    cdef int slot = 0, o = 0, x = 0, y = 0, tile, r, i
+    cdef Item_t it
+    g.decision = D_NONE
+    g.n_decisions += 1
+    if g.n_decisions > MAX_DECISIONS:
+        g.status = STATUS_DECISION_LIMIT
+        return
+    if d == D_ROTATION:
+        g.rotation = <uint8_t>mv                       # SS-3
+        g.stage = ST_CHECK
+    elif d == D_PLACE:
+        unpack_place(mv, &slot, &o, &x, &y)
+        tile = take_depot_tile(g, R, p, slot)
+        if g.place_from_depot == 0:
+            place_tile(g, R, p, tile, o, x, y, True)   # the draft: resolve it fully
+            g.ctx = CTX_DRAFT
+            g.in_pool = 1
+        else:
+            place_tile(g, R, p, tile, o, x, y, g.place_from_depot == 2)
+            g.place_from_depot = 0
+    elif d == D_NO_PLACE:
+        tile = take_depot_tile(g, R, p, <int>mv)
+        take_unplaced_tile(g, R, p, tile)
+        g.ctx = CTX_DRAFT
+        g.in_pool = 1
+    elif d == D_ORDER:
+        if mv == MV_MOVE:
+            g.moving = 1
+        else:
+            it = pl.items[mv]
+            remove_item(pl, <int>mv)
+            begin_item(g, R, p, it)
+    elif d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
+        apply_track_choice(g, R, p, g.item, <int>mv)
+    elif d == D_PATCH:
+        if mv == MV_STORE:
+            pl.stored_patches += 1
+        else:
+            place_patch(g, p, mv % GRID, mv // GRID)
+    elif d == D_ROVER_PLACE:
+        put_rover(g, p, supply_rover(pl), mv % GRID, mv // GRID)
+    elif d == D_ROVER_STEP:
+        if mv == MV_DONE:
+            if pl.n_items == 0:
+                pl.move_budget = 0                     # stop: the rest lapses (14.25)
+            g.moving = 0
+        else:
+            r = mv >> 8
+            put_rover(g, p, r, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID)
+            pl.move_budget -= 1
+    elif d == D_CIV_PICK:
+        take_card(g, R, p, <int>mv)
+        g.in_pool = 1
+    elif d == D_LIFEPOD:
+        grid_clear_sq(pl.lifepod, mv % GRID, mv // GRID)
+        pl.lifepods_collected += 1
+        if g.item.a > 1:
+            push_item(g, p, IT_LIFEPOD, g.item.a - 1, 0, 0)
+    elif d == D_TELEPORT:
+        if mv != MV_DONE:
+            put_rover(g, p, mv >> 8, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID)
+    elif d == D_LINE:
+        # Landing Zone Approved: every meteorite of the line leaves the game
+        if mv < GRID:
+            pl.meteorites_destroyed += popcount16(pl.meteorite[mv])
+            pl.meteorite[mv] = 0
+        else:
+            i = mv - GRID
+            for y in range(GRID):
+                if (pl.meteorite[y] >> i) & 1:
+                    pl.meteorite[y] &= <uint16_t>~(1 << i)
+                    pl.meteorites_destroyed += 1
+    elif d == D_METEORITE:
+        if mv != MV_DONE:
+            grid_clear_sq(pl.meteorite, mv % GRID, mv // GRID)
+            pl.meteorites_destroyed += 1
+            if g.item.a > 1:
+                push_item(g, p, IT_METEORITE, g.item.a - 1, 0, 0)

@@ -1,0 +1,299 @@
+# Tile placement: legality (rules.md section 7), enumeration and application.
+#
+# A placement move packs slot (bit 12), orientation (bits 8-10), row y of the
+# orientation's bounding box (bits 4-7) and column x (bits 0-3).  Legality is
+# computed bit-parallel: for one orientation and one anchor row, a few shifted
+# ANDs of row masks give every legal column at once (DESIGN 4.4).
+
+cdef inline uint32_t pack_place(int slot, int o, int x, int y) noexcept nogil:
+    return <uint32_t>((slot << 12) | (o << 8) | (y << 4) | x)
+
+
+cdef inline void unpack_place(uint32_t mv, int* slot, int* o, int* x, int* y) noexcept nogil:
+    slot[0] = (mv >> 12) & 1
+    o[0] = (mv >> 8) & 7
+    y[0] = (mv >> 4) & 15
+    x[0] = mv & 15
+
+
+# Fallback levels (rules.md DR-4, planets.md 2.8): the first level at which one
+# of the player's tiles fits is the one in force.
+cdef enum:
+    LEVEL_ALL = 0               # every rule
+    LEVEL_NO_EVENT = 1          # the round's event restriction dropped
+    LEVEL_NO_PLANET = 2         # planet placement restrictions dropped too
+    LEVEL_WAIVER = 3            # Lacuna/Oblivion one-time adjacency waiver
+    N_LEVELS = 4
+    LEVEL_NONE = 255            # nothing fits: the player cannot place (9.2)
+
+
+cdef struct PlaceCtx:
+    uint16_t allow[N_TERRAINS][GRID]     # squares a tile square of terrain t may cover
+    uint16_t anchor[GRID]                # squares one tile square must cover
+    bint need_anchor
+
+
+cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
+                           bint patch, PlaceCtx* c) noexcept nogil:
+    """Build the masks that decide legality for player p at a fallback level."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t base[GRID]
+    cdef int y, t
+    for y in range(GRID):
+        base[y] = grid[y] & ~pl.occ[y]               # PL-1, PL-2
+    for t in range(N_TERRAINS):
+        for y in range(GRID):
+            c.allow[t][y] = base[y]
+    c.need_anchor = True
+    if not grid_any(pl.occ):
+        # PL-3: the first tile covers a perimeter square (planet may override)
+        if R.planet_flags[pl.planet] & PF_FIRST_CELLS:
+            grid_copy(c.anchor, R.pmask[pl.planet][PM_FIRST])
+        else:
+            grid_copy(c.anchor, R.pmask[pl.planet][PM_EDGE])
+    else:
+        # PL-4: touch an already covered square (patches anchor too unless disabled)
+        if g.options & OPT_PATCHES_ANCHOR:
+            dilate(pl.occ, c.anchor)
+        else:
+            for y in range(GRID):
+                base[y] = pl.occ[y] & ~pl.patch[y]
+            dilate(base, c.anchor)
+        if tech_ignores_adjacency(g, R, p) or level >= LEVEL_WAIVER:
+            c.need_anchor = False
+
+
+cdef inline int scan_orientation(const Orient_t* o, const uint16_t* allow_a,
+                                 const uint16_t* allow_b, const PlaceCtx* c,
+                                 uint16_t* legal) noexcept nogil:
+    """legal[y] = columns x where orientation o fits with its box at (x, y)."""
+    cdef int y, i, total = 0
+    cdef uint16_t fit, touch
+    cdef uint16_t xmask = <uint16_t>((1 << (GRID + 1 - o.w)) - 1)
+    for y in range(GRID):
+        legal[y] = 0
+    for y in range(GRID + 1 - o.h):
+        fit = xmask
+        for i in range(o.ncells):
+            if o.part[i] == 0:
+                fit &= allow_a[y + o.dy[i]] >> o.dx[i]
+            else:
+                fit &= allow_b[y + o.dy[i]] >> o.dx[i]
+        if fit and c.need_anchor:
+            touch = 0
+            for i in range(o.ncells):
+                touch |= c.anchor[y + o.dy[i]] >> o.dx[i]
+            fit &= touch
+        legal[y] = fit
+        total += popcount16(fit)
+    return total
+
+
+cdef inline int tile_legal_rows(const Game_t* g, const Rules_t* R, int p, int tile,
+                                const PlaceCtx* c, uint16_t legal[8][GRID]) noexcept nogil:
+    """Legal anchors of every orientation of a tile; returns their number."""
+    cdef int o, total = 0
+    cdef int ta = R.tile_ta[tile]
+    cdef int tb = R.tile_tb[tile]
+    for o in range(R.tile_n_orient[tile]):
+        total += scan_orientation(&R.orient[tile][o], c.allow[ta], c.allow[tb], c, legal[o])
+    return total
+
+
+cdef inline int count_tile_placements(const Game_t* g, const Rules_t* R, int p, int tile,
+                                      int level) noexcept nogil:
+    """Number of legal placements of a tile at a fallback level."""
+    cdef PlaceCtx c
+    cdef uint16_t legal[8][GRID]
+    if tile == NO_TILE:
+        return 0
+    place_ctx(g, R, p, level, False, &c)
+    return tile_legal_rows(g, R, p, tile, &c, legal)
+
+
+cdef inline bint level_applies(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
+    """Whether a fallback level differs from the one before it (skip identical work)."""
+    if level == LEVEL_ALL:
+        return True
+    if level == LEVEL_NO_EVENT:
+        return False            # no event restrictions in the base game
+    if level == LEVEL_NO_PLANET:
+        return False            # no planet restrictions on the symmetric planet
+    return False                # waiver: asymmetric planets only
+
+
+cdef inline int find_place_level(const Game_t* g, const Rules_t* R, int p,
+                                 int tile0, int tile1) noexcept nogil:
+    """DR-2/DR-4: the first fallback level at which one of the tiles fits."""
+    cdef int level
+    for level in range(N_LEVELS):
+        if not level_applies(g, R, p, level):
+            continue
+        if (count_tile_placements(g, R, p, tile0, level) > 0
+                or count_tile_placements(g, R, p, tile1, level) > 0):
+            return level
+    return LEVEL_NONE
+
+
+cdef inline int gen_placements(const Game_t* g, const Rules_t* R, int p, int tile0,
+                               int tile1, int level, uint32_t* out) noexcept nogil:
+    """Every legal placement of the player's depot tiles at a level, as moves."""
+    cdef PlaceCtx c
+    cdef uint16_t legal[8][GRID]
+    cdef int n = 0, slot, tile, o, y
+    cdef uint16_t bits
+    place_ctx(g, R, p, level, False, &c)
+    for slot in range(2):
+        tile = tile0 if slot == 0 else tile1
+        if tile == NO_TILE:
+            continue
+        if tile_legal_rows(g, R, p, tile, &c, legal) == 0:
+            continue
+        for o in range(R.tile_n_orient[tile]):
+            for y in range(GRID):
+                bits = legal[o][y]
+                while bits:
+                    out[n] = pack_place(slot, o, __builtin_ctz(bits), y)
+                    n += 1
+                    bits &= bits - 1
+    return n
+
+
+cdef inline bint placement_is_legal(const Game_t* g, const Rules_t* R, int p, int tile,
+                                    int level, int o, int x, int y) noexcept nogil:
+    """Legality of one placement (used by the slow path and tests)."""
+    cdef PlaceCtx c
+    cdef uint16_t legal[8][GRID]
+    if tile == NO_TILE or o >= R.tile_n_orient[tile] or x >= GRID or y >= GRID:
+        return False
+    place_ctx(g, R, p, level, False, &c)
+    tile_legal_rows(g, R, p, tile, &c, legal)
+    return (legal[o][y] >> x) & 1
+
+
+# ==== footprints ==================================================================
+
+cdef inline void footprint(const Orient_t* o, int x, int y, uint16_t* all_,
+                           uint16_t* part_a, uint16_t* part_b) noexcept nogil:
+    """Absolute squares of an oriented tile with its box at (x, y)."""
+    cdef int i, yy
+    grid_zero(all_)
+    grid_zero(part_a)
+    grid_zero(part_b)
+    for i in range(o.h):
+        yy = y + i
+        all_[yy] = <uint16_t>((o.rows[i] << x) & ROW_BITS)
+        part_a[yy] = <uint16_t>((o.rows_a[i] << x) & ROW_BITS)
+        part_b[yy] = <uint16_t>((o.rows_b[i] << x) & ROW_BITS)
+
+
+cdef inline void energy_candidates_after(const Player_t* pl, const uint16_t* seed,
+                                         int* mask) noexcept nogil:
+    """EN-1/EN-2: terrains of covered squares touching the energy area of `seed`."""
+    cdef uint16_t area[GRID]
+    cdef uint16_t ring[GRID]
+    cdef int t, y
+    flood_fill(seed, pl.terr[ENERGY], area)
+    dilate(area, ring)
+    mask[0] = 0
+    for t in range(N_TRACKS):
+        for y in range(GRID):
+            if ring[y] & pl.terr[t][y]:
+                mask[0] |= 1 << t
+                break
+
+
+cdef inline void destroy_rovers_on(Game_t* g, int p, const uint16_t* squares) noexcept nogil:
+    """PL-6 / RV-5: rovers under a new tile or patch leave the game."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef int r
+    for r in range(MAX_ROVERS):
+        if pl.rover_status[r] == RV_PLANET and grid_has(squares, pl.rover_x[r], pl.rover_y[r]):
+            pl.rover_status[r] = RV_DESTROYED
+            grid_clear_sq(pl.rover_at, pl.rover_x[r], pl.rover_y[r])
+            pl.rovers_lost += 1
+
+
+cdef inline void destroy_lifepods_on(Player_t* pl, const uint16_t* squares) noexcept nogil:
+    """PL-6: lifepods under a new tile or patch are destroyed, never scored."""
+    cdef int y
+    for y in range(GRID):
+        pl.lifepods_lost += popcount16(pl.lifepod[y] & squares[y])
+        pl.lifepod[y] &= ~squares[y]
+
+
+cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int tile,
+                                     const uint16_t* part_a, const uint16_t* part_b) noexcept nogil:
+    """RS-1: each of the placed tile's two resource icons gives one resolution."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef int side, terrain, n, mask, y
+    cdef const uint16_t* part
+    cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
+    cdef bint on_ice
+    for side in range(2):
+        terrain = R.tile_ta[tile] if side == 0 else R.tile_tb[tile]
+        part = part_a if side == 0 else part_b
+        if terrain == WATER:
+            # WA-1: water advances only if a water square of the tile is on ice
+            on_ice = False
+            for y in range(GRID):
+                if part[y] & ice[y]:
+                    on_ice = True
+                    break
+            if on_ice:
+                n = 2 if tech_doubles_water(g, R, p) else 1     # WA-2
+                while n > 0:
+                    push_item(g, p, IT_ADVANCE, WATER, 1, 0)
+                    n -= 1
+        elif terrain == ENERGY:
+            # EN-4: candidates fixed right after placement
+            energy_candidates_after(pl, part, &mask)
+            push_item(g, p, IT_ENERGY, mask, 0, 0)
+        else:
+            push_item(g, p, IT_ADVANCE, terrain, 1, 0)
+
+
+cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o, int x,
+                            int y, bint resources) noexcept nogil:
+    """Put a tile on the planet and resolve its physical effects (rules.md 8.1)."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef const Orient_t* ori = &R.orient[tile][o]
+    cdef uint16_t foot[GRID]
+    cdef uint16_t part_a[GRID]
+    cdef uint16_t part_b[GRID]
+    cdef int yy, ta = R.tile_ta[tile], tb = R.tile_tb[tile], mx, my
+    footprint(ori, x, y, foot, part_a, part_b)
+    for yy in range(GRID):
+        pl.occ[yy] |= foot[yy]
+        pl.terr[ta][yy] |= part_a[yy]
+        pl.terr[tb][yy] |= part_b[yy]
+    grid_set(pl.icon[ta], x + ori.dx[ori.icon_a], y + ori.dy[ori.icon_a])
+    grid_set(pl.icon[tb], x + ori.dx[ori.icon_b], y + ori.dy[ori.icon_b])
+    grid_copy(pl.last_tile, foot)
+    pl.tiles_placed += 1
+    pl.placed_any = 1
+    if R.tile_meteor[tile] and ori.meteor >= 0:
+        mx = x + ori.dx[ori.meteor]
+        my = y + ori.dy[ori.meteor]
+        grid_set(pl.msym, mx, my)
+        if not tech_no_meteorites(g, R, p):
+            grid_set(pl.meteorite, mx, my)                     # ME-1
+    destroy_lifepods_on(pl, foot)
+    destroy_rovers_on(g, p, foot)
+    if resources:
+        push_tile_resources(g, R, p, tile, part_a, part_b)
+
+
+cdef inline void take_unplaced_tile(Game_t* g, const Rules_t* R, int p, int tile) noexcept nogil:
+    """9.2: advance both resources of a tile that cannot be placed.
+
+    Energy counts as the tile's other resource; water needs no ice and is not
+    doubled; the meteor is ignored (rules.md 14.7).
+    """
+    cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile]
+    cdef int ra = tb if ta == ENERGY else ta
+    cdef int rb = ta if tb == ENERGY else tb
+    g.pl[p].tiles_unplaced += 1
+    push_item(g, p, IT_ADVANCE, ra, 1, 0)
+    push_item(g, p, IT_ADVANCE, rb, 1, 0)

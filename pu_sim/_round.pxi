@@ -1,0 +1,174 @@
+# The round (rules.md 4) and the end of the game (rules.md 9) as a state machine.
+#
+# advance() runs the game forward until a decision is pending (g.decision set)
+# or the game is over (g.stage == ST_DONE).  It never asks anybody anything by
+# itself: decisions are answered through legal_moves() / apply_move().
+
+cdef inline int commander_order(const Game_t* g, int i) noexcept nogil:
+    """The i-th player clockwise from this round's commander (rules.md 4.6)."""
+    return (g.round_commander + i) % g.n_players
+
+
+cdef void finish_game(Game_t* g, const Rules_t* R) noexcept nogil:
+    """Score (also after an anomaly, so partial results stay inspectable)."""
+    score_game(g, R)
+    g.decision = D_NONE
+    g.stage = ST_DONE
+
+
+cdef inline void stage_round_start(Game_t* g, const Rules_t* R) noexcept nogil:
+    g.round += 1
+    if g.round > MAX_ROUNDS:
+        g.status = STATUS_TURN_LIMIT
+        return
+    g.round_commander = g.commander
+    if rotation_is_chosen(g):
+        g.stage = ST_ROTATION
+        set_decision(g, D_ROTATION, g.commander)       # SS-3, rules.md 14.19
+    else:
+        g.rotation = (g.rotation + 5) % 6               # SS-6: one depot clockwise
+        g.stage = ST_CHECK
+
+
+cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
+    """End trigger A (9.1 A, rules.md 14.12): can every player place a depot tile?"""
+    cdef int p, level
+    for p in range(g.n_players):
+        level = find_place_level(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1))
+        g.pl[p].place_level = <uint8_t>level
+        g.pl[p].can_place = level != LEVEL_NONE
+        if level == LEVEL_NONE:
+            g.last_round = 1
+            if g.end_trigger == END_NONE:
+                g.end_trigger = END_CANNOT_PLACE
+    g.stage = ST_DRAFT
+    g.order_i = 0
+
+
+cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
+    """Step 4: each player takes a tile and resolves it completely (DR-1..DR-3)."""
+    cdef int p, t0, t1
+    if g.order_i >= g.n_players:
+        g.stage = ST_CIV
+        g.order_i = 0
+        return
+    p = commander_order(g, g.order_i)
+    g.order_i += 1
+    g.active = <uint8_t>p
+    if g.pl[p].can_place:
+        g.place_level = g.pl[p].place_level
+        g.place_from_depot = 0
+        set_decision(g, D_PLACE, p)
+        return
+    # 9.2: take a tile without placing it
+    t0 = depot_tile(g, R, p, 0)
+    t1 = depot_tile(g, R, p, 1)
+    if t0 != NO_TILE and t1 != NO_TILE:
+        set_decision(g, D_NO_PLACE, p)
+    elif t0 != NO_TILE or t1 != NO_TILE:
+        take_unplaced_tile(g, R, p, take_depot_tile(g, R, p, 0 if t0 != NO_TILE else 1))
+        g.ctx = CTX_DRAFT
+        g.in_pool = 1
+
+
+cdef inline bint start_pick(Game_t* g, int p) noexcept nogil:
+    """Start player p's next owed civ pick; False when none is owed."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef int rank, i
+    while pl.n_owed > 0:
+        rank = pl.owed[0]
+        for i in range(pl.n_owed - 1):
+            pl.owed[i] = pl.owed[i + 1]
+        pl.n_owed -= 1
+        if g.pile_n[rank - 1] == 0:
+            continue                                    # CV-3: empty pile, nothing
+        g.pick_rank = <uint8_t>rank
+        g.active = <uint8_t>p
+        set_decision(g, D_CIV_PICK, p)
+        return True
+    return False
+
+
+cdef inline void stage_picks(Game_t* g, const Rules_t* R, int next_stage, int ctx) noexcept nogil:
+    """Civ picks in commander order; a player resolves all of theirs on their turn."""
+    cdef int p
+    while g.order_i < g.n_players:
+        p = commander_order(g, g.order_i)
+        g.ctx = <uint8_t>ctx
+        if start_pick(g, p):
+            return
+        g.order_i += 1
+    g.stage = <uint8_t>next_stage
+    g.order_i = 0
+
+
+cdef inline void stage_end_round(Game_t* g, const Rules_t* R) noexcept nogil:
+    """Steps 7-8: pass the commander token; end trigger B; next round or the end."""
+    g.commander = (g.commander + 1) % g.n_players
+    if any_depot_empty(g):
+        g.last_round = 1
+        if g.end_trigger == END_NONE:
+            g.end_trigger = END_DEPOT_EMPTY
+    if g.last_round:
+        g.stage = ST_END_EFFECTS                       # 14.27: final round's commander
+        g.order_i = 0
+    else:
+        g.stage = ST_ROUND_START
+
+
+cdef inline void stage_end_effects(Game_t* g, const Rules_t* R) noexcept nogil:
+    """9.3 step 3: stored patches and end-game card advances, player by player."""
+    cdef int p
+    while g.order_i < g.n_players:
+        p = commander_order(g, g.order_i)
+        if push_end_effects(g, R, p):
+            g.active = <uint8_t>p
+            g.ctx = CTX_END
+            g.in_pool = 1
+            return
+        g.order_i += 1
+    g.stage = ST_END_PICKS
+    g.order_i = 0
+
+
+cdef inline void stage_end_picks(Game_t* g, const Rules_t* R) noexcept nogil:
+    """9.3 step 4: picks created at the end, repeated until nothing is pending."""
+    cdef int p
+    stage_picks(g, R, ST_SCORE, CTX_END)
+    if g.stage == ST_SCORE:
+        for p in range(g.n_players):
+            if has_end_work(g, R, p):
+                g.stage = ST_END_EFFECTS
+                g.order_i = 0
+                return
+
+
+cdef void advance(Game_t* g, const Rules_t* R) noexcept nogil:
+    """Run the game until a decision is pending or the game is over."""
+    while g.decision == D_NONE and g.stage != ST_DONE:
+        if g.status != STATUS_OK:
+            finish_game(g, R)
+            return
+        if g.in_pool:
+            if resolve_pool(g, R):
+                return
+            g.in_pool = 0
+            continue
+        if g.stage == ST_ROUND_START:
+            stage_round_start(g, R)
+        elif g.stage == ST_CHECK:
+            stage_check(g, R)
+        elif g.stage == ST_DRAFT:
+            stage_draft(g, R)
+        elif g.stage == ST_CIV:
+            stage_picks(g, R, ST_END_ROUND, CTX_CIV)
+        elif g.stage == ST_END_ROUND:
+            stage_end_round(g, R)
+        elif g.stage == ST_END_EFFECTS:
+            stage_end_effects(g, R)
+        elif g.stage == ST_END_PICKS:
+            stage_end_picks(g, R)
+        elif g.stage == ST_SCORE:
+            finish_game(g, R)
+        else:
+            g.status = STATUS_NO_MOVES                 # unreachable stage: engine bug

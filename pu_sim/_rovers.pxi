@@ -1,0 +1,99 @@
+# Rovers: milestone placement, movement, teleports and collecting (rules.md 8.7).
+#
+# Squares are encoded y * 12 + x in moves.  A rover step move is
+# (rover << 8) | square; MV_DONE stops moving.
+
+cdef inline int sq_of(int x, int y) noexcept nogil:
+    return y * GRID + x
+
+
+cdef inline void collect_at(Game_t* g, int p, int x, int y) noexcept nogil:
+    """RV-4: a rover entering a square takes its lifepod and meteorite."""
+    cdef Player_t* pl = &g.pl[p]
+    if grid_has(pl.lifepod, x, y):
+        grid_clear_sq(pl.lifepod, x, y)
+        pl.lifepods_collected += 1
+    if grid_has(pl.meteorite, x, y):
+        grid_clear_sq(pl.meteorite, x, y)
+        pl.meteorites_collected += 1
+
+
+cdef inline int supply_rover(const Player_t* pl) noexcept nogil:
+    """Index of a rover still on the corporation board, or -1."""
+    cdef int r
+    for r in range(MAX_ROVERS):
+        if pl.rover_status[r] == RV_SUPPLY:
+            return r
+    return -1
+
+
+cdef inline int rovers_on_planet(const Player_t* pl) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(MAX_ROVERS):
+        if pl.rover_status[r] == RV_PLANET:
+            n += 1
+    return n
+
+
+cdef inline void put_rover(Game_t* g, int p, int r, int x, int y) noexcept nogil:
+    """Set rover r down on (x, y) and collect there."""
+    cdef Player_t* pl = &g.pl[p]
+    if pl.rover_status[r] == RV_PLANET:
+        grid_clear_sq(pl.rover_at, pl.rover_x[r], pl.rover_y[r])
+    pl.rover_status[r] = RV_PLANET
+    pl.rover_x[r] = <int8_t>x
+    pl.rover_y[r] = <int8_t>y
+    grid_set(pl.rover_at, x, y)
+    collect_at(g, p, x, y)
+
+
+cdef inline void rover_place_squares(const Player_t* pl, uint16_t* out) noexcept nogil:
+    """RV-1: squares of the last placed tile without one of the player's rovers."""
+    cdef int y
+    for y in range(GRID):
+        out[y] = pl.last_tile[y] & ~pl.rover_at[y]
+
+
+cdef inline bint step_allowed(const Game_t* g, const Rules_t* R, int p, int x,
+                              int y) noexcept nogil:
+    """RV-3: a rover may enter a grid square not holding another of its rovers."""
+    cdef const Player_t* pl = &g.pl[p]
+    if x < 0 or y < 0 or x >= GRID or y >= GRID:
+        return False
+    if not grid_has(R.pmask[pl.planet][PM_GRID], x, y):
+        return False
+    return not grid_has(pl.rover_at, x, y)
+
+
+cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out) noexcept nogil:
+    """Every single-square move of every rover on the planet."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int r, d, nx, ny, n = 0
+    cdef int dxs[4]
+    cdef int dys[4]
+    dxs[0] = 1
+    dxs[1] = -1
+    dxs[2] = 0
+    dxs[3] = 0
+    dys[0] = 0
+    dys[1] = 0
+    dys[2] = 1
+    dys[3] = -1
+    for r in range(MAX_ROVERS):
+        if pl.rover_status[r] != RV_PLANET:
+            continue
+        for d in range(4):
+            nx = pl.rover_x[r] + dxs[d]
+            ny = pl.rover_y[r] + dys[d]
+            if step_allowed(g, R, p, nx, ny):
+                out[n] = <uint32_t>((r << 8) | sq_of(nx, ny))
+                n += 1
+    return n
+
+
+cdef inline bint rover_can_step(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Whether spending movement is possible at all."""
+    cdef uint32_t buf[4 * MAX_ROVERS]
+    if g.pl[p].move_budget <= 0:
+        return False
+    return gen_rover_steps(g, R, p, buf) > 0

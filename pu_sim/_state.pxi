@@ -1,0 +1,379 @@
+# The slow path: one game as a Python object over the engine's own functions.
+#
+# For people, tests and Python bots.  Every method calls the same cdef rule
+# functions the batch loop uses; the setters exist so that tests can draw a
+# scenario (a planet as text, trackers, depot tiles) and play on from it.
+
+_PLAYER_GRIDS = ("occ", "patch", "msym", "meteorite", "lifepod", "last_tile", "rover_at")
+
+
+cdef uint16_t* _player_grid(Player_t* pl, str name) except NULL:
+    if name == "occ":
+        return pl.occ
+    if name == "patch":
+        return pl.patch
+    if name == "msym":
+        return pl.msym
+    if name == "meteorite":
+        return pl.meteorite
+    if name == "lifepod":
+        return pl.lifepod
+    if name == "last_tile":
+        return pl.last_tile
+    if name == "rover_at":
+        return pl.rover_at
+    if name.startswith("terr:"):
+        return pl.terr[int(name[5:])]
+    if name.startswith("icon:"):
+        return pl.icon[int(name[5:])]
+    raise KeyError(f"unknown grid {name!r}")
+
+
+cdef class GameState:
+    """One game on the slow path (see pu_sim.engine.Game for the friendly API)."""
+
+    cdef Game_t g
+    cdef TableSpec spec
+    cdef CoreRules rules
+    cdef uint32_t* buf
+
+    def __cinit__(self):
+        self.buf = <uint32_t*>malloc(MAX_MOVES * sizeof(uint32_t))
+        if self.buf == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    @staticmethod
+    def deal(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t game_index):
+        """Deal game ``game_index`` exactly as play_batch would, before round 1."""
+        cdef GameState s = GameState.__new__(GameState)
+        s.rules = rules
+        s.spec = make_spec(spec)
+        game_init(&s.g, rules.R, &s.spec, k0, k1, game_index)
+        return s
+
+    def copy(self):
+        """An independent copy (the state is one C struct)."""
+        cdef GameState s = GameState.__new__(GameState)
+        s.rules = self.rules
+        s.spec = self.spec
+        s.g = self.g
+        return s
+
+    # -- playing -------------------------------------------------------------
+
+    def advance(self):
+        """Run until a decision is pending or the game is over."""
+        advance(&self.g, self.rules.R)
+
+    def legal_moves(self):
+        """Legal moves of the pending decision (empty when none is pending)."""
+        if self.g.decision == D_NONE or self.g.stage == ST_DONE:
+            return []
+        cdef int n = legal_moves(&self.g, self.rules.R, self.buf)
+        return [self.buf[i] for i in range(n)]
+
+    def apply(self, uint32_t move):
+        """Apply a legal move of the pending decision, then advance.
+
+        Raises ValueError for a move that is not legal now.
+        """
+        if move not in self.legal_moves():
+            raise ValueError(
+                f"move {move} is not legal for decision "
+                f"{DECISIONS.get(self.g.decision, self.g.decision)!r}")
+        apply_move(&self.g, self.rules.R, move)
+        advance(&self.g, self.rules.R)
+
+    def bot_move(self):
+        """The move the deciding seat's core bot would choose now (uses the game rng)."""
+        cdef int n = legal_moves(&self.g, self.rules.R, self.buf)
+        if n == 0:
+            raise ValueError("no decision is pending")
+        if n == 1:
+            return self.buf[0]
+        cdef int i = bot_choose(&self.g, self.rules.R, self.spec.bot_params[self.g.decider],
+                                self.buf, n)
+        return self.buf[i]
+
+    def finish(self):
+        """End the game now: score it as it stands (for scenario tests)."""
+        finish_game(&self.g, self.rules.R)
+
+    def score_now(self):
+        """Score the current position without ending the game."""
+        score_game(&self.g, self.rules.R)
+
+    # -- inspection -------------------------------------------------------------
+
+    @property
+    def decision(self):
+        return DECISIONS.get(self.g.decision, None) if self.g.decision != D_NONE else None
+
+    @property
+    def decider(self):
+        return self.g.decider
+
+    @property
+    def stage(self):
+        return STAGES[self.g.stage]
+
+    @property
+    def status(self):
+        return STATUSES[self.g.status]
+
+    @property
+    def is_terminal(self):
+        return self.g.stage == ST_DONE
+
+    def game_fields(self):
+        """Round-level fields as a dict."""
+        g = &self.g
+        return {
+            "n_players": g.n_players, "round": g.round, "commander": g.commander,
+            "round_commander": g.round_commander, "rotation": g.rotation, "shift": g.shift,
+            "stage": STAGES[g.stage], "status": STATUSES[g.status],
+            "end_trigger": END_TRIGGERS[g.end_trigger], "last_round": g.last_round,
+            "decision": self.decision, "decider": g.decider, "active": g.active,
+            "in_pool": g.in_pool, "moving": g.moving, "place_level": g.place_level,
+            "place_from_depot": g.place_from_depot, "pick_rank": g.pick_rank,
+            "item": (ITEMS.get(g.item.kind), g.item.a, g.item.b, g.item.c),
+            "n_decisions": g.n_decisions, "options": g.options,
+            "piles": [[g.pile[r][i] for i in range(g.pile_n[r])] for r in range(4)],
+            "reserve": [[g.reserve[r][i] for i in range(g.reserve_n[r])] for r in range(4)],
+            "stacks": [[g.stack[s][i] for i in range(g.stack_pos[s], STACK_SIZE)]
+                       for s in range(N_STACKS)],
+        }
+
+    def player_fields(self, int p):
+        """Everything about player p as plain Python values."""
+        self._check_player(p)
+        cdef Player_t* pl = &self.g.pl[p]
+        out = {
+            "corp": pl.corp, "planet": pl.planet, "seat_pos": pl.seat_pos,
+            "bot_kind": pl.bot_kind,
+            "track": [pl.track[t] for t in range(N_TRACKS)],
+            "tech_level": tech_level(&self.g, self.rules.R, p),
+            "rovers": [(pl.rover_status[r], pl.rover_x[r], pl.rover_y[r])
+                       for r in range(MAX_ROVERS)],
+            "lifepods_collected": pl.lifepods_collected,
+            "meteorites_collected": pl.meteorites_collected,
+            "lifepods_lost": pl.lifepods_lost, "rovers_lost": pl.rovers_lost,
+            "meteorites_destroyed": pl.meteorites_destroyed,
+            "stored_patches": pl.stored_patches, "patches_placed": pl.patches_placed,
+            "patches_lost": pl.patches_lost,
+            "civ_cards": [c for c in range(1, N_CIV + 1) if (pl.civ_cards >> (c - 1)) & 1],
+            "move_budget": pl.move_budget,
+            "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
+                       pl.items[i].c) for i in range(pl.n_items)],
+            "owed": [pl.owed[i] for i in range(pl.n_owed)],
+            "can_place": pl.can_place, "place_level": pl.place_level,
+            "tiles_placed": pl.tiles_placed, "tiles_unplaced": pl.tiles_unplaced,
+            "score": pl.score, "score_planet": pl.s_planet, "score_tracks": pl.s_tracks,
+            "score_lifepods": pl.s_lifepods, "score_meteorites": pl.s_meteorites,
+            "score_civ": pl.s_civ, "score_objectives": pl.s_objectives,
+            "rank": pl.rank, "rows_complete": pl.rows_done, "cols_complete": pl.cols_done,
+            "uncovered": pl.uncovered, "meteorites_left": pl.meteorites_left,
+        }
+        for name in _PLAYER_GRIDS:
+            out[name] = self.get_grid(p, name)
+        out["terr"] = [self.get_grid(p, f"terr:{t}") for t in range(N_TERRAINS)]
+        out["icon"] = [self.get_grid(p, f"icon:{t}") for t in range(N_TERRAINS)]
+        return out
+
+    def get_grid(self, int p, str name):
+        """One of player p's grids as 12 row masks."""
+        self._check_player(p)
+        cdef uint16_t* rows = _player_grid(&self.g.pl[p], name)
+        return [rows[y] for y in range(GRID)]
+
+    def depot_tiles(self, int p):
+        """(small, large) top tiles of the depot facing player p (None if empty)."""
+        self._check_player(p)
+        out = []
+        for slot in range(2):
+            t = depot_tile(&self.g, self.rules.R, p, slot)
+            out.append(None if t == NO_TILE else t)
+        return tuple(out)
+
+    def facing_depot(self, int p):
+        self._check_player(p)
+        return facing_depot(&self.g, self.rules.R, p)
+
+    def placement_count(self, int p, int tile, int level=0):
+        """Number of legal placements of a tile for player p (perft counts)."""
+        self._check_player(p)
+        return count_tile_placements(&self.g, self.rules.R, p, tile, level)
+
+    def placements(self, int p, int tile, int level=0):
+        """Legal placements of a tile as (orientation, x, y) triples."""
+        self._check_player(p)
+        cdef int n = gen_placements(&self.g, self.rules.R, p, tile, NO_TILE, level, self.buf)
+        out = []
+        for i in range(n):
+            mv = self.buf[i]
+            out.append(((mv >> 8) & 7, mv & 15, (mv >> 4) & 15))
+        return out
+
+    def patch_squares(self, int p):
+        """Legal biomass patch squares of player p as (x, y) pairs."""
+        self._check_player(p)
+        cdef uint16_t sq[GRID]
+        patch_squares(&self.g, self.rules.R, p, sq)
+        return [(x, y) for y in range(GRID) for x in range(GRID) if (sq[y] >> x) & 1]
+
+    def energy_candidates(self, int p, int tile, int o, int x, int y):
+        """Tracks an energy icon could advance if the tile were placed so (EN-1..EN-5)."""
+        self._check_player(p)
+        cdef GameState s = self.copy()
+        cdef Player_t* pl = &s.g.pl[p]
+        cdef uint16_t foot[GRID]
+        cdef uint16_t pa[GRID]
+        cdef uint16_t pb[GRID]
+        cdef int mask = 0
+        cdef const Orient_t* ori = &self.rules.R.orient[tile][o]
+        if self.rules.R.tile_ta[tile] != ENERGY and self.rules.R.tile_tb[tile] != ENERGY:
+            return []
+        place_tile(&s.g, s.rules.R, p, tile, o, x, y, False)
+        footprint(ori, x, y, foot, pa, pb)
+        if self.rules.R.tile_ta[tile] == ENERGY:
+            energy_candidates_after(pl, pa, &mask)
+        else:
+            energy_candidates_after(pl, pb, &mask)
+        mask &= movable_tracks(&s.g, p)
+        return [t for t in range(N_TRACKS) if (mask >> t) & 1]
+
+    # -- scenario setters (tests and examples) -------------------------------------
+
+    def _check_player(self, int p):
+        if not 0 <= p < self.g.n_players:
+            raise IndexError(f"player {p} does not exist (n_players={self.g.n_players})")
+
+    def set_grid(self, int p, str name, rows):
+        """Overwrite one of player p's grids with 12 row masks."""
+        self._check_player(p)
+        cdef uint16_t* dst = _player_grid(&self.g.pl[p], name)
+        rows = list(rows)
+        if len(rows) != GRID:
+            raise ValueError("a grid has 12 rows")
+        for y in range(GRID):
+            dst[y] = rows[y] & ROW_BITS
+        if name == "occ":
+            self.g.pl[p].placed_any = any(rows)
+
+    def set_track(self, int p, int t, int pos):
+        self._check_player(p)
+        if not 0 <= t < N_TRACKS or not 0 <= pos <= TOP:
+            raise ValueError("track 0..4, position 0..15")
+        self.g.pl[p].track[t] = pos
+
+    def set_rover(self, int p, int r, int status, int x=0, int y=0):
+        """Set rover r's status (0 none, 1 supply, 2 planet, 3 destroyed) and square."""
+        self._check_player(p)
+        cdef Player_t* pl = &self.g.pl[p]
+        if pl.rover_status[r] == RV_PLANET:
+            grid_clear_sq(pl.rover_at, pl.rover_x[r], pl.rover_y[r])
+        pl.rover_status[r] = status
+        pl.rover_x[r] = x
+        pl.rover_y[r] = y
+        if status == RV_PLANET:
+            grid_set(pl.rover_at, x, y)
+
+    def set_player_int(self, int p, str field, int value):
+        """Set a small counter of player p (collections, budget, stored patches)."""
+        self._check_player(p)
+        cdef Player_t* pl = &self.g.pl[p]
+        if field == "lifepods_collected":
+            pl.lifepods_collected = value
+        elif field == "meteorites_collected":
+            pl.meteorites_collected = value
+        elif field == "move_budget":
+            pl.move_budget = value
+        elif field == "stored_patches":
+            pl.stored_patches = value
+        elif field == "civ_cards":
+            pl.civ_cards = value
+        else:
+            raise KeyError(field)
+
+    def set_stack_top(self, int stack, int tile):
+        """Put a tile on top of a stack (swapped in from deeper in the same stack)."""
+        cdef int i, pos = self.g.stack_pos[stack]
+        for i in range(pos, STACK_SIZE):
+            if self.g.stack[stack][i] == tile:
+                self.g.stack[stack][i] = self.g.stack[stack][pos]
+                self.g.stack[stack][pos] = tile
+                return
+        raise ValueError(f"tile {tile} is not in stack {stack} below its top")
+
+    def set_stack_pos(self, int stack, int pos):
+        """Pretend `pos` tiles of a stack were taken already (12 = empty)."""
+        if not 0 <= pos <= STACK_SIZE:
+            raise ValueError("0..12")
+        self.g.stack_pos[stack] = pos
+
+    def depot_stack(self, int depot, int slot):
+        return depot_stack(&self.g, depot, slot)
+
+    def set_game_int(self, str field, int value):
+        """Set a round-level field (rotation, shift, commander, round, options)."""
+        if field == "rotation":
+            self.g.rotation = value
+        elif field == "shift":
+            self.g.shift = value
+        elif field == "commander":
+            self.g.commander = value
+        elif field == "round":
+            self.g.round = value
+        elif field == "options":
+            self.g.options = value
+        elif field == "last_round":
+            self.g.last_round = value
+        else:
+            raise KeyError(field)
+
+    def give_items(self, int p, items):
+        """Start player p resolving a pool of (kind name, a, b, c) items now."""
+        self._check_player(p)
+        kinds = {v: k for k, v in ITEMS.items()}
+        for name, a, b, c in items:
+            push_item(&self.g, p, kinds[name], a, b, c)
+        self.g.active = p
+        self.g.in_pool = 1
+        self.g.decision = D_NONE
+        advance(&self.g, self.rules.R)
+
+    def owe_pick(self, int p, int rank):
+        self._check_player(p)
+        owe_civ_pick(&self.g, p, rank)
+
+    def set_pile(self, int rank, cards):
+        """Set the civ pile of a rank (1..4) to the given card ids."""
+        cards = list(cards)
+        self.g.pile_n[rank - 1] = len(cards)
+        for i, c in enumerate(cards):
+            self.g.pile[rank - 1][i] = c
+
+    def start_round(self):
+        """Begin a new round from the current position (scenario tests)."""
+        self.g.stage = ST_ROUND_START
+        self.g.decision = D_NONE
+        self.g.in_pool = 0
+        advance(&self.g, self.rules.R)
+
+    def start_draft(self, int p):
+        """Make player p's draft decision pending now (scenario tests)."""
+        self._check_player(p)
+        cdef int level = find_place_level(&self.g, self.rules.R, p,
+                                          depot_tile(&self.g, self.rules.R, p, 0),
+                                          depot_tile(&self.g, self.rules.R, p, 1))
+        self.g.pl[p].place_level = level
+        self.g.pl[p].can_place = level != LEVEL_NONE
+        self.g.stage = ST_DRAFT
+        self.g.order_i = 0
+        self.g.round_commander = p
+        self.g.in_pool = 0
+        self.g.decision = D_NONE
+        advance(&self.g, self.rules.R)

@@ -1,0 +1,128 @@
+# Resource tracks: advancing, claiming benefits, tech levels, medals.
+#
+# Rules TR-1..TR-5 (rules.md 8.3) and corporations.md 2.3-2.9.  Benefits of a
+# space join the player's pending pool (designer FAQ Q3); civ milestones wait
+# for the civ step of the round (FAQ Q1); movement joins the turn's budget.
+
+# ==== the pending pool ===========================================================
+
+cdef inline void push_item(Game_t* g, int p, int kind, int a, int b, int c) noexcept nogil:
+    """Add an item to player p's pending pool (anomaly status if it is full)."""
+    cdef Player_t* pl = &g.pl[p]
+    if pl.n_items >= MAX_ITEMS:
+        g.status = STATUS_POOL_OVERFLOW
+        return
+    pl.items[pl.n_items].kind = <uint8_t>kind
+    pl.items[pl.n_items].a = <uint8_t>a
+    pl.items[pl.n_items].b = <uint8_t>b
+    pl.items[pl.n_items].c = <uint8_t>c
+    pl.n_items += 1
+
+
+cdef inline void remove_item(Player_t* pl, int i) noexcept nogil:
+    """Remove pool item i, keeping the order of the others."""
+    cdef int j
+    for j in range(i, pl.n_items - 1):
+        pl.items[j] = pl.items[j + 1]
+    pl.n_items -= 1
+
+
+cdef inline void owe_civ_pick(Game_t* g, int p, int rank) noexcept nogil:
+    """A civ milestone: a pick of this rank in the civ step (CV-1, CV-2)."""
+    cdef Player_t* pl = &g.pl[p]
+    if pl.n_owed >= MAX_OWED:
+        g.status = STATUS_POOL_OVERFLOW
+        return
+    pl.owed[pl.n_owed] = <uint8_t>rank
+    pl.n_owed += 1
+
+
+# ==== tech ========================================================================
+
+cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """TE-1: the tech level follows the tech tracker's current position."""
+    return R.tech_level_at[g.pl[p].corp][g.pl[p].track[TECH]]
+
+
+cdef inline bint tech_ignores_adjacency(const Game_t* g, const Rules_t* R,
+                                        int p) noexcept nogil:
+    """Universal Coalition L1: tiles need not touch earlier tiles (PL-5)."""
+    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 1
+
+
+cdef inline bint tech_stores_patches(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Universal Coalition L2: patches may be kept for the end of the game (BI-2)."""
+    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 2
+
+
+cdef inline int tech_move_bonus(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Universal Coalition L3: +1 to each rover-track movement gain (RV-2)."""
+    return 1 if (g.pl[p].corp == 0 and tech_level(g, R, p) >= 3) else 0
+
+
+cdef inline bint tech_doubles_water(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Universal Coalition L4: a placed tile's water on ice advances twice (WA-2)."""
+    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 4
+
+
+cdef inline bint tech_no_meteorites(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Universal Coalition L5: tiles never place meteorites (ME-4)."""
+    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 5
+
+
+# ==== advancing ===================================================================
+
+cdef inline bint can_advance(const Game_t* g, int p, int t) noexcept nogil:
+    """TR-2/TR-3: a tracker below its top can move; the rover tracker always can."""
+    return g.pl[p].track[t] < TOP or t == ROVER
+
+
+cdef inline int movable_tracks(const Game_t* g, int p) noexcept nogil:
+    """Bit mask of trackers that can advance (synergy and energy choices, TR-4)."""
+    cdef int t, m = 0
+    for t in range(N_TRACKS):
+        if can_advance(g, p, t):
+            m |= 1 << t
+    return m
+
+
+cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
+                             bint skip_synergy) noexcept nogil:
+    """TR-1: gain every benefit printed on the space just entered."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef const int8_t* sp = R.space[pl.corp][t][pos]
+    cdef int i
+    if sp[SP_CIV]:
+        owe_civ_pick(g, p, sp[SP_CIV])
+    if not skip_synergy:
+        for i in range(sp[SP_SYNERGY]):
+            push_item(g, p, IT_SYNERGY, 0, 0, 0)
+    for i in range(sp[SP_PATCH]):
+        push_item(g, p, IT_PATCH, 0, 0, 0)
+    if sp[SP_ROVER]:
+        push_item(g, p, IT_ROVER, 0, 0, 0)
+    if sp[SP_MOVE]:
+        # RV-2: the tech bonus applies to rover-track movement only
+        pl.move_budget += sp[SP_MOVE] + tech_move_bonus(g, R, p)
+
+
+cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,
+                              bint skip_synergy) noexcept nogil:
+    """Advance tracker t one space; returns False if it could not move (TR-2)."""
+    cdef Player_t* pl = &g.pl[p]
+    if pl.track[t] >= TOP:
+        if t == ROVER:
+            # TR-3: the topped rover tracker re-grants its top movement (BGA: any advance)
+            if claim:
+                claim_space(g, R, p, t, BEYOND_TOP, skip_synergy)
+            return True
+        return False
+    pl.track[t] += 1
+    if claim:
+        claim_space(g, R, p, t, pl.track[t], skip_synergy)
+    return True
+
+
+cdef inline int track_medals(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
+    """TR-5: the highest medal at or below the tracker."""
+    return R.score_pos[g.pl[p].corp][t][g.pl[p].track[t]]

@@ -1,0 +1,110 @@
+"""Bot specifications: a core bot is a kind plus a parameter vector.
+
+Every decision of a game is answered by the seat's bot inside the compiled
+core, so a bot is data: ``random()`` or ``greedy(**weights)``.  Variants and
+strength sweeps are just different parameter vectors.
+
+Examples
+--------
+>>> from pu_sim import bots
+>>> bots.greedy().label
+'greedy'
+>>> bots.greedy(line_complete=2.0).params["line_complete"]
+2.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+import numpy.typing as npt
+
+MAX_BOT_PARAMS = 32
+"""Length of the core's parameter vector per seat."""
+
+GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {
+        "line_complete": 1.0,  # per medal of a row/column completed
+        "line_fill": 0.35,  # per medal x share of a line's remaining squares filled
+        "track": 1.0,  # scale of track-advance values
+        "progress": 0.5,  # share of the gap to the next medal per step
+        "civ": 0.9,  # civ pick value per rank
+        "synergy": 0.8,  # a synergy boost
+        "patch": 0.6,  # a biomass patch
+        "move": 0.25,  # one rover movement point
+        "tech": 0.8,  # a tech level
+        "rover": 1.2,  # placing a new rover
+        "lifepod_lost": 1.0,  # penalty per own lifepod covered
+        "rover_lost": 1.5,  # penalty per own rover covered
+        "meteorite": 0.3,  # penalty per medal of lines a new meteorite blocks
+        "contact": 0.08,  # per tile side touching covered squares or the rim
+        "hole": 0.6,  # penalty per walled-in empty square
+        "size": 0.15,  # per square covered
+        "ice": 0.1,  # penalty per ice square covered by non-water terrain
+        "reach": 1.0,  # rover-milestone tile near a lifepod
+        "store": 0.2,  # store a patch if the best square is worth less
+        "meteor_target": 0.5,  # rover target value of a meteorite (lifepod = 1)
+        "noise": 1e-6,  # random tie-break amplitude
+    }
+)
+"""Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
+
+BOT_KINDS = ("random", "greedy")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A core bot: its kind, its parameters and the label used in results."""
+
+    kind: str
+    params: Mapping[str, float] = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in BOT_KINDS:
+            raise ValueError(
+                f"unknown bot kind {self.kind!r}; valid kinds: {BOT_KINDS}"
+            )
+        if not self.label:
+            object.__setattr__(self, "label", self.kind)
+
+    def vector(self) -> npt.NDArray[np.float64]:
+        """The parameter vector the core reads."""
+        out = np.zeros(MAX_BOT_PARAMS, dtype=np.float64)
+        if self.kind == "greedy":
+            for i, name in enumerate(GREEDY_WEIGHTS):
+                out[i] = self.params.get(name, GREEDY_WEIGHTS[name])
+        return out
+
+
+def random(label: str = "random") -> BotSpec:
+    """Uniform over the legal moves of every decision."""
+    return BotSpec("random", {}, label)
+
+
+def greedy(label: str = "greedy", **weights: float) -> BotSpec:
+    """Weighted-feature greedy bot; unnamed weights take the defaults.
+
+    Raises ValueError for a weight name that does not exist.
+    """
+    unknown = sorted(set(weights) - set(GREEDY_WEIGHTS))
+    if unknown:
+        raise ValueError(
+            f"unknown greedy weight(s) {unknown}; valid: {sorted(GREEDY_WEIGHTS)}"
+        )
+    params = {**GREEDY_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
+    return BotSpec("greedy", MappingProxyType(params), label)
+
+
+def parse(spec: str | BotSpec) -> BotSpec:
+    """A bot from its name ('random', 'greedy') or an existing spec."""
+    if isinstance(spec, BotSpec):
+        return spec
+    if spec == "random":
+        return random()
+    if spec == "greedy":
+        return greedy()
+    raise ValueError(f"unknown bot {spec!r}; valid bots: {list(BOT_KINDS)}")

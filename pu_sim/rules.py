@@ -1,0 +1,426 @@
+"""Compile the game data into the integer tables the core reads, and rule options.
+
+The readable source is ``pu_sim/data/*.toml`` (validated by :mod:`pu_sim.loader`);
+this module turns it into small numpy arrays (tile orientations as row masks,
+planet masks, track spaces, card operations) and hands them to the compiled
+core once per process.  Orientation enumeration happens here, in readable
+Python, so the core only loops over precomputed candidates (DESIGN 4.4).
+
+``RULES_VERSION`` is bumped by hand whenever the rules' behaviour changes (not
+when code is only refactored); ``rules_digest()`` hashes the data files.  Both
+go into every run manifest, and golden traces fail when behaviour moves without
+a bump.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pu_sim._build_check import import_core
+from pu_sim.gamedata import TERRAINS, TRACKS, CivCard, Corporation, GameData, Planet
+from pu_sim.loader import load_game_data
+
+RULES_VERSION = 1
+"""Hand-bumped integer: the game's behaviour changed (pgx's meaning)."""
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+Cell = tuple[int, int]
+
+
+# --------------------------------------------------------------------------------
+# Rule options
+# --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleOptions:
+    """Choices among the reference's ambiguities that a user may flip.
+
+    Defaults follow the reference's recommendations; every field is listed with
+    the reference section it resolves in ``docs/rules-decisions.md``.
+
+    Parameters
+    ----------
+    patches_anchor_adjacency
+        Biomass patches count as covered squares for the adjacency of later
+        tiles (rules.md 14.1; BGA).  False is the rulebook-literal reading.
+    two_player_fixed_rotation
+        Two players: the station turns one depot clockwise each round instead of
+        the commander choosing (rules.md 14.28; BGA).
+    store_patch_without_square
+        With storage tech, a gained patch that has no legal square now is kept
+        for the end of the game (rules.md 14.8).  False reproduces BGA (lost).
+    interior_shift
+        Fixed interior-ring offset 0..5, or None for a uniform random one per
+        game (rules.md ST-5, 14.22).
+    initial_rotation
+        Fixed station rotation before round 1, or None for random (ST-15).
+    """
+
+    patches_anchor_adjacency: bool = True
+    two_player_fixed_rotation: bool = True
+    store_patch_without_square: bool = True
+    interior_shift: int | None = None
+    initial_rotation: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("interior_shift", "initial_rotation"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int) and 0 <= value <= 5):
+                raise ValueError(
+                    f"{name} must be None or an integer 0..5, got {value!r}"
+                )
+
+    def flags(self) -> int:
+        """The options as the core's bit flags."""
+        core = import_core()
+        bits = 0
+        for name, bit in core.OPTIONS.items():
+            if getattr(self, name):
+                bits |= bit
+        return bits
+
+    @classmethod
+    def bga(cls) -> RuleOptions:
+        """The profile reproducing Board Game Arena on each documented difference."""
+        return cls(store_patch_without_square=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain values, for manifests."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# --------------------------------------------------------------------------------
+# Tile orientations
+# --------------------------------------------------------------------------------
+
+
+def _transform(cells: list[Cell], k: int, mirrored: bool) -> list[Cell]:
+    """Mirror (x -> -x) if asked, then k clockwise quarter turns ((x, y) -> (-y, x))."""
+    out = [(-x, y) if mirrored else (x, y) for x, y in cells]
+    for _ in range(k):
+        out = [(-y, x) for x, y in out]
+    return out
+
+
+def tile_orientations(
+    data: GameData, tile_id: int
+) -> list[tuple[list[Cell], list[int], int, int, int]]:
+    """Distinct orientations of a tile: (cells, part per cell, icon A, icon B, meteor).
+
+    Two transforms are the same orientation when they cover the same squares
+    with the same parts, icons and (on a meteor tile) meteor symbol.  Icon and
+    meteor entries are indices into the orientation's cell list; meteor is -1
+    on a tile without the symbol.  Order: the reference's transform order.
+    """
+    tile = data.tiles[tile_id]
+    shape = data.shapes[tile.shape]
+    base = list(shape.cells)
+    parts = [0 if p == "A" else 1 for p in shape.parts]
+    marks = [
+        base.index(shape.icon_a),
+        base.index(shape.icon_b),
+        base.index(shape.meteor),
+    ]
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for mirrored in (False, True):
+        for k in range(4):
+            cells = _transform(base, k, mirrored)
+            mx = min(x for x, _ in cells)
+            my = min(y for _, y in cells)
+            cells = [(x - mx, y - my) for x, y in cells]
+            order = sorted(range(len(cells)), key=lambda i: (cells[i][1], cells[i][0]))
+            cells_sorted = [cells[i] for i in order]
+            parts_sorted = [parts[i] for i in order]
+            icon_a = order.index(marks[0])
+            icon_b = order.index(marks[1])
+            meteor = order.index(marks[2]) if tile.meteor else -1
+            key = (
+                tuple(zip(cells_sorted, parts_sorted, strict=True)),
+                cells_sorted[icon_a],
+                cells_sorted[icon_b],
+                cells_sorted[meteor] if meteor >= 0 else None,
+            )
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((cells_sorted, parts_sorted, icon_a, icon_b, meteor))
+    return out
+
+
+# --------------------------------------------------------------------------------
+# Compilation
+# --------------------------------------------------------------------------------
+
+
+def _mask(squares: object) -> npt.NDArray[np.uint16]:
+    rows = np.zeros(12, dtype=np.uint16)
+    for x, y in squares:  # type: ignore[attr-defined]
+        rows[y] |= 1 << x
+    return rows
+
+
+def _char_squares(planet: Planet, chars: str) -> list[Cell]:
+    return [(x, y) for y in range(12) for x in range(12) if planet.grid[y][x] in chars]
+
+
+def _map_squares(rows: tuple[str, ...], char: str) -> list[Cell]:
+    return [(x, y) for y in range(12) for x in range(12) if rows and rows[y][x] == char]
+
+
+def _compile_tiles(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
+    n = len(data.tiles)
+    t["tile_shape"] = np.array([tile.shape for tile in data.tiles], np.uint8)
+    fam = [data.families[tile.family] for tile in data.tiles]
+    t["tile_ta"] = np.array([TERRAINS.index(f.a) for f in fam], np.uint8)
+    t["tile_tb"] = np.array([TERRAINS.index(f.b) for f in fam], np.uint8)
+    t["tile_meteor"] = np.array([tile.meteor for tile in data.tiles], np.uint8)
+    t["tile_size"] = np.array(
+        [data.shapes[tile.shape].size for tile in data.tiles], np.uint8
+    )
+    n_orient = np.zeros(n, np.uint8)
+    shape8 = (n, 8)
+    w, h, nc = (np.zeros(shape8, np.uint8) for _ in range(3))
+    dx, dy, part = (np.zeros((*shape8, 5), np.uint8) for _ in range(3))
+    rows, rows_a, rows_b = (np.zeros((*shape8, 5), np.uint16) for _ in range(3))
+    icon_a, icon_b, meteor = (np.full(shape8, -1, np.int8) for _ in range(3))
+    for tid in range(n):
+        orients = tile_orientations(data, tid)
+        n_orient[tid] = len(orients)
+        for o, (cells, parts, ia, ib, me) in enumerate(orients):
+            w[tid, o] = max(x for x, _ in cells) + 1
+            h[tid, o] = max(y for _, y in cells) + 1
+            nc[tid, o] = len(cells)
+            icon_a[tid, o], icon_b[tid, o], meteor[tid, o] = ia, ib, me
+            for i, ((x, y), pt) in enumerate(zip(cells, parts, strict=True)):
+                dx[tid, o, i], dy[tid, o, i], part[tid, o, i] = x, y, pt
+                rows[tid, o, y] |= 1 << x
+                (rows_a if pt == 0 else rows_b)[tid, o, y] |= 1 << x
+    t.update(
+        tile_n_orient=n_orient, orient_w=w, orient_h=h, orient_ncells=nc,
+        orient_dx=dx, orient_dy=dy, orient_part=part, orient_rows=rows,
+        orient_rows_a=rows_a, orient_rows_b=rows_b, orient_icon_a=icon_a,
+        orient_icon_b=icon_b, orient_meteor=meteor,
+    )  # fmt: skip
+    st = data.station
+    t["stack_shape"] = np.array([*st.interior_slots, *st.exterior_slots], np.uint8)
+    shape_tiles = np.zeros((12, st.stack_size), np.uint8)
+    for shape in data.shapes:
+        ids = [tile.id for tile in data.tiles if tile.shape == shape.index]
+        shape_tiles[shape.index] = ids
+    t["shape_tiles"] = shape_tiles
+    seat_pos = np.zeros((6, 6), np.uint8)
+    for n_players, seats in enumerate(st.seats, start=1):
+        seat_pos[n_players - 1, : len(seats)] = seats
+    t["seat_pos"] = seat_pos
+
+
+def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
+    core = import_core()
+    pm = core.PLANET_MASKS
+    pf = core.PLANET_FLAGS
+    n = len(data.planets)
+    masks = np.zeros((n, core.CONSTANTS["N_PMASK"], 12), np.uint16)
+    row_medal = np.zeros((n, 12), np.uint8)
+    col_medal = np.zeros((n, 12), np.uint8)
+    flags = np.zeros(n, np.uint32)
+    city = np.zeros(n, np.uint8)
+    sub_bonus = np.zeros(n, np.uint8)
+    for planet in data.planets:
+        k = planet.id
+        masks[k, pm["grid"]] = _mask(planet.grid_squares)
+        masks[k, pm["ice"]] = _mask(planet.ice_squares)
+        masks[k, pm["edge"]] = _mask(planet.edge_squares)
+        masks[k, pm["lifepod"]] = _mask(planet.lifepods)
+        masks[k, pm["first"]] = _mask(planet.first_tile_cells)
+        masks[k, pm["ring"]] = _mask(_char_squares(planet, "R"))
+        masks[k, pm["city"]] = _mask(_char_squares(planet, "C"))
+        masks[k, pm["toxic"]] = _mask(_char_squares(planet, "T"))
+        masks[k, pm["current"]] = _mask(_char_squares(planet, "EQ"))
+        masks[k, pm["side_a"]] = _mask(_map_squares(planet.chasm_side_map, "A"))
+        masks[k, pm["hole"]] = _mask(_char_squares(planet, "H"))
+        for q in range(4):
+            masks[k, pm["q1"] + q] = _mask(
+                _map_squares(planet.quadrant_map, str(q + 1))
+            )
+        for s in range(3):
+            masks[k, pm["sub1"] + s] = _mask(
+                _map_squares(planet.subplanet_map, str(s + 1))
+            )
+        for quadrant, terrain in planet.quadrant_banned_icon.items():
+            idx = pm["ban0"] + TERRAINS.index(terrain)
+            masks[k, idx] |= _mask(_map_squares(planet.quadrant_map, str(quadrant)))
+        row_medal[k] = planet.row_medals
+        col_medal[k] = planet.col_medals
+        bits = 0
+        for name in planet.restrictions:
+            bits |= pf[name]
+        if planet.adjacency_waiver:
+            bits |= pf["adjacency_waiver"]
+        if planet.city_medals:
+            bits |= pf["cities"]
+        if planet.subplanet_bonus:
+            bits |= pf["subplanets"]
+        if planet.currents_count_covered or _char_squares(planet, "EQ"):
+            bits |= pf["currents"]
+        if _char_squares(planet, "T"):
+            bits |= pf["toxic"]
+        if planet.first_tile == "cells":
+            bits |= pf["first_cells"]
+        flags[k] = bits
+        city[k] = planet.city_medals
+        sub_bonus[k] = planet.subplanet_bonus
+    t.update(
+        pmask=masks, row_medal=row_medal, col_medal=col_medal, planet_flags=flags,
+        city_medals=city, subplanet_bonus=sub_bonus,
+    )  # fmt: skip
+
+
+def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
+    core = import_core()
+    sf = core.SPACE_FIELDS
+    n = len(data.corporations)
+    n_pos = core.CONSTANTS["N_POS"]
+    space = np.zeros((n, 5, n_pos, core.CONSTANTS["N_SPACE_FIELDS"]), np.int8)
+    score_pos = np.zeros((n, 5, 16), np.uint8)
+    tech_level_at = np.zeros((n, 16), np.uint8)
+    rovers = np.zeros(n, np.uint8)
+    corp: Corporation
+    for corp in data.corporations:
+        for ti, track_name in enumerate(TRACKS):
+            track = corp.tracks[track_name]
+            spaces = [*track.spaces, track.beyond_top]
+            for pos, sp in enumerate(spaces):
+                if sp is None:
+                    continue
+                row = space[corp.id, ti, pos]
+                row[sf["medal"]] = sp.medal
+                row[sf["civ"]] = sp.civ_rank
+                row[sf["synergy"]] = sp.synergy
+                row[sf["patch"]] = sp.patches
+                row[sf["rover"]] = int(sp.rover)
+                row[sf["move"]] = sp.move
+                row[sf["tech"]] = sp.tech_level
+                row[sf["no_stop"]] = int(sp.no_stop)
+                if sp.synergy_target:
+                    row[sf["synergy_target"]] = TRACKS.index(sp.synergy_target) + 1
+            score_pos[corp.id, ti] = track.score_by_position
+        level = 0
+        for pos, sp in enumerate(corp.tracks["tech"].spaces):
+            if sp.tech_level:
+                level = max(level, sp.tech_level)
+            tech_level_at[corp.id, pos] = level
+        rovers[corp.id] = corp.rovers
+    t.update(space=space, score_pos=score_pos, tech_level_at=tech_level_at)
+    t["corp_rovers"] = rovers
+
+
+def _card_op(card: CivCard, op: str, params: dict[str, Any]) -> tuple[str, int]:
+    """Map a civ card effect to the core's operation name and its one argument."""
+    if op == "advance_distinct_trackers":
+        return op, int(params["count"])
+    if op == "advance_one_tracker":
+        return op, int(params["steps"])
+    if op == "gain_biomass_patches":
+        return op, int(params["count"])
+    if op == "gain_rover_movement":
+        return op, int(params["amount"])
+    if op == "place_tile_from_own_depot":
+        return op, int(bool(params["advance_trackers_for_resources"]))
+    if op == "teleport_rover":
+        return op, 0
+    if op == "collect_from_planet" and params.get("item") == "lifepod":
+        return "collect_lifepods", int(params["count"])
+    if op in ("destroy_meteorites_in_line",):
+        return op, 0
+    if op == "destroy_meteorites_on_planet":
+        return op, int(params["count"])
+    if op == "raise_trackers_to_position":
+        return op, int(params["position"])
+    if op == "score_medals":
+        return op, int(params["medals"])
+    if op == "score_per_count":
+        count = params["count"]
+        if count == "biomass_patches_on_planet":
+            return "score_patches", 0
+        if count == "collected_lifepods_scoring":
+            return "score_lifepod_bonus", 0
+    if op in ("set_collection_meteorite_repo", "set_collection_commerce_agreement"):
+        return op, 0
+    raise ValueError(
+        f"civ card {card.id} ({card.name}): the core has no operation {op!r}"
+    )
+
+
+def _compile_cards(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
+    core = import_core()
+    rank = np.zeros(37, np.uint8)
+    immediate = np.zeros(37, np.uint8)
+    op = np.zeros((37, 2), np.uint8)
+    arg = np.zeros((37, 2), np.uint8)
+    when = np.zeros((37, 2), np.uint8)
+    for card in data.civ_cards:
+        rank[card.id] = card.rank
+        immediate[card.id] = card.timing == "immediate"
+        if len(card.effects) > 2:
+            raise ValueError(f"civ card {card.id}: the core holds at most 2 effects")
+        for k, eff in enumerate(card.effects):
+            name, value = _card_op(card, eff.op, dict(eff.params))
+            op[card.id, k] = core.CARD_OPS[name]
+            arg[card.id, k] = value
+            when[card.id, k] = core.CARD_WHEN[eff.when]
+    rank_cards = np.zeros((4, 9), np.uint8)
+    for r in range(1, 5):
+        rank_cards[r - 1] = sorted(c.id for c in data.civ_cards if c.rank == r)
+    t.update(card_rank=rank, card_immediate=immediate, card_op=op, card_arg=arg,
+             card_when=when, rank_cards=rank_cards)  # fmt: skip
+
+
+def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
+    """Every table the core reads, as contiguous numpy arrays."""
+    tables: dict[str, npt.NDArray[Any]] = {}
+    _compile_tiles(data, tables)
+    _compile_planets(data, tables)
+    _compile_corporations(data, tables)
+    _compile_cards(data, tables)
+    return tables
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The game data, its compiled tables and the core's view of them."""
+
+    data: GameData
+    tables: dict[str, npt.NDArray[Any]]
+    core: Any  # pu_sim._core.CoreRules
+    digest: str
+    version: int = RULES_VERSION
+
+
+def rules_digest(data_dir: Path = DATA_DIR) -> str:
+    """SHA-256 over the data files (names and contents), for manifests."""
+    h = hashlib.sha256()
+    for path in sorted(data_dir.glob("*.toml")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@functools.cache
+def load_rules() -> Rules:
+    """Load, validate and compile the packaged game data (once per process)."""
+    core = import_core()
+    data = load_game_data()
+    tables = compile_tables(data)
+    return Rules(
+        data=data, tables=tables, core=core.CoreRules(tables), digest=rules_digest()
+    )

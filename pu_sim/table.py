@@ -1,0 +1,163 @@
+"""Who plays what: a validated description of the games of one run.
+
+A :class:`TableSetup` says how many players sit at the table, which
+corporations and planets each seat may get (a fixed one, or a pool drawn
+uniformly per game), which bot answers each seat's decisions and the rule
+options.  It validates every name against the game data (an unknown name lists
+the valid ones) and every combination (an impossible setup says why), then
+lowers itself to the small spec the core reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pu_sim import bots as bots_mod
+from pu_sim.bots import BotSpec
+from pu_sim.gamedata import GameData
+from pu_sim.rules import RuleOptions
+
+PLAYABLE_CORPORATIONS = frozenset({"universal_coalition"})
+"""Corporations whose every rule the engine implements (the others: issue 5)."""
+
+PLAYABLE_PLANETS = frozenset({"ksb_4156"})
+"""Planets whose every rule the engine implements (the others: issue 6)."""
+
+SeatChoice = str | Sequence[str]
+"""One name, ``"random"`` (every playable one), or a sequence of names (a pool)."""
+
+
+def _resolve(
+    kind: str, choice: SeatChoice, names: dict[str, int], playable: frozenset[str]
+) -> list[int]:
+    """Ids a seat may receive; clear errors for unknown or unplayable names."""
+    if isinstance(choice, str):
+        pool = sorted(playable) if choice == "random" else [choice]
+    else:
+        pool = list(choice)
+    if not pool:
+        raise ValueError(f"a seat's {kind} pool is empty")
+    ids = []
+    for name in pool:
+        if name not in names:
+            raise ValueError(
+                f"unknown {kind} {name!r}; valid {kind}s: {', '.join(sorted(names))}"
+            )
+        if name not in playable:
+            raise ValueError(
+                f"{kind} {name!r} is not playable yet: its special rules are not "
+                f"implemented in the engine; playable: {', '.join(sorted(playable))}"
+            )
+        ids.append(names[name])
+    return ids
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSetup:
+    """The table of every game in a run.
+
+    Parameters
+    ----------
+    players
+        Number of players, 1..6.
+    corporations, planets
+        One entry per seat, or a single entry for every seat.  An entry is a
+        key (``"universal_coalition"``), ``"random"`` or a sequence of keys.
+    bots
+        One bot per seat or one for all: a :class:`BotSpec` or a name.
+    options
+        Rule options (:class:`pu_sim.rules.RuleOptions`).
+    unique_asymmetric
+        Each asymmetric corporation or planet board appears at most once per
+        game, as with the physical boards (the symmetric sides are on every
+        board and may repeat).
+    group_size
+        Paired design: consecutive groups of this many games share one setup
+        (station, civ piles) with the boards rotated one seat per game.
+    """
+
+    players: int
+    corporations: SeatChoice | Sequence[SeatChoice] = "universal_coalition"
+    planets: SeatChoice | Sequence[SeatChoice] = "ksb_4156"
+    bots: str | BotSpec | Sequence[str | BotSpec] = "greedy"
+    options: RuleOptions = field(default_factory=RuleOptions)
+    unique_asymmetric: bool = True
+    group_size: int = 1
+
+    def per_seat(self, value: object, what: str) -> list[object]:
+        """Broadcast a single entry to every seat, or check one entry per seat."""
+        if isinstance(value, (str, BotSpec)):
+            return [value] * self.players
+        values = list(value)  # type: ignore[call-overload]
+        if len(values) == 1:
+            return values * self.players
+        if len(values) != self.players:
+            raise ValueError(
+                f"{what}: got {len(values)} entries for {self.players} players "
+                "(give one per seat, or one for all)"
+            )
+        return values
+
+    def seat_bots(self) -> list[BotSpec]:
+        """The bot of every seat."""
+        return [bots_mod.parse(b) for b in self.per_seat(self.bots, "bots")]  # type: ignore[arg-type]
+
+    def lower(self, data: GameData) -> dict[str, object]:
+        """Validate against the game data and build the core's table spec."""
+        if not isinstance(self.players, int) or not 1 <= self.players <= 6:
+            raise ValueError(f"players must be an integer 1..6, got {self.players!r}")
+        if self.group_size < 1:
+            raise ValueError(f"group_size must be >= 1, got {self.group_size}")
+        corp_ids = {c.key: c.id for c in data.corporations}
+        planet_ids = {p.key: p.id for p in data.planets}
+        corp_pools = [
+            _resolve("corporation", c, corp_ids, PLAYABLE_CORPORATIONS)  # type: ignore[arg-type]
+            for c in self.per_seat(self.corporations, "corporations")
+        ]
+        planet_pools = [
+            _resolve("planet", p, planet_ids, PLAYABLE_PLANETS)  # type: ignore[arg-type]
+            for p in self.per_seat(self.planets, "planets")
+        ]
+        if self.unique_asymmetric:
+            _check_unique(corp_pools, "corporation", symmetric_id=0)
+            _check_unique(planet_pools, "planet", symmetric_id=0)
+        seat_bots = self.seat_bots()
+        labels = sorted({b.label for b in seat_bots})
+        options = self.options
+        return {
+            "n_players": self.players,
+            "corp_pool": [sum(1 << i for i in pool) for pool in corp_pools],
+            "planet_pool": [sum(1 << i for i in pool) for pool in planet_pools],
+            "unique_asymmetric": int(self.unique_asymmetric),
+            "bot_kind": [bots_mod.BOT_KINDS.index(b.kind) for b in seat_bots],
+            "bot_label": [labels.index(b.label) for b in seat_bots],
+            "bot_labels": labels,
+            "bot_params": np.stack([b.vector() for b in seat_bots]),
+            "options": options.flags(),
+            "shift": -1 if options.interior_shift is None else options.interior_shift,
+            "rotation": -1
+            if options.initial_rotation is None
+            else options.initial_rotation,
+            "group_size": self.group_size,
+        }
+
+
+def _check_unique(pools: list[list[int]], kind: str, symmetric_id: int) -> None:
+    """Every seat can still get a board when asymmetric boards are unique."""
+    fixed = [p[0] for p in pools if len(p) == 1 and p[0] != symmetric_id]
+    dupes = sorted({i for i in fixed if fixed.count(i) > 1})
+    if dupes:
+        raise ValueError(
+            f"impossible setup: asymmetric {kind} id(s) {dupes} fixed on several "
+            "seats, but each board exists once (pass unique_asymmetric=False to "
+            "allow it)"
+        )
+    union = set().union(*pools)
+    if symmetric_id not in union and len(union) < len(pools):
+        raise ValueError(
+            f"impossible setup: {len(pools)} seats draw from only {len(union)} "
+            f"distinct asymmetric {kind}s and each board exists once"
+        )
