@@ -50,7 +50,7 @@ CONSTANTS = {
     "MAX_BOT_PARAMS": MAX_BOT_PARAMS, "N_PMASK": N_PMASK, "N_SPACE_FIELDS": N_SPACE_FIELDS,
     "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE,
-    "N_GREEDY": N_GREEDY,
+    "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR,
 }
 PLANET_MASKS = {
     "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
@@ -147,7 +147,7 @@ cdef class CoreRules:
 
     def __init__(self, dict tables):
         cdef Rules_t* R = self.R
-        cdef int t, o, i
+        cdef int t, o, i, k
         self.tables = tables
         _fill(tables, "tile_shape", R.tile_shape, np.uint8, N_TILES)
         _fill(tables, "tile_ta", R.tile_ta, np.uint8, N_TILES)
@@ -167,6 +167,12 @@ cdef class CoreRules:
         icon_a = np.asarray(tables["orient_icon_a"], dtype=np.int8)
         icon_b = np.asarray(tables["orient_icon_b"], dtype=np.int8)
         meteor = np.asarray(tables["orient_meteor"], dtype=np.int8)
+        rowcnt = np.asarray(tables["orient_rowcnt"], dtype=np.uint8)
+        colcnt = np.asarray(tables["orient_colcnt"], dtype=np.uint8)
+        n_nbr = np.asarray(tables["orient_n_nbr"], dtype=np.uint8)
+        nbr = np.asarray(tables["orient_nbr"], dtype=np.int8)           # (..., 12, 4)
+        n_enbr = np.asarray(tables["orient_n_enbr"], dtype=np.uint8)
+        enbr = np.asarray(tables["orient_enbr"], dtype=np.int8)         # (..., 2, 12, 2)
         for t in range(N_TILES):
             for o in range(8):
                 R.orient[t][o].w = w[t, o]
@@ -175,7 +181,21 @@ cdef class CoreRules:
                 R.orient[t][o].icon_a = icon_a[t, o]
                 R.orient[t][o].icon_b = icon_b[t, o]
                 R.orient[t][o].meteor = meteor[t, o]
+                R.orient[t][o].n_nbr = n_nbr[t, o]
+                R.orient[t][o].perimeter = int(nbr[t, o, :, 2].sum())
+                for i in range(MAX_NBR):
+                    R.orient[t][o].nbr_dx[i] = nbr[t, o, i, 0]
+                    R.orient[t][o].nbr_dy[i] = nbr[t, o, i, 1]
+                    R.orient[t][o].nbr_mult[i] = nbr[t, o, i, 2]
+                    R.orient[t][o].nbr_inside[i] = nbr[t, o, i, 3]
+                    for k in range(2):
+                        R.orient[t][o].enbr_dx[k][i] = enbr[t, o, k, i, 0]
+                        R.orient[t][o].enbr_dy[k][i] = enbr[t, o, k, i, 1]
+                for k in range(2):
+                    R.orient[t][o].n_enbr[k] = n_enbr[t, o, k]
                 for i in range(5):
+                    R.orient[t][o].rowcnt[i] = rowcnt[t, o, i]
+                    R.orient[t][o].colcnt[i] = colcnt[t, o, i]
                     R.orient[t][o].dx[i] = dx[t, o, i]
                     R.orient[t][o].dy[i] = dy[t, o, i]
                     R.orient[t][o].part[i] = part[t, o, i]

@@ -32,6 +32,7 @@ cdef enum:
     MAX_ROUNDS = 60             # safety net: a real game lasts about 20 rounds
     MAX_DECISIONS = 20000       # safety net per game
     MAX_BOT_PARAMS = 32
+    MAX_NBR = 12                # outside neighbours of an oriented tile (10 at most)
 
 # ==== tracks and terrains =====================================================
 # Track index == terrain index for the five tracked resources.
@@ -237,6 +238,18 @@ cdef struct Orient_t:
     int8_t icon_a               # cell index of the part-A resource icon
     int8_t icon_b
     int8_t meteor               # cell index of the meteor symbol, -1 if none
+    # Precomputed for the greedy evaluator (one lookup per square, no flood fills):
+    uint8_t rowcnt[5]           # squares in box row dy
+    uint8_t colcnt[5]           # squares in box column dx
+    uint8_t n_nbr               # squares outside the tile touching it
+    uint8_t perimeter           # tile sides facing outside squares (sum of nbr_mult)
+    int8_t nbr_dx[MAX_NBR]
+    int8_t nbr_dy[MAX_NBR]
+    uint8_t nbr_mult[MAX_NBR]   # tile sides touching that square
+    uint8_t nbr_inside[MAX_NBR] # which of its 4 neighbours (L, R, U, D bits) are tile squares
+    uint8_t n_enbr[2]           # squares outside part A / part B touching it
+    int8_t enbr_dx[2][MAX_NBR]
+    int8_t enbr_dy[2][MAX_NBR]
 
 
 cdef struct Rules_t:

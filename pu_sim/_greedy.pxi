@@ -101,24 +101,33 @@ cdef inline double best_track(const Game_t* g, const Rules_t* R, const double* w
 
 # ==== valuing placements ===========================================================
 
+cdef enum:
+    MAX_ECOMP = 250                      # energy areas tracked by the evaluator
+
+
 cdef struct PlaceEval:
     # Per-decision data shared by every candidate placement.
     double track_val[N_TRACKS]
     double water2_val                    # water advancing twice (tech L4)
     int movable
-    uint16_t blocked[GRID]               # covered, not a grid square, or ...
-    uint8_t row_total[GRID]
-    uint8_t row_filled[GRID]
-    uint8_t col_total[GRID]
-    uint8_t col_filled[GRID]
-    uint16_t met_rows
-    uint16_t met_cols
+    double energy_best                   # best value an energy icon could take
+    uint16_t blocked[GRID]               # covered or not a grid square
+    double row_complete[GRID]            # value of completing row y (0 if a meteorite)
+    double col_complete[GRID]
+    double row_unit[GRID]                # value per square filled in row y
+    double col_unit[GRID]
+    uint8_t row_rem[GRID]                # uncovered grid squares left in row y
+    uint8_t col_rem[GRID]
+    int n_ecomp                          # existing energy areas ...
+    uint8_t ecomp_adj[MAX_ECOMP]         # ... and the tracks of terrain touching each
+    uint8_t comp_at[GRID][GRID]          # energy area of each square (255: none)
+    uint8_t terr_at[GRID][GRID]          # placed terrain of each square (255: none)
     int rover_next                       # next rover-track space has a rover milestone
-    uint16_t lifepod_dist[GRID][GRID]    # BFS distance to the nearest lifepod
+    uint8_t lifepod_dist[GRID][GRID]     # BFS distance to the nearest lifepod
 
 
 cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
-                            uint16_t dist[GRID][GRID]) noexcept nogil:
+                            uint8_t dist[GRID][GRID]) noexcept nogil:
     """Grid distance (orthogonal steps over grid squares) to the nearest lifepod."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
@@ -127,6 +136,7 @@ cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
     cdef uint16_t nb[GRID]
     cdef int x, y, d = 0
     cdef bint more = True
+    cdef uint16_t bits
     for y in range(GRID):
         for x in range(GRID):
             dist[y][x] = 99
@@ -135,9 +145,10 @@ cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
     while more:
         more = False
         for y in range(GRID):
-            for x in range(GRID):
-                if (front[y] >> x) & 1:
-                    dist[y][x] = <uint16_t>d
+            bits = front[y]
+            while bits:
+                dist[y][__builtin_ctz(bits)] = <uint8_t>d
+                bits &= bits - 1
         dilate(front, nb)
         for y in range(GRID):
             front[y] = nb[y] & grid[y] & ~seen[y]
@@ -147,28 +158,81 @@ cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
         d += 1
 
 
+cdef inline int touching_tracks(const Player_t* pl, const uint16_t* area) noexcept nogil:
+    """Tracks of the placed terrain orthogonally adjacent to an area (EN-2)."""
+    cdef uint16_t ring[GRID]
+    cdef int t, y, mask = 0
+    dilate(area, ring)
+    for t in range(N_TRACKS):
+        for y in range(GRID):
+            if ring[y] & pl.terr[t][y]:
+                mask |= 1 << t
+                break
+    return mask
+
+
 cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
                              PlaceEval* e) noexcept nogil:
+    """Everything about the planet that does not depend on the candidate."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
-    cdef int t, y, x, pos
+    cdef int t, y, x, pos, total, filled, medal, yy
+    cdef uint16_t mrows, mcols, bits
+    cdef uint16_t rest[GRID]
+    cdef uint16_t seed[GRID]
+    cdef uint16_t comp[GRID]
     e.movable = movable_tracks(g, p)
     for t in range(N_TRACKS):
         e.track_val[t] = track_gain(g, R, w, p, t, 1) if (e.movable >> t) & 1 else 0.0
     e.water2_val = track_gain(g, R, w, p, WATER, 2)
+    e.energy_best = best_of(e.track_val, e.movable)
+    meteorite_lines(pl, &mrows, &mcols)
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
-        e.row_total[y] = <uint8_t>popcount16(grid[y])
-        e.row_filled[y] = <uint8_t>popcount16(grid[y] & pl.occ[y])
+        total = popcount16(grid[y])
+        filled = popcount16(grid[y] & pl.occ[y])
+        medal = R.row_medal[pl.planet][y]
+        e.row_rem[y] = <uint8_t>(total - filled)
+        e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
+        e.row_unit[y] = w[G_LINE_FILL] * medal / (total - filled) if total > filled else 0.0
     for x in range(GRID):
-        e.col_total[x] = 0
-        e.col_filled[x] = 0
+        total = 0
+        filled = 0
         for y in range(GRID):
             if (grid[y] >> x) & 1:
-                e.col_total[x] += 1
+                total += 1
                 if (pl.occ[y] >> x) & 1:
-                    e.col_filled[x] += 1
-    meteorite_lines(pl, &e.met_rows, &e.met_cols)
+                    filled += 1
+        medal = R.col_medal[pl.planet][x]
+        e.col_rem[x] = <uint8_t>(total - filled)
+        e.col_complete[x] = 0.0 if (mcols >> x) & 1 else w[G_LINE_COMPLETE] * medal
+        e.col_unit[x] = w[G_LINE_FILL] * medal / (total - filled) if total > filled else 0.0
+    # placed terrain per square, existing energy areas and what touches each
+    # (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)
+    for y in range(GRID):
+        for x in range(GRID):
+            e.terr_at[y][x] = 255
+            e.comp_at[y][x] = 255
+    for t in range(N_TERRAINS):
+        for y in range(GRID):
+            bits = pl.terr[t][y]
+            while bits:
+                e.terr_at[y][__builtin_ctz(bits)] = <uint8_t>t
+                bits &= bits - 1
+    e.n_ecomp = 0
+    grid_copy(rest, pl.terr[ENERGY])
+    while e.n_ecomp < MAX_ECOMP and lowest_square(rest, &x, &y):
+        grid_zero(seed)
+        seed[y] = <uint16_t>(1 << x)
+        flood_fill(seed, rest, comp)
+        e.ecomp_adj[e.n_ecomp] = <uint8_t>touching_tracks(pl, comp)
+        for yy in range(GRID):
+            rest[yy] &= ~comp[yy]
+            bits = comp[yy]
+            while bits:
+                e.comp_at[yy][__builtin_ctz(bits)] = <uint8_t>e.n_ecomp
+                bits &= bits - 1
+        e.n_ecomp += 1
     pos = pl.track[ROVER]
     e.rover_next = (pos < TOP and R.space[pl.corp][ROVER][pos + 1][SP_ROVER] != 0
                     and supply_rover(pl) >= 0 and grid_any(pl.lifepod))
@@ -176,128 +240,191 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         lifepod_distances(g, R, p, e.lifepod_dist)
 
 
-cdef inline double line_value(const double* w, int medal, int total, int filled, int added,
-                              bint blocked) noexcept nogil:
-    """Completing or filling a row or column."""
-    cdef int remaining = total - filled
-    if added <= 0 or remaining <= 0:
-        return 0.0
-    if added >= remaining:
-        return 0.0 if blocked else w[G_LINE_COMPLETE] * medal
-    return w[G_LINE_FILL] * medal * added / <double>remaining
+cdef double placement_cheap(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int tile, int o, int x, int y, bint resources,
+                            const PlaceEval* e, double* rest_bound) noexcept nogil:
+    """The exactly known part of a placement's score, from the tile's row masks.
 
-
-cdef double eval_placement(const Game_t* g, const Rules_t* R, const double* w, int p,
-                           int tile, int o, int x, int y, bint resources,
-                           const PlaceEval* e) noexcept nogil:
-    """Score one placement of one tile."""
+    Energy is counted at its best possible value; *rest_bound receives an upper
+    bound of what placement_rest() can still add, so a candidate that cannot
+    reach the best score so far is skipped without its neighbour features
+    (branch and bound: the same choice as a full evaluation).
+    """
     cdef const Player_t* pl = &g.pl[p]
     cdef const Orient_t* ori = &R.orient[tile][o]
-    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
-    cdef int planet = pl.planet
-    cdef uint16_t foot[GRID]
-    cdef uint16_t part_a[GRID]
-    cdef uint16_t part_b[GRID]
-    cdef uint16_t seed[GRID]
-    cdef int i, yy, xx, c, n, ta = R.tile_ta[tile], tb = R.tile_tb[tile]
-    cdef int mx = -1, my = -1, side, terrain, mask, best
-    cdef int col_add[GRID]
-    cdef double v = 0.0, d
-    cdef bint on_ice
-    cdef uint16_t up, down, left, right, newb, cand, iso, other
-    footprint(ori, x, y, foot, part_a, part_b)
+    cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0
+    cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile], mx = -1, my = -1, side, terrain
+    cdef uint16_t fa, fb, wet
+    cdef bint on_ice_a = False, on_ice_b = False
+    cdef double v = 0.0, bound = 0.0
     if R.tile_meteor[tile] and ori.meteor >= 0 and not tech_no_meteorites(g, R, p):
         mx = x + ori.dx[ori.meteor]
         my = y + ori.dy[ori.meteor]
-    # -- resources --------------------------------------------------------------
+    for i in range(ori.h):
+        yy = y + i
+        fa = <uint16_t>((ori.rows_a[i] << x) & ROW_BITS)
+        fb = <uint16_t>((ori.rows_b[i] << x) & ROW_BITS)
+        lifepods += popcount16((fa | fb) & pl.lifepod[yy])
+        rovers += popcount16((fa | fb) & pl.rover_at[yy])
+        if ice[yy]:
+            if fa & ice[yy]:
+                on_ice_a = True
+            if fb & ice[yy]:
+                on_ice_b = True
+            wet = (fa if ta == WATER else 0) | (fb if tb == WATER else 0)
+            icy += popcount16((fa | fb) & ~wet & ice[yy])
+        n = ori.rowcnt[i]
+        if n >= e.row_rem[yy]:
+            if yy != my:
+                v += e.row_complete[yy]
+        else:
+            v += n * e.row_unit[yy]
+    for i in range(ori.w):
+        k = x + i
+        n = ori.colcnt[i]
+        if n >= e.col_rem[k]:
+            if k != mx:
+                v += e.col_complete[k]
+        else:
+            v += n * e.col_unit[k]
+    if mx >= 0:
+        v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
+    v -= w[G_LIFEPOD_LOST] * lifepods + w[G_ROVER_LOST] * rovers + w[G_ICE] * icy
+    v += w[G_SIZE] * ori.ncells
     if resources:
         for side in range(2):
             terrain = ta if side == 0 else tb
             if terrain == WATER:
-                on_ice = False
-                for yy in range(y, y + ori.h):
-                    if side == 0:
-                        if part_a[yy] & ice[yy]:
-                            on_ice = True
-                    elif part_b[yy] & ice[yy]:
-                        on_ice = True
-                if on_ice:
+                if (on_ice_a if side == 0 else on_ice_b):
                     v += e.water2_val if tech_doubles_water(g, R, p) else e.track_val[WATER]
             elif terrain == ENERGY:
-                if side == 0:
-                    grid_copy(seed, part_a)
-                else:
-                    grid_copy(seed, part_b)
-                mask = energy_mask_with(pl, foot, part_a, part_b, ta, tb, seed)
-                v += best_of(e.track_val, mask & e.movable)
+                v += e.energy_best
             else:
                 v += e.track_val[terrain]
-    # -- lines ---------------------------------------------------------------------
-    for c in range(GRID):
-        col_add[c] = 0
-    for i in range(ori.ncells):
-        col_add[x + ori.dx[i]] += 1
-    for yy in range(y, y + ori.h):
-        n = popcount16(foot[yy])
-        v += line_value(w, R.row_medal[planet][yy], e.row_total[yy], e.row_filled[yy], n,
-                        ((e.met_rows >> yy) & 1) or yy == my)
-    for xx in range(x, x + ori.w):
-        v += line_value(w, R.col_medal[planet][xx], e.col_total[xx], e.col_filled[xx],
-                        col_add[xx], ((e.met_cols >> xx) & 1) or xx == mx)
-    if mx >= 0:
-        v -= w[G_METEORITE] * (R.row_medal[planet][my] + R.col_medal[planet][mx])
-    # -- destruction, ice ------------------------------------------------------------
-    n = 0
-    c = 0
-    i = 0
-    for yy in range(y, y + ori.h):
-        n += popcount16(foot[yy] & pl.lifepod[yy])
-        c += popcount16(foot[yy] & pl.rover_at[yy])
-        other = part_b[yy] if ta == WATER else (part_a[yy] if tb == WATER else foot[yy])
-        i += popcount16(other & ice[yy])
-    v -= w[G_LIFEPOD_LOST] * n + w[G_ROVER_LOST] * c + w[G_ICE] * i
-    v += w[G_SIZE] * ori.ncells
-    # -- compactness and walled-in squares ---------------------------------------------
-    c = 0
-    iso = 0
-    for yy in range(y, y + ori.h):
-        up = e.blocked[yy - 1] if yy > 0 else ROW_BITS
-        down = e.blocked[yy + 1] if yy < GRID - 1 else ROW_BITS
-        left = <uint16_t>(((e.blocked[yy] << 1) | 1) & ROW_BITS)
-        right = <uint16_t>((e.blocked[yy] >> 1) | (1 << (GRID - 1)))
-        c += (popcount16(foot[yy] & up) + popcount16(foot[yy] & down)
-              + popcount16(foot[yy] & left) + popcount16(foot[yy] & right))
-    v += w[G_CONTACT] * c
-    n = 0
-    for yy in range(y - 1 if y > 0 else 0, y + ori.h + 1 if y + ori.h < GRID else GRID):
-        newb = e.blocked[yy] | foot[yy]
-        cand = ~newb & ROW_BITS
-        if not cand:
+    # what placement_rest() may still add at most
+    if w[G_CONTACT] > 0:
+        bound += w[G_CONTACT] * ori.perimeter
+    if w[G_HOLE] < 0:
+        bound -= w[G_HOLE] * ori.n_nbr
+    if e.rover_next and resources and (ta == ROVER or tb == ROVER) and w[G_REACH] > 0:
+        bound += w[G_REACH]
+    rest_bound[0] = bound
+    return v
+
+
+cdef inline bint blocked_at(const PlaceEval* e, int x, int y) noexcept nogil:
+    """Covered, not a grid square, or off the board (before the placement)."""
+    if x < 0 or y < 0 or x >= GRID or y >= GRID:
+        return True
+    return (e.blocked[y] >> x) & 1
+
+
+cdef double placement_rest(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           int tile, int o, int x, int y, bint resources,
+                           const PlaceEval* e) noexcept nogil:
+    """The rest of a placement's score: exact energy, compactness, walled-in squares,
+    and landing a coming rover near a lifepod; one lookup per neighbour square."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const Orient_t* ori = &R.orient[tile][o]
+    cdef int i, k, nx, ny, cx, cy, side, mask, inside, holes = 0, touch = 0
+    cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile]
+    cdef double v = 0.0, d
+    cdef bint walled
+    if resources and (ta == ENERGY or tb == ENERGY):
+        # EN-1/EN-2: the other part always touches; then what touches the energy
+        # part and the energy areas it joins
+        side = 0 if ta == ENERGY else 1
+        mask = 1 << (tb if side == 0 else ta)
+        for i in range(ori.n_enbr[side]):
+            nx = x + ori.enbr_dx[side][i]
+            ny = y + ori.enbr_dy[side][i]
+            if nx < 0 or ny < 0 or nx >= GRID or ny >= GRID:
+                continue
+            k = e.terr_at[ny][nx]
+            if k < N_TRACKS:
+                mask |= 1 << k
+            elif k == ENERGY:
+                mask |= e.ecomp_adj[e.comp_at[ny][nx]]
+        v += best_of(e.track_val, mask & e.movable) - e.energy_best
+    for i in range(ori.n_nbr):
+        nx = x + ori.nbr_dx[i]
+        ny = y + ori.nbr_dy[i]
+        if blocked_at(e, nx, ny):
+            touch += ori.nbr_mult[i]
             continue
-        up = (e.blocked[yy - 1] | foot[yy - 1]) if yy > 0 else ROW_BITS
-        down = (e.blocked[yy + 1] | foot[yy + 1]) if yy < GRID - 1 else ROW_BITS
-        left = <uint16_t>(((newb << 1) | 1) & ROW_BITS)
-        right = <uint16_t>((newb >> 1) | (1 << (GRID - 1)))
-        iso = cand & up & down & left & right
-        # count only squares the tile walled in (a neighbour of the footprint)
-        n += popcount16(iso & ((foot[yy] << 1) | (foot[yy] >> 1)
-                               | (foot[yy - 1] if yy > 0 else 0)
-                               | (foot[yy + 1] if yy < GRID - 1 else 0)))
-    v -= w[G_HOLE] * n
-    # -- rover milestone next: land it near a lifepod -------------------------------------
+        inside = ori.nbr_inside[i]
+        walled = (((inside & 1) or blocked_at(e, nx - 1, ny))
+                  and ((inside & 2) or blocked_at(e, nx + 1, ny))
+                  and ((inside & 4) or blocked_at(e, nx, ny - 1))
+                  and ((inside & 8) or blocked_at(e, nx, ny + 1)))
+        if walled:
+            holes += 1
+    v += w[G_CONTACT] * touch - w[G_HOLE] * holes
     if e.rover_next and resources and (ta == ROVER or tb == ROVER):
         d = 99
         for i in range(ori.ncells):
-            xx = x + ori.dx[i]
-            yy = y + ori.dy[i]
-            if e.lifepod_dist[yy][xx] < d:
-                d = e.lifepod_dist[yy][xx]
+            cx = x + ori.dx[i]
+            cy = y + ori.dy[i]
+            if e.lifepod_dist[cy][cx] < d:
+                d = e.lifepod_dist[cy][cx]
         v += w[G_REACH] / (1.0 + d)
     return v
 
 
+cdef inline double eval_placement(const Game_t* g, const Rules_t* R, const double* w, int p,
+                                  int tile, int o, int x, int y, bint resources,
+                                  const PlaceEval* e) noexcept nogil:
+    """Full score of one placement (the slow path's and tests' view)."""
+    cdef double bound
+    return (placement_cheap(g, R, w, p, tile, o, x, y, resources, e, &bound)
+            + placement_rest(g, R, w, p, tile, o, x, y, resources, e))
+
+
+# ==== choosing ==========================================================================
+
+cdef struct Argmax:
+    # Best option so far; exact ties are broken uniformly (reservoir sampling).
+    double best
+    int index
+    int ties
+    double noise                         # optional uniform noise added to every option
+
+
+cdef enum:
+    ARGMAX_NONE = -1
+
+cdef double TIE_EPS = 1e-9
+
+
+cdef inline void argmax_init(Argmax* a, double noise) noexcept nogil:
+    a.best = -1e300
+    a.index = ARGMAX_NONE
+    a.ties = 0
+    a.noise = noise if noise > 0 else 0.0
+
+
+cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept nogil:
+    """Consider option i with value v (the game's generator breaks ties)."""
+    if a.noise > 0:
+        v += a.noise * rng_unit(&g.rng)
+    if v > a.best + TIE_EPS:
+        a.best = v
+        a.index = i
+        a.ties = 1
+    elif v >= a.best - TIE_EPS:
+        a.ties += 1
+        if rng_below(&g.rng, <uint32_t>a.ties) == 0:
+            a.index = i
+
+
+cdef inline bint argmax_hopeless(const Argmax* a, double upper) noexcept nogil:
+    """An option whose value cannot exceed `upper` can neither win nor tie."""
+    return upper + a.noise < a.best - TIE_EPS
+
+
 cdef inline double best_of(const double* vals, int mask) noexcept nogil:
+    """The largest of vals over the tracks in mask (0 if the mask is empty)."""
     cdef int t
     cdef double top = 0.0
     cdef bint any_ = False
@@ -309,32 +436,6 @@ cdef inline double best_of(const double* vals, int mask) noexcept nogil:
     return top
 
 
-cdef inline int energy_mask_with(const Player_t* pl, const uint16_t* foot,
-                                 const uint16_t* part_a, const uint16_t* part_b, int ta,
-                                 int tb, const uint16_t* seed) noexcept nogil:
-    """Energy candidates if the tile were placed (EN-1/EN-2), without placing it."""
-    cdef uint16_t energy[GRID]
-    cdef uint16_t area[GRID]
-    cdef uint16_t ring[GRID]
-    cdef int y, t, mask = 0
-    cdef uint16_t terr
-    for y in range(GRID):
-        energy[y] = pl.terr[ENERGY][y] | seed[y]
-    flood_fill(seed, energy, area)
-    dilate(area, ring)
-    for t in range(N_TRACKS):
-        for y in range(GRID):
-            terr = pl.terr[t][y]
-            if t == ta:
-                terr |= part_a[y]
-            if t == tb:
-                terr |= part_b[y]
-            if ring[y] & terr:
-                mask |= 1 << t
-                break
-    return mask
-
-
 # ==== other decisions =================================================================
 
 cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -344,10 +445,8 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
     cdef int planet = pl.planet
     cdef double v = 0.0
     cdef uint16_t up, down, left, right
-    v += line_value(w, R.row_medal[planet][y], e.row_total[y], e.row_filled[y], 1,
-                    (e.met_rows >> y) & 1)
-    v += line_value(w, R.col_medal[planet][x], e.col_total[x], e.col_filled[x], 1,
-                    (e.met_cols >> x) & 1)
+    v += e.row_complete[y] if e.row_rem[y] <= 1 else e.row_unit[y]
+    v += e.col_complete[x] if e.col_rem[x] <= 1 else e.col_unit[x]
     up = e.blocked[y - 1] if y > 0 else ROW_BITS
     down = e.blocked[y + 1] if y < GRID - 1 else ROW_BITS
     left = <uint16_t>(((e.blocked[y] << 1) | 1) & ROW_BITS)
@@ -374,6 +473,7 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
     cdef int x, y, d, kind
     cdef double tv, cand
     cdef bint more
+    cdef uint16_t bits
     for y in range(GRID):
         for x in range(GRID):
             val[y][x] = 0.0
@@ -386,13 +486,14 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
         more = True
         while more:
             more = False
+            cand = tv / (1.0 + d)
             for y in range(GRID):
-                if front[y]:
-                    for x in range(GRID):
-                        if (front[y] >> x) & 1:
-                            cand = tv / (1.0 + d)
-                            if cand > val[y][x]:
-                                val[y][x] = cand
+                bits = front[y]
+                while bits:
+                    x = __builtin_ctz(bits)
+                    bits &= bits - 1
+                    if cand > val[y][x]:
+                        val[y][x] = cand
             dilate(front, nb)
             for y in range(GRID):
                 front[y] = nb[y] & grid[y] & ~seen[y]
@@ -407,19 +508,18 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
     """Step a rover toward the closest lifepod or meteorite; stop when none gets closer."""
     cdef const Player_t* pl = &g.pl[p]
     cdef double val[GRID][GRID]
-    cdef int i, r, sq, best = n - 1
-    cdef double gain, top = 1e-9
+    cdef int i, r, sq
+    cdef Argmax a
+    argmax_init(&a, 0.0)
     target_distances(g, R, w, p, val)
     for i in range(n):
         if moves[i] == MV_DONE:
+            argmax_offer(&a, g, i, 1e-6)     # stop unless a step gets closer to a target
             continue
         r = moves[i] >> 8
         sq = moves[i] & 0xFF
-        gain = val[sq // GRID][sq % GRID] - val[pl.rover_y[r]][pl.rover_x[r]]
-        if gain > top:
-            top = gain
-            best = i
-    return best
+        argmax_offer(&a, g, i, val[sq // GRID][sq % GRID] - val[pl.rover_y[r]][pl.rover_x[r]])
+    return a.index
 
 
 cdef double card_value(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -529,46 +629,42 @@ cdef double tile_quick_value(const Game_t* g, const Rules_t* R, const double* w,
 
 cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                        const uint32_t* moves, int n) noexcept nogil:
-    """Index of the highest-scoring legal move (noise breaks ties)."""
-    cdef int p = g.decider, d = g.decision, i, best = 0, slot = 0, o = 0, x = 0, y = 0
+    """Index of the highest-scoring legal move (ties broken at random)."""
+    cdef int p = g.decider, d = g.decision, i, slot = 0, o = 0, x = 0, y = 0
     cdef int tile, t0, t1, q, saved_rot, ta, tb, bt
     cdef const Player_t* pl = &g.pl[p]
     cdef PlaceEval* e
-    cdef double v, top = -1e300, noise = w[G_NOISE]
+    cdef Argmax a
+    cdef double v, bound
     cdef double val[GRID][GRID]
-    if d == D_PLACE:
+    cdef bint resources
+    argmax_init(&a, w[G_NOISE])
+    if d == D_PLACE or d == D_PATCH:
         e = <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
             return 0
         prepare_place_eval(g, R, w, p, e)
-        t0 = depot_tile(g, R, p, 0)
-        t1 = depot_tile(g, R, p, 1)
-        for i in range(n):
-            unpack_place(moves[i], &slot, &o, &x, &y)
-            tile = t0 if slot == 0 else t1
-            v = eval_placement(g, R, w, p, tile, o, x, y, g.place_from_depot != 1, e)
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
+        if d == D_PLACE:
+            t0 = depot_tile(g, R, p, 0)
+            t1 = depot_tile(g, R, p, 1)
+            resources = g.place_from_depot != 1
+            for i in range(n):
+                unpack_place(moves[i], &slot, &o, &x, &y)
+                tile = t0 if slot == 0 else t1
+                v = placement_cheap(g, R, w, p, tile, o, x, y, resources, e, &bound)
+                if argmax_hopeless(&a, v + bound):
+                    continue
+                v += placement_rest(g, R, w, p, tile, o, x, y, resources, e)
+                argmax_offer(&a, g, i, v)
+        else:
+            for i in range(n):
+                if moves[i] == MV_STORE:
+                    v = w[G_STORE]
+                else:
+                    v = eval_patch_square(g, R, w, p, moves[i] % GRID, moves[i] // GRID, e)
+                argmax_offer(&a, g, i, v)
         free(e)
-        return best
-    if d == D_PATCH:
-        e = <PlaceEval*>malloc(sizeof(PlaceEval))
-        if e == NULL:
-            return 0
-        prepare_place_eval(g, R, w, p, e)
-        for i in range(n):
-            if moves[i] == MV_STORE:
-                v = w[G_STORE]
-            else:
-                v = eval_patch_square(g, R, w, p, moves[i] % GRID, moves[i] // GRID, e)
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        free(e)
-        return best
+        return a.index
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         for i in range(n):
             t0 = <int>moves[i]
@@ -578,22 +674,13 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                 v = track_gain(g, R, w, p, t0, g.item.a - pl.track[t0])
             else:
                 v = track_gain(g, R, w, p, t0, 1)
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        return best
+            argmax_offer(&a, g, i, v)
+        return a.index
     if d == D_ORDER:
         for i in range(n):
-            if moves[i] == MV_MOVE:
-                v = 0.0
-            else:
-                v = item_priority(&pl.items[moves[i]])
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        return best
+            v = 0.0 if moves[i] == MV_MOVE else item_priority(&pl.items[moves[i]])
+            argmax_offer(&a, g, i, v)
+        return a.index
     if d == D_ROVER_STEP:
         return greedy_rover_step(g, R, w, p, moves, n)
     if d == D_ROVER_PLACE or d == D_TELEPORT:
@@ -607,18 +694,12 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                 if d == D_TELEPORT:
                     bt = moves[i] >> 8
                     v -= val[pl.rover_y[bt]][pl.rover_x[bt]]
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        return best
+            argmax_offer(&a, g, i, v)
+        return a.index
     if d == D_CIV_PICK:
         for i in range(n):
-            v = card_value(g, R, w, p, <int>moves[i]) + noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        return best
+            argmax_offer(&a, g, i, card_value(g, R, w, p, <int>moves[i]))
+        return a.index
     if d == D_METEORITE or d == D_LINE:
         for i in range(n):
             if moves[i] == MV_DONE:
@@ -633,11 +714,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                                 (moves[i] < GRID and y == <int>moves[i])
                                 or (moves[i] >= GRID and x == <int>moves[i] - GRID)):
                             v += 1.0 + meteorite_line_value(pl, R, x, y)
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        return best
+            argmax_offer(&a, g, i, v)
+        return a.index
     if d == D_NO_PLACE:
         for i in range(n):
             tile = depot_tile(g, R, p, <int>moves[i])
@@ -647,25 +725,18 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                 ta = tb
             if tb == ENERGY:
                 tb = ta
-            v = track_gain(g, R, w, p, ta, 1) + track_gain(g, R, w, p, tb, 1)
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
-        return best
+            argmax_offer(&a, g, i, track_gain(g, R, w, p, ta, 1) + track_gain(g, R, w, p, tb, 1))
+        return a.index
     if d == D_ROTATION:
         saved_rot = g.rotation
         for i in range(n):
             g.rotation = <uint8_t>moves[i]
             v = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0))
-            t1 = <int>(tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1)) > v)
-            if t1:
-                v = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1))
-            v += noise * rng_unit(&g.rng)
-            if v > top:
-                top = v
-                best = i
+            bound = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1))
+            argmax_offer(&a, g, i, v if v > bound else bound)
         g.rotation = <uint8_t>saved_rot
-        return best
-    # D_LIFEPOD and anything else: the first option (all are equivalent in value)
-    return <int>rng_below(&g.rng, <uint32_t>n) if noise > 0 else 0
+        return a.index
+    # D_LIFEPOD: every lifepod is worth the same; any of them
+    for i in range(n):
+        argmax_offer(&a, g, i, 0.0)
+    return a.index

@@ -101,6 +101,34 @@ cdef inline int tile_legal_rows(const Game_t* g, const Rules_t* R, int p, int ti
     return total
 
 
+cdef inline bint tile_fits_anywhere(const Game_t* g, const Rules_t* R, int p, int tile,
+                                    const PlaceCtx* c) noexcept nogil:
+    """Whether some orientation of the tile has a legal anchor (stops at the first)."""
+    cdef int o, y, i
+    cdef uint16_t fit, touch, xmask
+    cdef const Orient_t* ori
+    cdef const uint16_t* allow_a = c.allow[R.tile_ta[tile]]
+    cdef const uint16_t* allow_b = c.allow[R.tile_tb[tile]]
+    for o in range(R.tile_n_orient[tile]):
+        ori = &R.orient[tile][o]
+        xmask = <uint16_t>((1 << (GRID + 1 - ori.w)) - 1)
+        for y in range(GRID + 1 - ori.h):
+            fit = xmask
+            for i in range(ori.ncells):
+                if ori.part[i] == 0:
+                    fit &= allow_a[y + ori.dy[i]] >> ori.dx[i]
+                else:
+                    fit &= allow_b[y + ori.dy[i]] >> ori.dx[i]
+            if fit and c.need_anchor:
+                touch = 0
+                for i in range(ori.ncells):
+                    touch |= c.anchor[y + ori.dy[i]] >> ori.dx[i]
+                fit &= touch
+            if fit:
+                return True
+    return False
+
+
 cdef inline int count_tile_placements(const Game_t* g, const Rules_t* R, int p, int tile,
                                       int level) noexcept nogil:
     """Number of legal placements of a tile at a fallback level."""
@@ -127,11 +155,13 @@ cdef inline int find_place_level(const Game_t* g, const Rules_t* R, int p,
                                  int tile0, int tile1) noexcept nogil:
     """DR-2/DR-4: the first fallback level at which one of the tiles fits."""
     cdef int level
+    cdef PlaceCtx c
     for level in range(N_LEVELS):
         if not level_applies(g, R, p, level):
             continue
-        if (count_tile_placements(g, R, p, tile0, level) > 0
-                or count_tile_placements(g, R, p, tile1, level) > 0):
+        place_ctx(g, R, p, level, False, &c)
+        if ((tile0 != NO_TILE and tile_fits_anywhere(g, R, p, tile0, &c))
+                or (tile1 != NO_TILE and tile_fits_anywhere(g, R, p, tile1, &c))):
             return level
     return LEVEL_NONE
 

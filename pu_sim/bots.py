@@ -47,7 +47,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "reach": 1.0,  # rover-milestone tile near a lifepod
         "store": 0.2,  # store a patch if the best square is worth less
         "meteor_target": 0.5,  # rover target value of a meteorite (lifepod = 1)
-        "noise": 1e-6,  # random tie-break amplitude
+        "noise": 0.0,  # uniform noise added to every option (0: ties only)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""

@@ -157,6 +157,35 @@ def tile_orientations(
     return out
 
 
+MAX_NBR = 12
+"""Room for the squares outside an oriented tile that touch it (10 at most)."""
+
+_SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, up, down (bit order)
+
+
+def _outside_neighbours(cells: list[Cell]) -> dict[Cell, tuple[int, int]]:
+    """Squares touching `cells` from outside: (sides touching, inside-neighbour bits).
+
+    The second value has bit k set when the square's neighbour in direction
+    _SIDES[k] is one of `cells`; the greedy bot uses it to see which squares a
+    placement walls in without building the footprint.
+    """
+    own = set(cells)
+    out: dict[Cell, tuple[int, int]] = {}
+    for x, y in cells:
+        for nx, ny in ((x + dx, y + dy) for dx, dy in _SIDES):
+            if (nx, ny) in own:
+                continue
+            mult, _ = out.get((nx, ny), (0, 0))
+            inside = sum(
+                1 << k for k, (dx, dy) in enumerate(_SIDES) if (nx + dx, ny + dy) in own
+            )
+            out[(nx, ny)] = (mult + 1, inside)
+    if len(out) > MAX_NBR:
+        raise ValueError(f"an orientation touches {len(out)} squares (max {MAX_NBR})")
+    return out
+
+
 # --------------------------------------------------------------------------------
 # Compilation
 # --------------------------------------------------------------------------------
@@ -193,6 +222,11 @@ def _compile_tiles(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     dx, dy, part = (np.zeros((*shape8, 5), np.uint8) for _ in range(3))
     rows, rows_a, rows_b = (np.zeros((*shape8, 5), np.uint16) for _ in range(3))
     icon_a, icon_b, meteor = (np.full(shape8, -1, np.int8) for _ in range(3))
+    rowcnt, colcnt = (np.zeros((*shape8, 5), np.uint8) for _ in range(2))
+    n_nbr = np.zeros(shape8, np.uint8)
+    nbr = np.zeros((*shape8, MAX_NBR, 4), np.int8)
+    n_enbr = np.zeros((*shape8, 2), np.uint8)
+    enbr = np.zeros((*shape8, 2, MAX_NBR, 2), np.int8)
     for tid in range(n):
         orients = tile_orientations(data, tid)
         n_orient[tid] = len(orients)
@@ -205,11 +239,25 @@ def _compile_tiles(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
                 dx[tid, o, i], dy[tid, o, i], part[tid, o, i] = x, y, pt
                 rows[tid, o, y] |= 1 << x
                 (rows_a if pt == 0 else rows_b)[tid, o, y] |= 1 << x
+                rowcnt[tid, o, y] += 1
+                colcnt[tid, o, x] += 1
+            outside = _outside_neighbours(cells)
+            n_nbr[tid, o] = len(outside)
+            for i, (cell, (mult, inside)) in enumerate(outside.items()):
+                nbr[tid, o, i] = (*cell, mult, inside)
+            for side in (0, 1):
+                own = [c for c, pt in zip(cells, parts, strict=True) if pt == side]
+                near = list(_outside_neighbours(own))
+                n_enbr[tid, o, side] = len(near)
+                for i, cell in enumerate(near):
+                    enbr[tid, o, side, i] = cell
     t.update(
         tile_n_orient=n_orient, orient_w=w, orient_h=h, orient_ncells=nc,
         orient_dx=dx, orient_dy=dy, orient_part=part, orient_rows=rows,
         orient_rows_a=rows_a, orient_rows_b=rows_b, orient_icon_a=icon_a,
-        orient_icon_b=icon_b, orient_meteor=meteor,
+        orient_icon_b=icon_b, orient_meteor=meteor, orient_rowcnt=rowcnt,
+        orient_colcnt=colcnt, orient_n_nbr=n_nbr, orient_nbr=nbr,
+        orient_n_enbr=n_enbr, orient_enbr=enbr,
     )  # fmt: skip
     st = data.station
     t["stack_shape"] = np.array([*st.interior_slots, *st.exterior_slots], np.uint8)
