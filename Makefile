@@ -21,6 +21,7 @@ lint:
 	ruff format --check pu_sim tests experiments
 	cython-lint pu_sim/
 	mypy
+	$(PY) -m mypy.stubtest pu_sim._core --allowlist .stubtest-allowlist
 
 bench:          ## speed and memory figures -> reports/benchmark/
 	$(PY) experiments/benchmark.py

@@ -33,11 +33,14 @@ cdef packed struct SeatRecord:
     uint8_t tech_level
     uint8_t tiles_placed
     uint8_t tiles_unplaced
+    uint8_t tile_squares
     uint8_t uncovered
     uint8_t rows_complete
     uint8_t cols_complete
     uint8_t lifepods_collected
     uint8_t lifepods_lost
+    uint8_t lifepods_left
+    uint8_t meteorites_placed
     uint8_t meteorites_collected
     uint8_t meteorites_left
     uint8_t meteorites_destroyed
@@ -60,6 +63,7 @@ cdef struct TableSpec:
     uint32_t options
     int8_t shift                         # -1: random (rules.md ST-5)
     int8_t rotation                      # -1: random initial rotation (ST-15)
+    uint8_t stack_shape[N_STACKS]        # station loading (ST-4): shape per slot
     uint32_t group_size                  # paired design: games sharing one setup
 
 
@@ -99,6 +103,8 @@ cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t
     memset(g, 0, sizeof(Game_t))
     g.n_players = <uint8_t>n
     g.options = spec.options
+    for p in range(N_STACKS):
+        g.stack_shape[p] = spec.stack_shape[p]
     rng_seed(&g.rng, k0, k1, group, STREAM_SETUP)
     for p in range(n):
         pool = spec.corp_pool[p]
@@ -196,11 +202,14 @@ cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec
         r.tech_level = <uint8_t>tech_level(g, R, p)
         r.tiles_placed = pl.tiles_placed
         r.tiles_unplaced = pl.tiles_unplaced
+        r.tile_squares = pl.tile_squares
         r.uncovered = pl.uncovered
         r.rows_complete = pl.rows_done
         r.cols_complete = pl.cols_done
         r.lifepods_collected = pl.lifepods_collected
         r.lifepods_lost = pl.lifepods_lost
+        r.lifepods_left = <uint8_t>grid_count(pl.lifepod)
+        r.meteorites_placed = pl.meteorites_placed
         r.meteorites_collected = pl.meteorites_collected
         r.meteorites_left = pl.meteorites_left
         r.meteorites_destroyed = pl.meteorites_destroyed

@@ -105,7 +105,7 @@ STAGES = {
     ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",
     ST_CHECK: "check", ST_DRAFT: "draft", ST_CIV: "civ", ST_END_ROUND: "end_round",
     ST_END_EFFECTS: "end_effects", ST_END_PICKS: "end_picks", ST_SCORE: "score",
-    ST_DONE: "done",
+    ST_DONE: "done", ST_PAUSED: "paused",
 }
 STATUSES = {
     STATUS_OK: "ok", STATUS_TURN_LIMIT: "turn_limit",
@@ -202,7 +202,6 @@ cdef class CoreRules:
                     R.orient[t][o].rows[i] = rows[t, o, i]
                     R.orient[t][o].rows_a[i] = rows_a[t, o, i]
                     R.orient[t][o].rows_b[i] = rows_b[t, o, i]
-        _fill(tables, "stack_shape", R.stack_shape, np.uint8, N_STACKS)
         _fill(tables, "shape_tiles", R.shape_tiles, np.uint8, N_SHAPES * STACK_SIZE)
         _fill(tables, "seat_pos", R.seat_pos, np.uint8, MAX_PLAYERS * MAX_PLAYERS)
         _fill(tables, "pmask", R.pmask, np.uint16, N_PLANETS * N_PMASK * GRID)
@@ -249,6 +248,11 @@ cdef TableSpec make_spec(dict spec) except *:
     ts.shift = int(spec["shift"])
     ts.rotation = int(spec["rotation"])
     ts.group_size = max(1, int(spec["group_size"]))
+    shapes = list(spec["stack_shape"])
+    if sorted(shapes) != list(range(N_SHAPES)):
+        raise ValueError("stack_shape must name each of the 12 shapes once")
+    for k in range(N_STACKS):
+        ts.stack_shape[k] = shapes[k]
     return ts
 
 

@@ -176,12 +176,14 @@ cdef enum:
     ST_END_PICKS = 8            # end phase: civ picks those created
     ST_SCORE = 9
     ST_DONE = 10
+    ST_PAUSED = 11              # scenario tests: stop once the pool is resolved
 
 # Where a player's pool resolution returns to
 cdef enum:
-    CTX_DRAFT = 0
-    CTX_CIV = 1
-    CTX_END = 2
+    CTX_DRAFT = 0               # a player's draft turn
+    CTX_CIV = 1                 # a player's civ-pick turn in the civ step
+    CTX_END = 2                 # end phase: stored patches, end-game card effects
+    CTX_END_PICKS = 3           # end phase: a player's civ-pick turn
 
 # ==== outcome =================================================================
 
@@ -246,7 +248,7 @@ cdef struct Orient_t:
     int8_t nbr_dx[MAX_NBR]
     int8_t nbr_dy[MAX_NBR]
     uint8_t nbr_mult[MAX_NBR]   # tile sides touching that square
-    uint8_t nbr_inside[MAX_NBR] # which of its 4 neighbours (L, R, U, D bits) are tile squares
+    uint8_t nbr_inside[MAX_NBR]  # which of its neighbours (L, R, U, D bits) are tile squares
     uint8_t n_enbr[2]           # squares outside part A / part B touching it
     int8_t enbr_dx[2][MAX_NBR]
     int8_t enbr_dy[2][MAX_NBR]
@@ -262,7 +264,6 @@ cdef struct Rules_t:
     uint8_t tile_n_orient[N_TILES]
     Orient_t orient[N_TILES][8]
     # station
-    uint8_t stack_shape[N_STACKS]        # 0..5 interior slots, 6..11 exterior slots
     uint8_t shape_tiles[N_SHAPES][STACK_SIZE]
     uint8_t seat_pos[MAX_PLAYERS][MAX_PLAYERS]
     # planets
@@ -327,6 +328,8 @@ cdef struct Player_t:
     uint8_t can_place                    # this round (trigger A check)
     uint8_t place_level                  # fallback level in force this round
     uint8_t tiles_placed, tiles_unplaced
+    uint8_t tile_squares                 # squares covered by placed tiles
+    uint8_t meteorites_placed            # meteorites put on the planet by tiles
     uint8_t placed_any                   # a tile was ever placed (first-tile rule)
     # -- results -----------------------------------------------------------
     int16_t score, s_planet, s_tracks, s_lifepods, s_meteorites, s_civ, s_objectives
@@ -339,6 +342,7 @@ cdef struct Game_t:
     uint32_t options
     uint8_t n_players
     # station
+    uint8_t stack_shape[N_STACKS]        # shape of each stack (ST-4 slot order)
     uint8_t stack[N_STACKS][STACK_SIZE]  # tile ids, index 0 = initial top
     uint8_t stack_pos[N_STACKS]          # tiles taken so far; top = stack[s][pos]
     uint8_t shift, rotation

@@ -160,7 +160,8 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         put_rover(g, p, supply_rover(pl), mv % GRID, mv // GRID)
     elif d == D_ROVER_STEP:
         if mv == MV_DONE:
-            if pl.n_items == 0:
+            if pl.n_items == 0 and not (
+                    (g.ctx == CTX_CIV or g.ctx == CTX_END_PICKS) and pl.n_owed > 0):
                 pl.move_budget = 0                     # stop: the rest lapses (14.25)
             g.moving = 0
         else:

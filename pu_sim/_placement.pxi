@@ -302,6 +302,7 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
     grid_set(pl.icon[tb], x + ori.dx[ori.icon_b], y + ori.dy[ori.icon_b])
     grid_copy(pl.last_tile, foot)
     pl.tiles_placed += 1
+    pl.tile_squares += ori.ncells
     pl.placed_any = 1
     if R.tile_meteor[tile] and ori.meteor >= 0:
         mx = x + ori.dx[ori.meteor]
@@ -309,6 +310,7 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
         grid_set(pl.msym, mx, my)
         if not tech_no_meteorites(g, R, p):
             grid_set(pl.meteorite, mx, my)                     # ME-1
+            pl.meteorites_placed += 1
     destroy_lifepods_on(pl, foot)
     destroy_rovers_on(g, p, foot)
     if resources:

@@ -178,6 +178,8 @@ cdef bint resolve_pool(Game_t* g, const Rules_t* R) noexcept nogil:
                 return True
             g.moving = 0
         if pl.n_items == 0:
+            if (g.ctx == CTX_CIV or g.ctx == CTX_END_PICKS) and pl.n_owed > 0:
+                return False                          # the turn goes on: keep the budget
             if can_move:
                 set_decision(g, D_ROVER_STEP, p)
                 return True

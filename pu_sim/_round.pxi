@@ -97,6 +97,11 @@ cdef inline void stage_picks(Game_t* g, const Rules_t* R, int next_stage, int ct
         g.ctx = <uint8_t>ctx
         if start_pick(g, p):
             return
+        if g.pl[p].move_budget > 0:
+            # RS-3: movement gained from picks may be spent until the turn ends
+            g.active = <uint8_t>p
+            g.in_pool = 1
+            return
         g.order_i += 1
     g.stage = <uint8_t>next_stage
     g.order_i = 0
@@ -134,7 +139,7 @@ cdef inline void stage_end_effects(Game_t* g, const Rules_t* R) noexcept nogil:
 cdef inline void stage_end_picks(Game_t* g, const Rules_t* R) noexcept nogil:
     """9.3 step 4: picks created at the end, repeated until nothing is pending."""
     cdef int p
-    stage_picks(g, R, ST_SCORE, CTX_END)
+    stage_picks(g, R, ST_SCORE, CTX_END_PICKS)
     if g.stage == ST_SCORE:
         for p in range(g.n_players):
             if has_end_work(g, R, p):
@@ -170,5 +175,7 @@ cdef void advance(Game_t* g, const Rules_t* R) noexcept nogil:
             stage_end_picks(g, R)
         elif g.stage == ST_SCORE:
             finish_game(g, R)
+        elif g.stage == ST_PAUSED:
+            return
         else:
             g.status = STATUS_NO_MOVES                 # unreachable stage: engine bug

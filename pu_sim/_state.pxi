@@ -171,6 +171,7 @@ cdef class GameState:
             "owed": [pl.owed[i] for i in range(pl.n_owed)],
             "can_place": pl.can_place, "place_level": pl.place_level,
             "tiles_placed": pl.tiles_placed, "tiles_unplaced": pl.tiles_unplaced,
+            "tile_squares": pl.tile_squares, "meteorites_placed": pl.meteorites_placed,
             "score": pl.score, "score_planet": pl.s_planet, "score_tracks": pl.s_tracks,
             "score_lifepods": pl.s_lifepods, "score_meteorites": pl.s_meteorites,
             "score_civ": pl.s_civ, "score_objectives": pl.s_objectives,
@@ -281,8 +282,8 @@ cdef class GameState:
         if status == RV_PLANET:
             grid_set(pl.rover_at, x, y)
 
-    def set_player_int(self, int p, str field, int value):
-        """Set a small counter of player p (collections, budget, stored patches)."""
+    def set_player_int(self, int p, str field, value):
+        """Set a counter of player p (collections, budget, stored patches, cards)."""
         self._check_player(p)
         cdef Player_t* pl = &self.g.pl[p]
         if field == "lifepods_collected":
@@ -299,14 +300,22 @@ cdef class GameState:
             raise KeyError(field)
 
     def set_stack_top(self, int stack, int tile):
-        """Put a tile on top of a stack (swapped in from deeper in the same stack)."""
-        cdef int i, pos = self.g.stack_pos[stack]
-        for i in range(pos, STACK_SIZE):
-            if self.g.stack[stack][i] == tile:
-                self.g.stack[stack][i] = self.g.stack[stack][pos]
-                self.g.stack[stack][pos] = tile
-                return
-        raise ValueError(f"tile {tile} is not in stack {stack} below its top")
+        """Put a tile on top of a stack (scenario tests).
+
+        The tile is swapped in from wherever it waits in the station (at or
+        below some stack's top), so the station still holds each tile once;
+        only here may a stack end up mixing shapes.
+        """
+        cdef int s, i, pos = self.g.stack_pos[stack]
+        if pos >= STACK_SIZE:
+            raise ValueError(f"stack {stack} is empty")
+        for s in range(N_STACKS):
+            for i in range(self.g.stack_pos[s], STACK_SIZE):
+                if self.g.stack[s][i] == tile:
+                    self.g.stack[s][i] = self.g.stack[stack][pos]
+                    self.g.stack[stack][pos] = tile
+                    return
+        raise ValueError(f"tile {tile} is no longer in the station")
 
     def set_stack_pos(self, int stack, int pos):
         """Pretend `pos` tiles of a stack were taken already (12 = empty)."""
@@ -342,6 +351,8 @@ cdef class GameState:
             push_item(&self.g, p, kinds[name], a, b, c)
         self.g.active = p
         self.g.in_pool = 1
+        self.g.ctx = CTX_DRAFT
+        self.g.stage = ST_PAUSED
         self.g.decision = D_NONE
         advance(&self.g, self.rules.R)
 
@@ -355,6 +366,21 @@ cdef class GameState:
         self.g.pile_n[rank - 1] = len(cards)
         for i, c in enumerate(cards):
             self.g.pile[rank - 1][i] = c
+
+    def start_stage(self, str name):
+        """Jump to a stage of the round (scenario tests): "civ", "end_effects", ...
+
+        Per-player loops restart from this round's commander.
+        """
+        stages = {v: k for k, v in STAGES.items()}
+        if name not in stages:
+            raise ValueError(f"unknown stage {name!r}; stages: {sorted(stages)}")
+        self.g.stage = stages[name]
+        self.g.order_i = 0
+        self.g.round_commander = self.g.commander
+        self.g.in_pool = 0
+        self.g.decision = D_NONE
+        advance(&self.g, self.rules.R)
 
     def start_round(self):
         """Begin a new round from the current position (scenario tests)."""

@@ -14,7 +14,7 @@ cdef inline void station_setup(Game_t* g, const Rules_t* R) noexcept nogil:
     cdef int s, i
     for s in range(N_STACKS):
         for i in range(STACK_SIZE):
-            g.stack[s][i] = R.shape_tiles[R.stack_shape[s]][i]
+            g.stack[s][i] = R.shape_tiles[g.stack_shape[s]][i]
         shuffle_u8(&g.rng, g.stack[s], STACK_SIZE)
         g.stack_pos[s] = 0
 

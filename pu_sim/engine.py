@@ -219,13 +219,15 @@ class Game:
     def scores(self) -> list[dict[str, int]]:
         """Score breakdown per player (final once the game is over)."""
         keys = ("score", "score_planet", "score_tracks", "score_lifepods",
-                "score_meteorites", "score_civ", "score_objectives", "rank")  # fmt: skip
+                "score_meteorites", "score_civ", "score_objectives",
+                "rank")  # fmt: skip
         n_players: int = self.spec["n_players"]  # type: ignore[assignment]
         return [{k: self.player(p)[k] for k in keys} for p in range(n_players)]
 
     def planet_of(self, p: int) -> Planet:
         """Player p's planet board."""
-        return self.rules.data.planets[self.player(p)["planet"]]
+        planet: Planet = self.rules.data.planets[self.player(p)["planet"]]
+        return planet
 
     def render(self, p: int = 0) -> str:
         """Player p's planet as text (module docstring legend), with tokens."""
@@ -395,6 +397,18 @@ class Game:
     def start_draft(self, p: int = 0) -> None:
         """Make player p's tile decision the pending one."""
         self.state.start_draft(p)
+
+    def start_round(self) -> None:
+        """Begin a new round from the current position."""
+        self.state.start_round()
+
+    def start_stage(self, name: str) -> None:
+        """Jump to a stage ("civ", "end_effects", "end_picks", "score", ...)."""
+        self.state.start_stage(name)
+
+    def give_cards(self, p: int, *cards: int) -> None:
+        """Player p holds exactly these civ cards (ids)."""
+        self.state.set_player_int(p, "civ_cards", sum(1 << (c - 1) for c in cards))
 
     def give(self, p: int, *items: tuple[str, int, int, int]) -> None:
         """Give player p pending items (kind, a, b, c) and start resolving them."""

@@ -58,6 +58,10 @@ class RuleOptions:
     store_patch_without_square
         With storage tech, a gained patch that has no legal square now is kept
         for the end of the game (rules.md 14.8).  False reproduces BGA (lost).
+    interior_slots, exterior_slots
+        Station loading: the shape (short name, e.g. ``"straight-3"``) in each
+        interior (small) or exterior (large) slot 0..5, clockwise; None keeps
+        BGA's order (rules.md ST-4, 14.22).  Each ring must hold its six shapes.
     interior_shift
         Fixed interior-ring offset 0..5, or None for a uniform random one per
         game (rules.md ST-5, 14.22).
@@ -68,6 +72,8 @@ class RuleOptions:
     patches_anchor_adjacency: bool = True
     two_player_fixed_rotation: bool = True
     store_patch_without_square: bool = True
+    interior_slots: tuple[str, ...] | None = None
+    exterior_slots: tuple[str, ...] | None = None
     interior_shift: int | None = None
     initial_rotation: int | None = None
 
@@ -78,6 +84,31 @@ class RuleOptions:
                 raise ValueError(
                     f"{name} must be None or an integer 0..5, got {value!r}"
                 )
+
+    def stack_shapes(self, data: GameData) -> list[int]:
+        """Shape index of each stack: interior slots 0..5, then exterior slots 0..5."""
+        by_name = {s.name: s for s in data.shapes}
+        out: list[int] = []
+        for ring, names, default in (
+            ("small", self.interior_slots, data.station.interior_slots),
+            ("large", self.exterior_slots, data.station.exterior_slots),
+        ):
+            if names is None:
+                out.extend(default)
+                continue
+            ring_shapes = sorted(s.name for s in data.shapes if s.ring == ring)
+            unknown = [n for n in names if n not in by_name]
+            if unknown:
+                raise ValueError(
+                    f"unknown shape(s) {unknown}; valid {ring} shapes: {ring_shapes}"
+                )
+            if sorted(names) != ring_shapes:
+                raise ValueError(
+                    f"the {ring} ring's six slots must hold each of {ring_shapes} "
+                    f"once, got {list(names)}"
+                )
+            out.extend(by_name[n].index for n in names)
+        return out
 
     def flags(self) -> int:
         """The options as the core's bit flags."""
@@ -260,7 +291,6 @@ def _compile_tiles(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
         orient_n_enbr=n_enbr, orient_enbr=enbr,
     )  # fmt: skip
     st = data.station
-    t["stack_shape"] = np.array([*st.interior_slots, *st.exterior_slots], np.uint8)
     shape_tiles = np.zeros((12, st.stack_size), np.uint8)
     for shape in data.shapes:
         ids = [tile.id for tile in data.tiles if tile.shape == shape.index]

@@ -19,8 +19,9 @@ import polars as pl
 from joblib import Parallel, delayed
 
 from pu_sim import frames
+from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
-from pu_sim.rules import RuleOptions, Rules, load_rules
+from pu_sim.rules import RuleOptions, load_rules
 from pu_sim.table import SeatChoice, TableSetup
 
 DEFAULT_BATCH_SIZE = 2000
@@ -62,15 +63,16 @@ def batches(
 
 
 def play_range(
-    rules: Rules, spec: dict[str, Any], root: RootSeed, first_game: int, n_games: int
+    spec: dict[str, Any], root: RootSeed, first_game: int, n_games: int
 ) -> npt.NDArray[np.void]:
-    """Play games [first_game, first_game + n_games) in one GIL-free core call."""
-    core = rules.core
-    from pu_sim._build_check import import_core
+    """Play games [first_game, first_game + n_games) in one GIL-free core call.
 
-    module = import_core()
-    out = frames.empty_records(module.RECORD_DTYPE, n_games * int(spec["n_players"]))
-    module.play_batch(core, spec, root.k0, root.k1, first_game, out)
+    Only small picklable values cross here; every worker (thread, process or
+    cluster node) loads and caches the compiled rules itself.
+    """
+    core = import_core()
+    out = frames.empty_records(core.RECORD_DTYPE, n_games * int(spec["n_players"]))
+    core.play_batch(load_rules().core, spec, root.k0, root.k1, first_game, out)
     return out
 
 
@@ -150,20 +152,13 @@ def simulate(
     root = RootSeed.from_seed(seed)
     jobs = list(batches(n_games, batch_size))
     if n_jobs == 1 and backend is None:
-        parts = [play_range(rules, spec, root, start, size) for start, size in jobs]
+        parts = [play_range(spec, root, start, size) for start, size in jobs]
     else:
         parallel = Parallel(n_jobs=n_jobs, prefer="threads", backend=backend)
-        parts = list(
-            parallel(delayed(play_range)(rules, spec, root, s, n) for s, n in jobs)
-        )
-    records = (
-        np.concatenate(parts) if parts else frames.empty_records(_record_dtype(), 0)
-    )
+        parts = list(parallel(delayed(play_range)(spec, root, s, n) for s, n in jobs))
+    if parts:
+        records = np.concatenate(parts)
+    else:
+        records = frames.empty_records(import_core().RECORD_DTYPE, 0)
     frame = frames.to_frame(records, rules.data, spec["bot_labels"])  # type: ignore[arg-type]
     return frame.sort("game_id", "seat")
-
-
-def _record_dtype() -> np.dtype[np.void]:
-    from pu_sim._build_check import import_core
-
-    return import_core().RECORD_DTYPE  # type: ignore[no-any-return]

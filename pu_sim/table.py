@@ -91,7 +91,7 @@ class TableSetup:
         """Broadcast a single entry to every seat, or check one entry per seat."""
         if isinstance(value, (str, BotSpec)):
             return [value] * self.players
-        values = list(value)  # type: ignore[call-overload]
+        values: list[object] = list(value)  # type: ignore[call-overload]
         if len(values) == 1:
             return values * self.players
         if len(values) != self.players:
@@ -142,6 +142,7 @@ class TableSetup:
             if options.initial_rotation is None
             else options.initial_rotation,
             "group_size": self.group_size,
+            "stack_shape": options.stack_shapes(data),
         }
 
 

@@ -1,0 +1,174 @@
+"""Invariant checks for result frames, usable from tests and experiments.
+
+Every game the engine plays must satisfy these, whatever the bots did: the
+score is the sum of its categories, nothing was placed twice on a square,
+every token is accounted for, trackers stay on their tracks.  A failure is a
+rules bug; :func:`frame_violations` names the rule and the offending rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from pu_sim.frames import SCORE_PARTS
+from pu_sim.gamedata import GameData, Planet
+from pu_sim.rules import Rules
+
+
+def _planet_counts(data: GameData) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "planet": [p.name for p in data.planets],
+            "_grid": [len(p.grid_squares) for p in data.planets],
+            "_lifepods": [len(p.lifepods) for p in data.planets],
+        }
+    ).with_columns(pl.col("planet").cast(pl.Enum([p.name for p in data.planets])))
+
+
+def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
+    """Rows breaking an invariant, with an ``invariant`` column naming it.
+
+    An empty result means every checked invariant holds.
+    """
+    df = frame.join(_planet_counts(data), on="planet", how="left")
+    parts = pl.sum_horizontal(*[pl.col(c) for c in SCORE_PARTS])
+    tracks = ["track_civ", "track_water", "track_biomass", "track_rover", "track_tech"]
+    checks: dict[str, pl.Expr] = {
+        "status is ok": pl.col("status") == "ok",
+        "score is the sum of its categories": pl.col("score") == parts,
+        "trackers stay on the track (0..15)": pl.all_horizontal(
+            *[pl.col(t).is_between(0, 15) for t in tracks]
+        ),
+        "no square is covered twice": (
+            pl.col("tile_squares") + pl.col("patches_placed") + pl.col("uncovered")
+            == pl.col("_grid")
+        ),
+        "every lifepod is collected, lost or left": (
+            pl.col("lifepods_collected")
+            + pl.col("lifepods_lost")
+            + pl.col("lifepods_left")
+            == pl.col("_lifepods")
+        ),
+        "every meteorite is collected, destroyed or left": (
+            pl.col("meteorites_collected")
+            + pl.col("meteorites_destroyed")
+            + pl.col("meteorites_left")
+            == pl.col("meteorites_placed")
+        ),
+        "lifepods score one medal each": pl.col("score_lifepods")
+        == pl.col("lifepods_collected"),
+        "meteorites score one medal per three": pl.col("score_meteorites")
+        == pl.col("meteorites_collected") // 3,
+        "every round takes a tile": (
+            pl.col("tiles_placed") + pl.col("tiles_unplaced") >= pl.col("rounds")
+        ),
+        "a tile goes unplaced only in the last round": pl.col("tiles_unplaced") <= 1,
+        "rank is 1..players and won means rank 1": (
+            pl.col("rank").is_between(1, pl.col("n_players"))
+            & (pl.col("won") == (pl.col("rank") == 1))
+        ),
+        "the game ended by a trigger": pl.col("end_trigger") != "none",
+        "a planet scores at most its row and column medals": pl.col("score_planet")
+        <= 45,
+    }
+    bad = [
+        df.filter(~expr).with_columns(pl.lit(name).alias("invariant"))
+        for name, expr in checks.items()
+    ]
+    game_checks = df.group_by("game_id").agg(
+        (pl.col("rank") == 1).any().alias("has_winner"),
+        (
+            pl.col("score").max() == pl.col("score").filter(pl.col("rank") == 1).max()
+        ).alias("winner_has_top_score"),
+    )
+    for name, col in (
+        ("every game has a winner", "has_winner"),
+        ("the winner has the top score", "winner_has_top_score"),
+    ):
+        ids = game_checks.filter(~pl.col(col))["game_id"]
+        bad.append(
+            df.filter(pl.col("game_id").is_in(ids.implode())).with_columns(
+                pl.lit(name).alias("invariant")
+            )
+        )
+    out = pl.concat(bad, how="vertical_relaxed")
+    return out.drop("_grid", "_lifepods")
+
+
+# --------------------------------------------------------------------------------
+# Scenario helpers: draw a planet, put tiles on squares, read the result
+# --------------------------------------------------------------------------------
+
+Cell = tuple[int, int]
+
+
+def empty_drawing(planet: Planet, *, lifepods: bool = False) -> str:
+    """A planet with nothing on it, as text (``-`` off-grid, ``~`` ice, ``.`` land)."""
+    rows = []
+    for y in range(12):
+        row = ""
+        for x in range(12):
+            if not planet.is_grid(x, y):
+                row += "-"
+            elif lifepods and (x, y) in planet.lifepods:
+                row += "o"
+            else:
+                row += "~" if planet.grid[y][x] == "I" else "."
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def placement_cells(rules: Rules, tile: int, o: int, x: int, y: int) -> list[Cell]:
+    """Squares covered by a tile in orientation o with its box at (x, y)."""
+    t = rules.tables
+    n = int(t["orient_ncells"][tile, o])
+    return [
+        (x + int(t["orient_dx"][tile, o, i]), y + int(t["orient_dy"][tile, o, i]))
+        for i in range(n)
+    ]
+
+
+def placement_parts(rules: Rules, tile: int, o: int, x: int, y: int) -> dict[Cell, int]:
+    """Square -> part (0 = A, 1 = B) of a placed tile."""
+    t = rules.tables
+    cells = placement_cells(rules, tile, o, x, y)
+    return {c: int(t["orient_part"][tile, o, i]) for i, c in enumerate(cells)}
+
+
+def find_placement(
+    rules: Rules, tile: int, cells: Iterable[Cell], part_a: Iterable[Cell] | None = None
+) -> tuple[int, int, int]:
+    """(orientation, x, y) covering exactly `cells` (and with part A on `part_a`).
+
+    Raises ValueError when the tile cannot cover those squares.
+    """
+    want = set(cells)
+    want_a = set(part_a) if part_a is not None else None
+    xs = [c[0] for c in want]
+    ys = [c[1] for c in want]
+    x0, y0 = min(xs), min(ys)
+    for o in range(int(rules.tables["tile_n_orient"][tile])):
+        parts = placement_parts(rules, tile, o, x0, y0)
+        if set(parts) != want:
+            continue
+        if want_a is not None and {c for c, p in parts.items() if p == 0} != want_a:
+            continue
+        return o, x0, y0
+    raise ValueError(f"tile {tile} cannot cover exactly {sorted(want)}")
+
+
+def place_move(slot: int, o: int, x: int, y: int) -> int:
+    """The move placing the depot tile in `slot` (0 small, 1 large)."""
+    return (slot << 12) | (o << 8) | (y << 4) | x
+
+
+def square_move(x: int, y: int) -> int:
+    """The move naming square (x, y) (patches, rover placement, lifepods)."""
+    return y * 12 + x
+
+
+def step_move(rover: int, x: int, y: int) -> int:
+    """The move sending rover index `rover` to (x, y)."""
+    return (rover << 8) | (y * 12 + x)

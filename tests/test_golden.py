@@ -1,0 +1,63 @@
+"""Golden traces: every decision of a few seeded games (OpenSpiel playthroughs).
+
+A trace changes only when the rules or the bots change.  Regenerate on purpose,
+together with a RULES_VERSION or ENGINE_VERSION bump:
+``PU_SIM_REGENERATE_GOLDEN=1 pytest tests/test_golden.py`` (``make golden``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+import pytest
+
+from pu_sim import _core
+from pu_sim.engine import Game
+from pu_sim.rules import RULES_VERSION
+
+GOLDEN = Path(__file__).parent / "golden"
+
+CASES = {
+    "solo_greedy_seed1": dict(players=1, bots="greedy", seed=1),
+    "solo_random_seed4": dict(players=1, bots="random", seed=4),
+    "two_random_seed2": dict(players=2, bots="random", seed=2),
+    "four_greedy_seed3": dict(players=4, bots="greedy", seed=3),
+}
+
+
+def make_trace(**kwargs) -> str:
+    game = Game(**kwargs)
+    lines = [
+        f"# pu_sim golden trace: {kwargs}",
+        f"# RULES_VERSION={RULES_VERSION} ENGINE_VERSION={_core.ENGINE_VERSION}",
+        *game.trace(),
+    ]
+    for p in range(kwargs["players"]):
+        lines.append(f"planet p{p}:")
+        lines.append(game.render(p))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_trace(name):
+    path = GOLDEN / f"{name}.txt"
+    trace = make_trace(**CASES[name])
+    if os.environ.get("PU_SIM_REGENERATE_GOLDEN") == "1":
+        path.write_text(trace)
+    expected = path.read_text()
+    if trace != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), trace.splitlines(True), "golden", "now", n=2
+            )
+        )
+        pytest.fail(
+            f"{name} changed (bump a version and run `make golden`):\n{diff[:4000]}"
+        )
+
+
+def test_trace_reads_like_a_game():
+    trace = make_trace(**CASES["solo_greedy_seed1"])
+    assert "place #" in trace and "score p0: score=" in trace

@@ -1,0 +1,75 @@
+"""Invariants over thousands of random and greedy games (pgx api_test style)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import pu_sim
+from pu_sim.testing import frame_violations
+
+
+def check(frame: pl.DataFrame, rules) -> None:
+    bad = frame_violations(frame, rules.data)
+    assert bad.is_empty(), bad.group_by("invariant").len()
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_random_games_keep_every_invariant(rules, players):
+    check(
+        pu_sim.simulate(
+            1500 // players + 200, players=players, bots="random", seed=players
+        ),
+        rules,
+    )
+
+
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
+def test_greedy_games_keep_every_invariant(rules, players):
+    check(
+        pu_sim.simulate(
+            600 // players, players=players, bots="greedy", seed=10 + players
+        ),
+        rules,
+    )
+
+
+def test_mixed_bots_and_the_two_player_commander_variant(rules):
+    from pu_sim.rules import RuleOptions
+
+    frame = pu_sim.simulate(
+        300, players=2, bots=["greedy", "random"], seed=3,
+        options=RuleOptions(
+            two_player_fixed_rotation=False, store_patch_without_square=False,
+            patches_anchor_adjacency=False,
+        ),
+    )  # fmt: skip
+    check(frame, rules)
+
+
+def test_the_checker_catches_a_broken_row(rules):
+    frame = pu_sim.simulate(5, players=2, bots="random", seed=1)
+    broken = frame.with_columns(
+        pl.when(pl.col("seat") == 0)
+        .then(pl.col("score") + 1)
+        .otherwise(pl.col("score"))
+    )
+    names = set(frame_violations(broken, rules.data)["invariant"])
+    assert "score is the sum of its categories" in names
+
+
+def test_greedy_clearly_beats_random_in_solo():
+    greedy = pu_sim.simulate(400, players=1, bots="greedy", seed=1)["score"].mean()
+    random = pu_sim.simulate(400, players=1, bots="random", seed=1)["score"].mean()
+    assert greedy > random + 15, (greedy, random)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_many_games_keep_every_invariant(rules, players, bot):
+    n = 20000 if bot == "random" else 3000
+    check(
+        pu_sim.simulate(n, players=players, bots=bot, seed=100 + players, n_jobs=2),
+        rules,
+    )

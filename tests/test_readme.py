@@ -1,0 +1,33 @@
+"""The README's two commands are the ones CI runs and they name real entry points."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```bash\n(python3 -m venv[^\n]+)\n```", text)
+
+
+def test_readme_shows_an_install_and_a_test_command():
+    install, tests = commands()[:2]
+    assert "pip install ." in install and install.endswith("pu-sim simulate")
+    assert "pip install -e '.[test]'" in tests and tests.endswith("pytest")
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert commands()[1] in ci.splitlines()
+
+
+def test_the_main_job_entry_point_exists():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'pu-sim = "pu_sim.cli:main"' in text
+    from pu_sim.cli import main
+
+    assert main(["simulate", "--games", "3", "--players", "2"]) == 0
+    assert main(["simulate", "--corporations", "nope"]) == 2
