@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -22,7 +23,11 @@ def sources_newer_than(binary: Path) -> list[Path]:
 
 
 def import_core() -> ModuleType:
-    """Return ``pu_sim._core``; raise ImportError with build advice if absent."""
+    """Return ``pu_sim._core``; raise ImportError with build advice if absent.
+
+    In a source checkout whose Cython sources changed after the build, warn:
+    setuptools does not rebuild an editable install by itself.
+    """
     try:
         from pu_sim import _core
     except ImportError as exc:  # pragma: no cover - exercised only without a build
@@ -30,4 +35,14 @@ def import_core() -> ModuleType:
             f"pu_sim's compiled core (pu_sim._core) is missing or broken: {exc}. "
             + _HOW
         ) from exc
+    stale = sources_newer_than(Path(_core.__file__))
+    if stale:
+        warnings.warn(
+            "pu_sim's compiled core is older than "
+            + ", ".join(p.name for p in stale)
+            + ": results come from the old build. "
+            + _HOW,
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return _core

@@ -87,6 +87,8 @@ OPTIONS = {
     "patches_anchor_adjacency": OPT_PATCHES_ANCHOR,
     "two_player_fixed_rotation": OPT_TWO_PLAYER_FIXED,
     "store_patch_without_square": OPT_STORE_PATCH_NO_SQUARE,
+    "civ_pick_timing=on_milestone": OPT_CIV_ON_MILESTONE,
+    "end_phase_pick_commander=next_player": OPT_END_PICKS_NEXT,
 }
 BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
 DECISIONS = {
@@ -99,7 +101,7 @@ ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
     IT_ROVER: "rover", IT_CHOOSE_ADVANCE: "choose_advance", IT_DISTINCT: "distinct",
     IT_RAISE: "raise", IT_LIFEPOD: "lifepod", IT_TELEPORT: "teleport", IT_LINE: "line",
-    IT_METEORITE: "meteorite", IT_PLACE_TILE: "place_tile",
+    IT_METEORITE: "meteorite", IT_PLACE_TILE: "place_tile", IT_CIV_PICK: "civ_pick",
 }
 STAGES = {
     ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",

@@ -161,6 +161,7 @@ cdef enum:
     IT_LINE = 11
     IT_METEORITE = 12           # a: meteorites still to destroy
     IT_PLACE_TILE = 13          # a: 1 = advance trackers for the tile's resources
+    IT_CIV_PICK = 14            # a: rank (option civ_pick_timing = "on_milestone")
 
 # ==== round stages ============================================================
 
@@ -207,6 +208,8 @@ cdef enum:
     OPT_PATCHES_ANCHOR = 1 << 0          # biomass patches anchor adjacency (BGA)
     OPT_TWO_PLAYER_FIXED = 1 << 1        # 2 players: station turns one step per round
     OPT_STORE_PATCH_NO_SQUARE = 1 << 2   # storage tech keeps an unplaceable patch
+    OPT_CIV_ON_MILESTONE = 1 << 3        # civ picks when the milestone is reached
+    OPT_END_PICKS_NEXT = 1 << 4          # BGA: end-phase picks start after the commander
 
 # Rover status
 cdef enum:

@@ -141,6 +141,12 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
             return
         g.item = it
         set_decision(g, D_LINE if it.kind == IT_LINE else D_METEORITE, p)
+    elif it.kind == IT_CIV_PICK:
+        if g.pile_n[it.a - 1] == 0:
+            return                                    # CV-3: empty pile, nothing
+        g.item = it
+        g.pick_rank = it.a
+        set_decision(g, D_CIV_PICK, p)
     elif it.kind == IT_PLACE_TILE:
         t0 = depot_tile(g, R, p, 0)
         t1 = depot_tile(g, R, p, 1)

@@ -115,6 +115,8 @@ cdef inline void stage_end_round(Game_t* g, const Rules_t* R) noexcept nogil:
         if g.end_trigger == END_NONE:
             g.end_trigger = END_DEPOT_EMPTY
     if g.last_round:
+        if g.options & OPT_END_PICKS_NEXT:
+            g.round_commander = g.commander            # BGA passes the token first
         g.stage = ST_END_EFFECTS                       # 14.27: final round's commander
         g.order_i = 0
     else:

@@ -93,7 +93,11 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     cdef const int8_t* sp = R.space[pl.corp][t][pos]
     cdef int i
     if sp[SP_CIV]:
-        owe_civ_pick(g, p, sp[SP_CIV])
+        if g.options & OPT_CIV_ON_MILESTONE:
+            push_item(g, p, IT_CIV_PICK, sp[SP_CIV], 0, 0)   # rulebook track wording
+        else:
+            owe_civ_pick(g, p, sp[SP_CIV])                   # designer FAQ Q1
+
     if not skip_synergy:
         for i in range(sp[SP_SYNERGY]):
             push_item(g, p, IT_SYNERGY, 0, 0, 0)

@@ -18,7 +18,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -44,8 +44,9 @@ Cell = tuple[int, int]
 class RuleOptions:
     """Choices among the reference's ambiguities that a user may flip.
 
-    Defaults follow the reference's recommendations; every field is listed with
-    the reference section it resolves in ``docs/rules-decisions.md``.
+    Defaults follow the reference's recommendations; ``docs/rules-decisions.md``
+    gives each option's entry, the reference section it resolves and the value
+    reproducing Board Game Arena (:meth:`bga`).
 
     Parameters
     ----------
@@ -58,7 +59,15 @@ class RuleOptions:
     store_patch_without_square
         With storage tech, a gained patch that has no legal square now is kept
         for the end of the game (rules.md 14.8).  False reproduces BGA (lost).
-    interior_slots, exterior_slots
+    civ_pick_timing
+        ``"end_of_round"``: civ cards are picked in the round's civ step,
+        commander first (designer FAQ Q1; BGA).  ``"on_milestone"``: picked
+        when the milestone is reached, as the rulebook's track text says
+        (rules.md 13.6).
+    end_phase_pick_commander
+        Who starts the end phase's civ picks: the final round's commander
+        (rules.md 14.27) or ``"next_player"`` (BGA passes the token first).
+    station_interior_slots, station_exterior_slots
         Station loading: the shape (short name, e.g. ``"straight-3"``) in each
         interior (small) or exterior (large) slot 0..5, clockwise; None keeps
         BGA's order (rules.md ST-4, 14.22).  Each ring must hold its six shapes.
@@ -72,8 +81,10 @@ class RuleOptions:
     patches_anchor_adjacency: bool = True
     two_player_fixed_rotation: bool = True
     store_patch_without_square: bool = True
-    interior_slots: tuple[str, ...] | None = None
-    exterior_slots: tuple[str, ...] | None = None
+    civ_pick_timing: Literal["end_of_round", "on_milestone"] = "end_of_round"
+    end_phase_pick_commander: Literal["final_round", "next_player"] = "final_round"
+    station_interior_slots: tuple[str, ...] | None = None
+    station_exterior_slots: tuple[str, ...] | None = None
     interior_shift: int | None = None
     initial_rotation: int | None = None
 
@@ -84,14 +95,22 @@ class RuleOptions:
                 raise ValueError(
                     f"{name} must be None or an integer 0..5, got {value!r}"
                 )
+        for name, allowed in (
+            ("civ_pick_timing", ("end_of_round", "on_milestone")),
+            ("end_phase_pick_commander", ("final_round", "next_player")),
+        ):
+            if getattr(self, name) not in allowed:
+                raise ValueError(
+                    f"{name} must be one of {allowed}, got {getattr(self, name)!r}"
+                )
 
     def stack_shapes(self, data: GameData) -> list[int]:
         """Shape index of each stack: interior slots 0..5, then exterior slots 0..5."""
         by_name = {s.name: s for s in data.shapes}
         out: list[int] = []
         for ring, names, default in (
-            ("small", self.interior_slots, data.station.interior_slots),
-            ("large", self.exterior_slots, data.station.exterior_slots),
+            ("small", self.station_interior_slots, data.station.interior_slots),
+            ("large", self.station_exterior_slots, data.station.exterior_slots),
         ):
             if names is None:
                 out.extend(default)
@@ -112,17 +131,24 @@ class RuleOptions:
 
     def flags(self) -> int:
         """The options as the core's bit flags."""
-        core = import_core()
-        bits = 0
-        for name, bit in core.OPTIONS.items():
-            if getattr(self, name):
-                bits |= bit
-        return bits
+        bits = import_core().OPTIONS
+        chosen = {
+            "patches_anchor_adjacency": self.patches_anchor_adjacency,
+            "two_player_fixed_rotation": self.two_player_fixed_rotation,
+            "store_patch_without_square": self.store_patch_without_square,
+            "civ_pick_timing=on_milestone": self.civ_pick_timing == "on_milestone",
+            "end_phase_pick_commander=next_player": (
+                self.end_phase_pick_commander == "next_player"
+            ),
+        }
+        return sum(bits[name] for name, on in chosen.items() if on)
 
     @classmethod
     def bga(cls) -> RuleOptions:
         """The profile reproducing Board Game Arena on each documented difference."""
-        return cls(store_patch_without_square=False)
+        return cls(
+            store_patch_without_square=False, end_phase_pick_commander="next_player"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values, for manifests."""

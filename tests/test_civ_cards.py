@@ -368,3 +368,40 @@ def test_commerce_agreement_set(rules, cards, medals):
 
 def test_every_civ_card_is_covered_by_a_test(rules):
     assert {c.id for c in rules.data.civ_cards} == COVERED
+
+
+# ---- options -------------------------------------------------------------------------
+
+
+def test_on_milestone_timing_picks_inside_the_players_turn(rules):
+    # rules.md 13.6 option "on_milestone": the rulebook's track wording
+    from pu_sim.rules import RuleOptions
+
+    game = drawn(
+        rules, {(5, 5): "c"}, options=RuleOptions(civ_pick_timing="on_milestone")
+    )
+    game.set_tracks(0, {"civ": 2})
+    game.state.set_pile(1, [3, 6])
+    game.give(0, ("advance", CIV, 1, 0))
+    assert game.decision == "civ_pick"  # at once, not in the civ step
+    game.apply(3)  # Dept of Natural Resources: its patch resolves in the same turn
+    assert game.decision == "patch"
+    assert game.player(0)["owed"] == []
+
+
+@pytest.mark.parametrize(("choice", "first"), [("final_round", 1), ("next_player", 0)])
+def test_end_phase_picks_start_with_the_final_rounds_commander_or_bga(
+    rules, choice, first
+):
+    # rules.md 14.27: a contested last card in the end phase
+    from pu_sim.rules import RuleOptions
+
+    game = drawn(rules, {(5, 5): "c"}, players=2,
+                 options=RuleOptions(end_phase_pick_commander=choice))  # fmt: skip
+    game.state.set_game_int("commander", 1)
+    game.state.set_game_int("last_round", 1)
+    game.state.set_pile(4, [27])
+    game.state.owe_pick(0, 4)
+    game.state.owe_pick(1, 4)
+    game.start_stage("end_round")
+    assert (game.decision, game.decider) == ("civ_pick", first)

@@ -41,7 +41,8 @@ def test_mixed_bots_and_the_two_player_commander_variant(rules):
         300, players=2, bots=["greedy", "random"], seed=3,
         options=RuleOptions(
             two_player_fixed_rotation=False, store_patch_without_square=False,
-            patches_anchor_adjacency=False,
+            patches_anchor_adjacency=False, civ_pick_timing="on_milestone",
+            end_phase_pick_commander="next_player",
         ),
     )  # fmt: skip
     check(frame, rules)

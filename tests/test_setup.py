@@ -39,7 +39,7 @@ def test_stacks_are_shuffled_per_game(rules):
 
 def test_custom_slot_order_loads_the_station_accordingly(rules):
     order = ("domino", "straight-3", "T-4", "corner-3", "L-4", "square-4")
-    game = Game(players=3, seed=2, options=RuleOptions(interior_slots=order))
+    game = Game(players=3, seed=2, options=RuleOptions(station_interior_slots=order))
     stacks = game.fields()["stacks"]
     assert [shape_name(rules, stacks[s][0]) for s in range(6)] == list(order)
 
@@ -53,7 +53,7 @@ def test_custom_slot_order_loads_the_station_accordingly(rules):
 )
 def test_bad_slot_order_is_a_clear_error(rules, slots, message):
     with pytest.raises(ValueError, match=message):
-        RuleOptions(interior_slots=slots).stack_shapes(rules.data)
+        RuleOptions(station_interior_slots=slots).stack_shapes(rules.data)
 
 
 @pytest.mark.parametrize("shift", range(6))

@@ -1,0 +1,62 @@
+"""docs/rules-decisions.md and RuleOptions stay in step."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from pathlib import Path
+
+from pu_sim.rules import RuleOptions
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "rules-decisions.md"
+FIELDS = {f.name for f in dataclasses.fields(RuleOptions)}
+
+
+def section(title: str, end: str | None = None) -> str:
+    text = DOC.read_text()
+    start = text.index(title)
+    return text[start : text.index(end, start) if end else None]
+
+
+def test_every_rule_option_is_documented_as_in_the_engine():
+    index = section("## 14. Option index")
+    rows = dict(
+        re.findall(r"^\| `(\w+)` \|.*\| (in the engine|planned) \|$", index, re.M)
+    )
+    assert {
+        name for name, status in rows.items() if status == "in the engine"
+    } == FIELDS
+
+
+def test_the_bga_profile_sets_what_the_document_says():
+    profile = section(
+        "**Option values of the profile**", "**Each documented difference"
+    )
+    block = profile.split("```")[1]
+    bga, default = RuleOptions.bga(), RuleOptions()
+    checked = set()
+    for line in block.strip().splitlines():
+        setting, _, comment = line.partition("#")
+        name, value = (part.strip() for part in setting.split("=", 1))
+        if name not in FIELDS:
+            continue  # an option of a module still to come
+        checked.add(name)
+        if "default" in comment:
+            assert getattr(bga, name) == getattr(default, name), name
+        else:
+            assert getattr(bga, name) == ast.literal_eval(value), name
+    # every option whose BGA value differs from the default is in the block
+    differing = {n for n in FIELDS if getattr(bga, n) != getattr(default, n)}
+    assert differing <= checked
+
+
+def test_every_decision_cites_a_reference_section():
+    tables = section("## 1. Setup and station", "## 13. The `bga` profile")
+    rows = [ln for ln in tables.splitlines() if ln.startswith("| `")]
+    assert len(rows) >= 100
+    for row in rows:
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+        assert len(cells) == 5, row
+        reference = cells[3]
+        assert re.search(r"rules|planets|corporations|cards|json", reference), row
