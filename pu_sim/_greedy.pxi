@@ -112,6 +112,7 @@ cdef struct PlaceEval:
     int movable
     double energy_best                   # best value an energy icon could take
     uint16_t blocked[GRID]               # covered or not a grid square
+    uint16_t tokens_in_row[GRID]         # lifepods or rovers in row y
     double row_complete[GRID]            # value of completing row y (0 if a meteorite)
     double col_complete[GRID]
     double row_unit[GRID]                # value per square filled in row y
@@ -189,6 +190,7 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     meteorite_lines(pl, &mrows, &mcols)
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
+        e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
         total = popcount16(grid[y])
         filled = popcount16(grid[y] & pl.occ[y])
         medal = R.row_medal[pl.planet][y]
@@ -240,9 +242,51 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         lifepod_distances(g, R, p, e.lifepod_dist)
 
 
-cdef double placement_cheap(const Game_t* g, const Rules_t* R, const double* w, int p,
-                            int tile, int o, int x, int y, bint resources,
-                            const PlaceEval* e, double* rest_bound) noexcept nogil:
+cdef struct TileEval:
+    # Per-decision facts about one depot tile, hoisted out of the candidate loop.
+    int tile, ta, tb
+    bint meteor                          # its meteor symbol will place a meteorite
+    int water_side                       # part (0 A, 1 B) with the water icon, or -1
+    double fixed                         # resources not depending on the square, size
+    double water_val                     # the water advance if a water square is on ice
+    double rest_extra                    # bound on the rover-reach bonus
+    bint energy                          # has an energy icon (exact value in the rest)
+    bint rover_reach                     # a rover milestone comes with this tile
+
+
+cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int tile, bint resources, const PlaceEval* e,
+                            TileEval* t) noexcept nogil:
+    cdef int side, terrain
+    t.tile = tile
+    t.ta = R.tile_ta[tile]
+    t.tb = R.tile_tb[tile]
+    t.meteor = R.tile_meteor[tile] and not tech_no_meteorites(g, R, p)
+    t.water_side = -1
+    t.fixed = w[G_SIZE] * R.tile_size[tile]
+    t.water_val = 0.0
+    t.energy = False
+    t.rover_reach = e.rover_next and resources and (t.ta == ROVER or t.tb == ROVER)
+    t.rest_extra = w[G_REACH] if (t.rover_reach and w[G_REACH] > 0) else 0.0
+    for side in range(2):
+        terrain = t.ta if side == 0 else t.tb
+        if terrain == WATER:
+            t.water_side = side                 # terrain fact: no ice penalty for water
+            if resources:
+                t.water_val = (e.water2_val if tech_doubles_water(g, R, p)
+                               else e.track_val[WATER])
+        elif not resources:
+            continue
+        elif terrain == ENERGY:
+            t.energy = True
+            t.fixed += e.energy_best            # the best it could be; exact in the rest
+        else:
+            t.fixed += e.track_val[terrain]
+
+
+cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* pl,
+                            const TileEval* t, int o, int x, int y, const PlaceEval* e,
+                            double* rest_bound) noexcept nogil:
     """The exactly known part of a placement's score, from the tile's row masks.
 
     Energy is counted at its best possible value; *rest_bound receives an upper
@@ -250,30 +294,28 @@ cdef double placement_cheap(const Game_t* g, const Rules_t* R, const double* w, 
     reach the best score so far is skipped without its neighbour features
     (branch and bound: the same choice as a full evaluation).
     """
-    cdef const Player_t* pl = &g.pl[p]
-    cdef const Orient_t* ori = &R.orient[tile][o]
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
     cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
-    cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0
-    cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile], mx = -1, my = -1, side, terrain
-    cdef uint16_t fa, fb, wet
-    cdef bint on_ice_a = False, on_ice_b = False
-    cdef double v = 0.0, bound = 0.0
-    if R.tile_meteor[tile] and ori.meteor >= 0 and not tech_no_meteorites(g, R, p):
+    cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0, mx = -1, my = -1
+    cdef uint16_t fa, fb, foot, wet
+    cdef bint wet_on_ice = False
+    cdef double v = t.fixed, bound = t.rest_extra
+    if t.meteor and ori.meteor >= 0:
         mx = x + ori.dx[ori.meteor]
         my = y + ori.dy[ori.meteor]
     for i in range(ori.h):
         yy = y + i
         fa = <uint16_t>((ori.rows_a[i] << x) & ROW_BITS)
         fb = <uint16_t>((ori.rows_b[i] << x) & ROW_BITS)
-        lifepods += popcount16((fa | fb) & pl.lifepod[yy])
-        rovers += popcount16((fa | fb) & pl.rover_at[yy])
-        if ice[yy]:
-            if fa & ice[yy]:
-                on_ice_a = True
-            if fb & ice[yy]:
-                on_ice_b = True
-            wet = (fa if ta == WATER else 0) | (fb if tb == WATER else 0)
-            icy += popcount16((fa | fb) & ~wet & ice[yy])
+        foot = fa | fb
+        if e.tokens_in_row[yy]:
+            lifepods += popcount16(foot & pl.lifepod[yy])
+            rovers += popcount16(foot & pl.rover_at[yy])
+        if ice[yy] & foot:
+            wet = fa if t.water_side == 0 else (fb if t.water_side == 1 else 0)
+            if wet & ice[yy]:
+                wet_on_ice = True
+            icy += popcount16(foot & ~wet & ice[yy])
         n = ori.rowcnt[i]
         if n >= e.row_rem[yy]:
             if yy != my:
@@ -290,25 +332,14 @@ cdef double placement_cheap(const Game_t* g, const Rules_t* R, const double* w, 
             v += n * e.col_unit[k]
     if mx >= 0:
         v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
+    if wet_on_ice:
+        v += t.water_val
     v -= w[G_LIFEPOD_LOST] * lifepods + w[G_ROVER_LOST] * rovers + w[G_ICE] * icy
-    v += w[G_SIZE] * ori.ncells
-    if resources:
-        for side in range(2):
-            terrain = ta if side == 0 else tb
-            if terrain == WATER:
-                if (on_ice_a if side == 0 else on_ice_b):
-                    v += e.water2_val if tech_doubles_water(g, R, p) else e.track_val[WATER]
-            elif terrain == ENERGY:
-                v += e.energy_best
-            else:
-                v += e.track_val[terrain]
     # what placement_rest() may still add at most
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
         bound -= w[G_HOLE] * ori.n_nbr
-    if e.rover_next and resources and (ta == ROVER or tb == ROVER) and w[G_REACH] > 0:
-        bound += w[G_REACH]
     rest_bound[0] = bound
     return v
 
@@ -320,22 +351,19 @@ cdef inline bint blocked_at(const PlaceEval* e, int x, int y) noexcept nogil:
     return (e.blocked[y] >> x) & 1
 
 
-cdef double placement_rest(const Game_t* g, const Rules_t* R, const double* w, int p,
-                           int tile, int o, int x, int y, bint resources,
-                           const PlaceEval* e) noexcept nogil:
+cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t, int o,
+                           int x, int y, const PlaceEval* e) noexcept nogil:
     """The rest of a placement's score: exact energy, compactness, walled-in squares,
     and landing a coming rover near a lifepod; one lookup per neighbour square."""
-    cdef const Player_t* pl = &g.pl[p]
-    cdef const Orient_t* ori = &R.orient[tile][o]
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
     cdef int i, k, nx, ny, cx, cy, side, mask, inside, holes = 0, touch = 0
-    cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile]
     cdef double v = 0.0, d
     cdef bint walled
-    if resources and (ta == ENERGY or tb == ENERGY):
+    if t.energy:
         # EN-1/EN-2: the other part always touches; then what touches the energy
         # part and the energy areas it joins
-        side = 0 if ta == ENERGY else 1
-        mask = 1 << (tb if side == 0 else ta)
+        side = 0 if t.ta == ENERGY else 1
+        mask = 1 << (t.tb if side == 0 else t.ta)
         for i in range(ori.n_enbr[side]):
             nx = x + ori.enbr_dx[side][i]
             ny = y + ori.enbr_dy[side][i]
@@ -361,7 +389,7 @@ cdef double placement_rest(const Game_t* g, const Rules_t* R, const double* w, i
         if walled:
             holes += 1
     v += w[G_CONTACT] * touch - w[G_HOLE] * holes
-    if e.rover_next and resources and (ta == ROVER or tb == ROVER):
+    if t.rover_reach:
         d = 99
         for i in range(ori.ncells):
             cx = x + ori.dx[i]
@@ -372,13 +400,15 @@ cdef double placement_rest(const Game_t* g, const Rules_t* R, const double* w, i
     return v
 
 
-cdef inline double eval_placement(const Game_t* g, const Rules_t* R, const double* w, int p,
-                                  int tile, int o, int x, int y, bint resources,
-                                  const PlaceEval* e) noexcept nogil:
+cdef double eval_placement(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           int tile, int o, int x, int y, bint resources,
+                           const PlaceEval* e) noexcept nogil:
     """Full score of one placement (the slow path's and tests' view)."""
+    cdef TileEval t
     cdef double bound
-    return (placement_cheap(g, R, w, p, tile, o, x, y, resources, e, &bound)
-            + placement_rest(g, R, w, p, tile, o, x, y, resources, e))
+    prepare_tile_eval(g, R, w, p, tile, resources, e, &t)
+    return (placement_cheap(R, w, &g.pl[p], &t, o, x, y, e, &bound)
+            + placement_rest(R, w, &t, o, x, y, e))
 
 
 # ==== choosing ==========================================================================
@@ -503,22 +533,77 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
             d += 1
 
 
+cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           const int* qx, const int* qy, int nq, double* out) noexcept nogil:
+    """target_distances() at a few squares only: the BFS stops once all are reached."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t front[GRID]
+    cdef uint16_t seen[GRID]
+    cdef uint16_t nb[GRID]
+    cdef int y, d, kind, i, left
+    cdef double tv, cand
+    cdef bint more
+    cdef bint done[4 * MAX_ROVERS + MAX_ROVERS]
+    for i in range(nq):
+        out[i] = 0.0
+    for kind in range(2):
+        tv = 1.0 if kind == 0 else w[G_METEOR_TARGET]
+        for y in range(GRID):
+            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & grid[y]
+            seen[y] = front[y]
+        for i in range(nq):
+            done[i] = False
+        left = nq
+        d = 0
+        more = grid_any(front)
+        while more and left > 0:
+            cand = tv / (1.0 + d)
+            for i in range(nq):
+                if not done[i] and (front[qy[i]] >> qx[i]) & 1:
+                    done[i] = True
+                    left -= 1
+                    if cand > out[i]:
+                        out[i] = cand
+            dilate(front, nb)
+            more = False
+            for y in range(GRID):
+                front[y] = nb[y] & grid[y] & ~seen[y]
+                seen[y] |= front[y]
+                if front[y]:
+                    more = True
+            d += 1
+
+
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
                            const uint32_t* moves, int n) noexcept nogil:
     """Step a rover toward the closest lifepod or meteorite; stop when none gets closer."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef double val[GRID][GRID]
-    cdef int i, r, sq
+    cdef int qx[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef int qy[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef double val[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef int i, r, sq, nq = 0, m = 0
     cdef Argmax a
+    # queries: every rover's square (indices 0..MAX_ROVERS-1), then each destination
+    for r in range(MAX_ROVERS):
+        qx[r] = pl.rover_x[r] if pl.rover_status[r] == RV_PLANET else 0
+        qy[r] = pl.rover_y[r] if pl.rover_status[r] == RV_PLANET else 0
+    nq = MAX_ROVERS
+    for i in range(n):
+        if moves[i] != MV_DONE and nq < 5 * MAX_ROVERS:
+            sq = moves[i] & 0xFF
+            qx[nq] = sq % GRID
+            qy[nq] = sq // GRID
+            nq += 1
+    target_values_at(g, R, w, p, qx, qy, nq, val)
     argmax_init(&a, 0.0)
-    target_distances(g, R, w, p, val)
     for i in range(n):
         if moves[i] == MV_DONE:
             argmax_offer(&a, g, i, 1e-6)     # stop unless a step gets closer to a target
             continue
         r = moves[i] >> 8
-        sq = moves[i] & 0xFF
-        argmax_offer(&a, g, i, val[sq // GRID][sq % GRID] - val[pl.rover_y[r]][pl.rover_x[r]])
+        argmax_offer(&a, g, i, val[MAX_ROVERS + m] - val[r])
+        m += 1
     return a.index
 
 
@@ -634,6 +719,7 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     cdef int tile, t0, t1, q, saved_rot, ta, tb, bt
     cdef const Player_t* pl = &g.pl[p]
     cdef PlaceEval* e
+    cdef TileEval tiles[2]
     cdef Argmax a
     cdef double v, bound
     cdef double val[GRID][GRID]
@@ -645,16 +731,17 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
             return 0
         prepare_place_eval(g, R, w, p, e)
         if d == D_PLACE:
-            t0 = depot_tile(g, R, p, 0)
-            t1 = depot_tile(g, R, p, 1)
             resources = g.place_from_depot != 1
+            for slot in range(2):
+                tile = depot_tile(g, R, p, slot)
+                if tile != NO_TILE:
+                    prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
             for i in range(n):
                 unpack_place(moves[i], &slot, &o, &x, &y)
-                tile = t0 if slot == 0 else t1
-                v = placement_cheap(g, R, w, p, tile, o, x, y, resources, e, &bound)
+                v = placement_cheap(R, w, pl, &tiles[slot], o, x, y, e, &bound)
                 if argmax_hopeless(&a, v + bound):
                     continue
-                v += placement_rest(g, R, w, p, tile, o, x, y, resources, e)
+                v += placement_rest(R, w, &tiles[slot], o, x, y, e)
                 argmax_offer(&a, g, i, v)
         else:
             for i in range(n):
