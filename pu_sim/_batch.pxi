@@ -49,6 +49,15 @@ cdef packed struct SeatRecord:
     uint8_t patches_lost
     uint8_t civ_cards
     uint16_t decisions
+    uint8_t deck_green
+    uint8_t deck_orange
+    uint8_t deck_red
+    uint8_t events_revealed
+    int16_t score_private
+    int16_t score_neighbour
+    uint32_t private_cards
+    uint32_t private_met
+    uint32_t neighbour_cards
 
 
 cdef struct TableSpec:
@@ -64,6 +73,11 @@ cdef struct TableSpec:
     int8_t shift                         # -1: random (rules.md ST-5)
     int8_t rotation                      # -1: random initial rotation (ST-15)
     uint8_t stack_shape[N_STACKS]        # station loading (ST-4): shape per slot
+    uint8_t events_on                    # the event deck module
+    uint8_t deck_random                  # DECK_EXPLICIT, DECK_UNIFORM or DECK_BGA
+    uint8_t deck_mix[3]                  # green, orange, red when explicit
+    uint8_t neighbour_objectives         # multiplayer neighbour cards
+    uint8_t private_module               # multiplayer private objectives (deal 2 keep 1)
     uint32_t group_size                  # paired design: games sharing one setup
 
 
@@ -129,6 +143,10 @@ cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t
     g.shift = <uint8_t>(spec.shift if spec.shift >= 0 else rng_below(&g.rng, 6))
     g.rotation = <uint8_t>(spec.rotation if spec.rotation >= 0 else rng_below(&g.rng, 6))
     civ_setup(g, R)
+    if spec.neighbour_objectives or spec.private_module or n == 1:
+        objectives_setup(g, R, spec)
+    if spec.events_on:
+        deck_setup(g, R, spec)
     shift_seats = <int>(game_index % spec.group_size) % n
     for p in range(n):
         pl = &g.pl[p]
@@ -140,7 +158,8 @@ cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t
         for c in range(R.corp_rovers[pl.corp]):
             pl.rover_status[c] = RV_SUPPLY
     g.commander = 0                                     # ST-10: the first player
-    g.stage = ST_ROUND_START
+    g.stage = ST_OBJECTIVES
+    g.round_rule = RR_NONE
     rng_seed(&g.rng, k0, k1, game_index, STREAM_PLAY)
 
 
@@ -170,7 +189,7 @@ cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
 cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec,
                         uint64_t game_index, SeatRecord* out) noexcept nogil:
     """One output row per seat."""
-    cdef int p
+    cdef int p, k
     cdef const Player_t* pl
     cdef SeatRecord* r
     for p in range(g.n_players):
@@ -218,6 +237,22 @@ cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec
         r.patches_lost = pl.patches_lost
         r.civ_cards = <uint8_t>popcount64(pl.civ_cards)
         r.decisions = <uint16_t>(g.n_decisions if g.n_decisions < 65535 else 65535)
+        r.deck_green = g.deck_count[0]
+        r.deck_orange = g.deck_count[1]
+        r.deck_red = g.deck_count[2]
+        r.events_revealed = g.deck_pos
+        r.score_private = pl.s_private
+        r.score_neighbour = pl.s_neighbour
+        r.private_cards = 0
+        r.private_met = 0
+        for k in range(pl.n_priv):
+            r.private_cards |= 1u << pl.priv[k]
+            if (pl.priv_met >> k) & 1:
+                r.private_met |= 1u << pl.priv[k]
+        r.neighbour_cards = 0
+        for k in range(g.n_neighbour):
+            if g.n_players == 2 or k == p or (k + 1) % g.n_players == p:
+                r.neighbour_cards |= 1u << g.neighbour[k]
 
 
 cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64_t k1,

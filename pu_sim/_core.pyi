@@ -1,5 +1,6 @@
 """Typed interface of the compiled engine (pu_sim/_core.pyx)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,12 @@ ITEMS: dict[int, str]
 STAGES: dict[int, str]
 STATUSES: dict[int, str]
 END_TRIGGERS: dict[int, str]
+EVENT_OPS: dict[str, int]
+ROUND_RULES: dict[str, int]
+ROUND_RULE_NAMES: dict[int, str]
+OBJECTIVE_MEASURES: dict[str, int]
+OBJECTIVE_CONDITIONS: dict[str, int]
+DECK_MODES: dict[str, int]
 
 class CoreRules:
     tables: dict[str, npt.NDArray[Any]]
@@ -82,6 +89,15 @@ class GameState:
     def give_items(self, p: int, items: list[tuple[str, int, int, int]]) -> None: ...
     def owe_pick(self, p: int, rank: int) -> None: ...
     def set_pile(self, rank: int, cards: list[int]) -> None: ...
+    def set_event(self, event_id: int) -> None: ...
+    def set_round_rule(self, name: str, arg: int = 0) -> None: ...
+    def set_objectives(
+        self,
+        p: int,
+        private: Sequence[int] = (),
+        neighbour: Sequence[int] | None = None,
+    ) -> None: ...
+    def objective_value(self, p: int, card: int, side: str) -> int | bool: ...
     def start_stage(self, name: str) -> None: ...
     def start_round(self) -> None: ...
     def start_draft(self, p: int) -> None: ...

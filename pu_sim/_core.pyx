@@ -30,15 +30,18 @@ include "_placement.pxi"
 include "_rovers.pxi"
 include "_biomass.pxi"
 include "_civ.pxi"
+include "_events.pxi"
+include "_objectives.pxi"
 include "_scoring.pxi"
 include "_resolve.pxi"
 include "_moves.pxi"
 include "_round.pxi"
+include "_greedy_objectives.pxi"
 include "_greedy.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
 cdef SeatRecord _record_example
@@ -89,25 +92,76 @@ OPTIONS = {
     "store_patch_without_square": OPT_STORE_PATCH_NO_SQUARE,
     "civ_pick_timing=on_milestone": OPT_CIV_ON_MILESTONE,
     "end_phase_pick_commander=next_player": OPT_END_PICKS_NEXT,
+    "event_round_rule_until=next_event": OPT_RULE_UNTIL_NEXT_EVENT,
+    "event_tech_suppression=next_round": OPT_SUPPRESS_NEXT_ROUND,
+    "event_tech_suppression=none": OPT_SUPPRESS_NONE,
+    "event_may_empty_depot": OPT_EVENT_MAY_EMPTY_DEPOT,
 }
+EVENT_OPS = {
+    "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
+    "regress_one_of": EV_REGRESS_ONE_OF, "synergy_boost": EV_SYNERGY,
+    "choose_synergy_or_peek": EV_CHOOSE_SYNERGY_PEEK, "gain_biomass_patches": EV_PATCHES,
+    "collect_lifepod": EV_COLLECT_LIFEPOD, "collect_meteorite": EV_COLLECT_METEORITE,
+    "place_meteorite_on_empty_meteor_symbol": EV_PLACE_METEORITE,
+    "destroy_lifepod_on_planet": EV_DESTROY_LIFEPOD,
+    "destroy_collected_lifepod": EV_DESTROY_COLLECTED_LIFEPOD,
+    "destroy_collected_meteorite": EV_DESTROY_COLLECTED_METEORITE,
+    "destroy_rover_on_planet": EV_DESTROY_ROVER, "gain_extra_rover": EV_EXTRA_ROVER,
+    "civ_piles_add_from_set_aside": EV_CIV_ADD_RESERVE,
+    "civ_piles_remove_random": EV_CIV_REMOVE_RANDOM,
+    "draw_private_objectives": EV_DRAW_OBJECTIVE,
+    "destroy_private_objective": EV_DISCARD_OBJECTIVE,
+    "rotate_station_to_any_depot": EV_ROTATE_STATION, "remove_depot_stack": EV_REMOVE_STACK,
+}
+ROUND_RULES = {
+    "rover_cannot_enter_terrain": RR_ROVER_BAN, "tile_cannot_cover_edge": RR_NO_EDGE,
+    "tile_cannot_cover_ice": RR_NO_ICE, "tile_cannot_touch_same_terrain": RR_NO_SAME_TERRAIN,
+    "tile_resources_ignore_one": RR_IGNORE_ONE, "no_milestone_benefits": RR_NO_MILESTONES,
+    "no_synergy_boosts": RR_NO_SYNERGY,
+    "place_extra_rover_on_tile_placed_this_round": RR_EXTRA_ROVER,
+}
+OBJECTIVE_MEASURES = {
+    "count_resources_on_edge": OM_RES_EDGE, "largest_terrain_area_size": OM_LARGEST_AREA,
+    "terrain_area_count": OM_AREA_COUNT, "count_resources_on_planet": OM_RES_PLANET,
+    "trackers_at_maximum_count": OM_TRACKERS_TOP, "collected_count": OM_COLLECTED,
+}
+OBJECTIVE_CONDITIONS = {
+    "has_solid_rectangle": OC_RECT, "has_terrain_area_with_resources": OC_AREA_RES,
+    "tracker_at_maximum": OC_TRACKER_TOP, "resource_count_at_most": OC_RES_AT_MOST,
+    "collected_at_least": OC_COLLECTED_AT_LEAST, "collected_greater_than": OC_COLLECTED_GT,
+    "no_uncovered_ice": OC_NO_ICE, "no_uncovered_land": OC_NO_LAND,
+}
+ROUND_RULE_NAMES = {v: k for k, v in ROUND_RULES.items()}
+ROUND_RULE_NAMES[RR_NONE] = "none"
+DECK_MODES = {"explicit": DECK_EXPLICIT, "random": DECK_UNIFORM, "bga_random": DECK_BGA}
 BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
 DECISIONS = {
     D_ROTATION: "rotation", D_PLACE: "place", D_NO_PLACE: "no_place", D_ORDER: "order",
     D_ENERGY: "energy", D_SYNERGY: "synergy", D_TRACK: "track", D_PATCH: "patch",
     D_ROVER_PLACE: "rover_place", D_ROVER_STEP: "rover_step", D_CIV_PICK: "civ_pick",
     D_LIFEPOD: "lifepod", D_TELEPORT: "teleport", D_LINE: "line", D_METEORITE: "meteorite",
+    D_REGRESS: "regress", D_CHOOSE_ONE: "choose_one", D_KEEP_RESOURCE: "keep_resource",
+    D_METEOR_SYMBOL: "meteor_symbol", D_DESTROY_LIFEPOD: "destroy_lifepod",
+    D_DESTROY_ROVER: "destroy_rover", D_COLLECT_METEORITE: "collect_meteorite",
+    D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
     IT_ROVER: "rover", IT_CHOOSE_ADVANCE: "choose_advance", IT_DISTINCT: "distinct",
     IT_RAISE: "raise", IT_LIFEPOD: "lifepod", IT_TELEPORT: "teleport", IT_LINE: "line",
     IT_METEORITE: "meteorite", IT_PLACE_TILE: "place_tile", IT_CIV_PICK: "civ_pick",
+    IT_REGRESS: "regress", IT_CHOOSE_ONE: "choose_one", IT_KEEP_ONE: "keep_one",
+    IT_PLACE_METEORITE: "place_meteorite", IT_DESTROY_LIFEPOD: "destroy_lifepod",
+    IT_DESTROY_ROVER: "destroy_rover", IT_COLLECT_METEORITE: "collect_meteorite",
+    IT_DISCARD_OBJECTIVE: "discard_objective", IT_ROTATE_STATION: "rotate_station",
+    IT_REMOVE_STACK: "remove_stack",
 }
 STAGES = {
     ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",
     ST_CHECK: "check", ST_DRAFT: "draft", ST_CIV: "civ", ST_END_ROUND: "end_round",
     ST_END_EFFECTS: "end_effects", ST_END_PICKS: "end_picks", ST_SCORE: "score",
-    ST_DONE: "done", ST_PAUSED: "paused",
+    ST_DONE: "done", ST_PAUSED: "paused", ST_OBJECTIVES: "objectives", ST_EVENT: "event",
+    ST_EVENT_PLAYERS: "event_players", ST_EVENT_CIV: "event_civ",
 }
 STATUSES = {
     STATUS_OK: "ok", STATUS_TURN_LIMIT: "turn_limit",
@@ -222,6 +276,16 @@ cdef class CoreRules:
         _fill(tables, "card_arg", R.card_arg, np.uint8, (N_CIV + 1) * 2)
         _fill(tables, "card_when", R.card_when, np.uint8, (N_CIV + 1) * 2)
         _fill(tables, "rank_cards", R.rank_cards, np.uint8, 4 * CIV_PER_RANK)
+        _fill(tables, "event_colour", R.event_colour, np.uint8, N_EVENTS)
+        _fill(tables, "event_solo", R.event_solo, np.uint8, N_EVENTS)
+        _fill(tables, "event_op", R.event_op, np.uint8, N_EVENTS)
+        _fill(tables, "event_a", R.event_a, np.uint8, N_EVENTS)
+        _fill(tables, "event_b", R.event_b, np.uint8, N_EVENTS)
+        _fill(tables, "event_c", R.event_c, np.uint8, N_EVENTS)
+        _fill(tables, "event_rule", R.event_rule, np.uint8, N_EVENTS)
+        _fill(tables, "event_arg", R.event_arg, np.uint8, N_EVENTS)
+        _fill(tables, "objective_neighbour", R.obj_neighbour, np.uint8, N_OBJECTIVES * 6)
+        _fill(tables, "objective_private", R.obj_private, np.uint8, N_OBJECTIVES * 5)
 
 
 # ==== table spec ================================================================
@@ -250,6 +314,13 @@ cdef TableSpec make_spec(dict spec) except *:
     ts.shift = int(spec["shift"])
     ts.rotation = int(spec["rotation"])
     ts.group_size = max(1, int(spec["group_size"]))
+    ts.events_on = int(spec.get("events_on", 0))
+    ts.deck_random = int(spec.get("deck_random", 0))
+    mix = list(spec.get("deck_mix", (0, 0, 0)))
+    for k in range(3):
+        ts.deck_mix[k] = mix[k]
+    ts.neighbour_objectives = int(spec.get("neighbour_objectives", 0))
+    ts.private_module = int(spec.get("private_module", 0))
     shapes = list(spec["stack_shape"])
     if sorted(shapes) != list(range(N_SHAPES)):
         raise ValueError("stack_shape must name each of the 12 shapes once")

@@ -137,7 +137,16 @@ cdef enum:
     D_TELEPORT = 13             # relocate which rover where (or skip)
     D_LINE = 14                 # which row (0..11) or column (12..23)
     D_METEORITE = 15            # destroy which meteorite (or stop)
-    N_DECISIONS = 16
+    D_REGRESS = 16              # event: which listed tracker goes down
+    D_CHOOSE_ONE = 17           # event 117/118: 0 = synergy boost, 1 = peek at the next event
+    D_KEEP_RESOURCE = 18        # event 104/108: which of the tile's two resources still counts
+    D_METEOR_SYMBOL = 19        # event 95/107: which empty meteor symbol gets a meteorite
+    D_DESTROY_LIFEPOD = 20      # event 113: which lifepod on the planet is lost
+    D_DESTROY_ROVER = 21        # event 111: which rover is lost (move = rover index)
+    D_COLLECT_METEORITE = 22    # event 83: which meteorite to collect
+    D_REMOVE_STACK = 23         # event 116: which stack of the facing depot leaves (slot)
+    D_OBJ_DISCARD = 24          # which objective card to give up (setup, event 110)
+    N_DECISIONS = 25
 
 # Move values with a special meaning
 cdef enum:
@@ -162,6 +171,16 @@ cdef enum:
     IT_METEORITE = 12           # a: meteorites still to destroy
     IT_PLACE_TILE = 13          # a: 1 = advance trackers for the tile's resources
     IT_CIV_PICK = 14            # a: rank (option civ_pick_timing = "on_milestone")
+    IT_REGRESS = 15             # a: track mask, b: steps
+    IT_CHOOSE_ONE = 16          # synergy boost or peek
+    IT_KEEP_ONE = 17            # keep one of Player_t.keep[0..1]
+    IT_PLACE_METEORITE = 18
+    IT_DESTROY_LIFEPOD = 19
+    IT_DESTROY_ROVER = 20
+    IT_COLLECT_METEORITE = 21   # a: how many
+    IT_DISCARD_OBJECTIVE = 22
+    IT_ROTATE_STATION = 23
+    IT_REMOVE_STACK = 24
 
 # ==== round stages ============================================================
 
@@ -178,6 +197,10 @@ cdef enum:
     ST_SCORE = 9
     ST_DONE = 10
     ST_PAUSED = 11              # scenario tests: stop once the pool is resolved
+    ST_OBJECTIVES = 12          # setup: players give up dealt private objectives
+    ST_EVENT = 13               # reveal the round's event card
+    ST_EVENT_PLAYERS = 14       # every player carries it out, commander first
+    ST_EVENT_CIV = 15           # civ picks of milestones reached in the event
 
 # Where a player's pool resolution returns to
 cdef enum:
@@ -185,6 +208,7 @@ cdef enum:
     CTX_CIV = 1                 # a player's civ-pick turn in the civ step
     CTX_END = 2                 # end phase: stored patches, end-game card effects
     CTX_END_PICKS = 3           # end phase: a player's civ-pick turn
+    CTX_EVENT = 4               # a player's part of the event step
 
 # ==== outcome =================================================================
 
@@ -210,6 +234,69 @@ cdef enum:
     OPT_STORE_PATCH_NO_SQUARE = 1 << 2   # storage tech keeps an unplaceable patch
     OPT_CIV_ON_MILESTONE = 1 << 3        # civ picks when the milestone is reached
     OPT_END_PICKS_NEXT = 1 << 4          # BGA: end-phase picks start after the commander
+    OPT_RULE_UNTIL_NEXT_EVENT = 1 << 5   # BGA: a round rule lasts until the next event
+    OPT_SUPPRESS_NEXT_ROUND = 1 << 6     # a suppressed tech level returns next round
+    OPT_SUPPRESS_NONE = 1 << 7           # BGA: no-milestone rounds still unlock tech
+    OPT_EVENT_MAY_EMPTY_DEPOT = 1 << 8   # BGA: event 116 may remove a depot's last stack
+
+# Event operations (compiled from events.toml) and round rules
+cdef enum:
+    EV_NONE = 0
+    EV_ADVANCE_ONE_OF = 1       # a: track mask, b: steps, c: claim benefits
+    EV_REGRESS_ONE_OF = 2       # a: track mask, b: steps
+    EV_SYNERGY = 3
+    EV_CHOOSE_SYNERGY_PEEK = 4
+    EV_PATCHES = 5              # a: count
+    EV_COLLECT_LIFEPOD = 6      # a: count
+    EV_COLLECT_METEORITE = 7    # a: count
+    EV_PLACE_METEORITE = 8
+    EV_DESTROY_LIFEPOD = 9
+    EV_DESTROY_COLLECTED_LIFEPOD = 10
+    EV_DESTROY_COLLECTED_METEORITE = 11
+    EV_DESTROY_ROVER = 12       # b: minimum rovers on the planet
+    EV_EXTRA_ROVER = 13
+    EV_CIV_ADD_RESERVE = 14     # global: a reserve card into each pile
+    EV_CIV_REMOVE_RANDOM = 15   # global: a pile card out of each pile
+    EV_DRAW_OBJECTIVE = 16
+    EV_DISCARD_OBJECTIVE = 17
+    EV_ROTATE_STATION = 18
+    EV_REMOVE_STACK = 19
+
+cdef enum:
+    RR_NONE = 0
+    RR_ROVER_BAN = 1            # arg: terrain rovers may not enter
+    RR_NO_EDGE = 2
+    RR_NO_ICE = 3
+    RR_NO_SAME_TERRAIN = 4
+    RR_IGNORE_ONE = 5
+    RR_NO_MILESTONES = 6
+    RR_NO_SYNERGY = 7
+    RR_EXTRA_ROVER = 8
+
+# Objective measures (neighbour side) and conditions (private side)
+cdef enum:
+    OM_RES_EDGE = 1             # a: resource
+    OM_LARGEST_AREA = 2         # a: terrain
+    OM_AREA_COUNT = 3           # a: terrain
+    OM_RES_PLANET = 4           # a: resource
+    OM_TRACKERS_TOP = 5         # a: track mask
+    OM_COLLECTED = 6            # a: 0 lifepods, 1 meteorites
+
+cdef enum:
+    OC_RECT = 1                 # a: terrain, b: width, c: height, d: either orientation
+    OC_AREA_RES = 2             # a: terrain, b: resource, c: minimum icons
+    OC_TRACKER_TOP = 3          # a: track
+    OC_RES_AT_MOST = 4          # a: resource, b: maximum
+    OC_COLLECTED_AT_LEAST = 5   # a: item, b: minimum
+    OC_COLLECTED_GT = 6         # a: more, b: less
+    OC_NO_ICE = 7
+    OC_NO_LAND = 8
+
+cdef enum:
+    DECK_SIZE = 20              # the rulebook's deck
+    DECK_MAX = 26               # BGA's scheme: green and orange up to 13 each
+    OBJ_WIN = 5                 # medals for a won neighbour card / a met private card
+    OBJ_TIE = 2
 
 # Rover status
 cdef enum:
@@ -288,6 +375,18 @@ cdef struct Rules_t:
     uint8_t card_arg[N_CIV + 1][2]
     uint8_t card_when[N_CIV + 1][2]
     uint8_t rank_cards[4][CIV_PER_RANK]
+    # events (index = id - 65)
+    uint8_t event_colour[N_EVENTS]
+    uint8_t event_solo[N_EVENTS]
+    uint8_t event_op[N_EVENTS]
+    uint8_t event_a[N_EVENTS]
+    uint8_t event_b[N_EVENTS]
+    uint8_t event_c[N_EVENTS]
+    uint8_t event_rule[N_EVENTS]
+    uint8_t event_arg[N_EVENTS]
+    # objectives (index = id - 37): neighbour (kind, a, b, c, d, higher) and private
+    uint8_t obj_neighbour[N_OBJECTIVES][6]
+    uint8_t obj_private[N_OBJECTIVES][5]
 
 
 cdef struct Rng_t:
@@ -334,8 +433,19 @@ cdef struct Player_t:
     uint8_t tile_squares                 # squares covered by placed tiles
     uint8_t meteorites_placed            # meteorites put on the planet by tiles
     uint8_t placed_any                   # a tile was ever placed (first-tile rule)
+    # -- objectives, events -------------------------------------------------
+    uint8_t priv[8]                      # kept private objectives (indices)
+    uint8_t n_priv
+    uint8_t dealt[4]                     # private objectives dealt, to choose from
+    uint8_t n_dealt
+    uint8_t keep_priv                    # how many of the dealt cards to keep
+    uint8_t tech_suppressed              # levels a no-milestone round kept locked
+    Item_t keep[2]                       # the two resolutions when one must be ignored
+    uint8_t peeks
+    uint32_t priv_met                    # bit k: kept private objective k is met
     # -- results -----------------------------------------------------------
     int16_t score, s_planet, s_tracks, s_lifepods, s_meteorites, s_civ, s_objectives
+    int16_t s_private, s_neighbour
     uint8_t rank, rows_done, cols_done, uncovered, meteorites_left
 
 
@@ -364,6 +474,18 @@ cdef struct Game_t:
     uint8_t pile_n[4]
     uint8_t reserve[4][CIV_PER_RANK]
     uint8_t reserve_n[4]
+    # event deck
+    uint8_t events_on
+    uint8_t deck[DECK_MAX]               # event indices, index 0 revealed first
+    uint8_t deck_n, deck_pos
+    uint8_t deck_count[3]                # green, orange, red
+    uint8_t event                        # the round's event (255: none)
+    uint8_t round_rule, rule_arg
+    # objectives
+    uint8_t obj_deck[N_OBJECTIVES]       # undealt objective cards (event 67 draws here)
+    uint8_t obj_n, obj_pos
+    uint8_t neighbour[MAX_PLAYERS]       # neighbour cards; card k sits after seat k
+    uint8_t n_neighbour
     # the pending decision
     uint8_t decision, decider
     Item_t item                          # the pool item the decision belongs to

@@ -28,7 +28,8 @@ cdef enum:
     G_STORE = 18            # store a patch when the best square is worth less
     G_METEOR_TARGET = 19    # rover target value of a meteorite (a lifepod is 1)
     G_NOISE = 20            # random tie-break amplitude
-    N_GREEDY = 21
+    G_OBJECTIVE = 21        # scale of objective-card incentives (_greedy_objectives.pxi)
+    N_GREEDY = 22
 
 
 # ==== valuing track advances =====================================================
@@ -84,6 +85,15 @@ cdef double track_gain(const Game_t* g, const Rules_t* R, const double* w, int p
     return w[G_TRACK] * v
 
 
+cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                               int t, int steps, const Incentive* inc) noexcept nogil:
+    """track_gain plus what the player's objective cards add to those steps."""
+    cdef int room = TOP - g.pl[p].track[t]
+    if steps < room:
+        room = steps
+    return track_gain(g, R, w, p, t, steps) + (inc.track[t] * room if room > 0 else 0.0)
+
+
 cdef inline double best_track(const Game_t* g, const Rules_t* R, const double* w, int p,
                               int mask, int steps, int* best) noexcept nogil:
     """The most valuable track in mask (value returned, index in *best)."""
@@ -125,6 +135,8 @@ cdef struct PlaceEval:
     uint8_t terr_at[GRID][GRID]          # placed terrain of each square (255: none)
     int rover_next                       # next rover-track space has a rover milestone
     uint8_t lifepod_dist[GRID][GRID]     # BFS distance to the nearest lifepod
+    Incentive inc                        # what the player's objective cards reward
+    uint16_t near_terr[N_TERRAINS][GRID]  # squares touching placed terrain t
 
 
 cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
@@ -182,10 +194,14 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     cdef uint16_t rest[GRID]
     cdef uint16_t seed[GRID]
     cdef uint16_t comp[GRID]
+    objective_incentives(g, R, w, p, &e.inc)
     e.movable = movable_tracks(g, p)
     for t in range(N_TRACKS):
-        e.track_val[t] = track_gain(g, R, w, p, t, 1) if (e.movable >> t) & 1 else 0.0
-    e.water2_val = track_gain(g, R, w, p, WATER, 2)
+        e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
+                          if (e.movable >> t) & 1 else 0.0)
+    e.water2_val = track_value(g, R, w, p, WATER, 2, &e.inc)
+    for t in range(N_TERRAINS):
+        dilate(pl.terr[t], e.near_terr[t])
     e.energy_best = best_of(e.track_val, e.movable)
     meteorite_lines(pl, &mrows, &mcols)
     for y in range(GRID):
@@ -252,6 +268,7 @@ cdef struct TileEval:
     double rest_extra                    # bound on the rover-reach bonus
     bint energy                          # has an energy icon (exact value in the rest)
     bint rover_reach                     # a rover milestone comes with this tile
+    int size_a, size_b                   # squares of each part
 
 
 cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -262,8 +279,13 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
     t.ta = R.tile_ta[tile]
     t.tb = R.tile_tb[tile]
     t.meteor = R.tile_meteor[tile] and not tech_no_meteorites(g, R, p)
+    t.size_a = 0
+    for side in range(R.orient[tile][0].ncells):
+        if R.orient[tile][0].part[side] == 0:
+            t.size_a += 1
+    t.size_b = R.tile_size[tile] - t.size_a
     t.water_side = -1
-    t.fixed = w[G_SIZE] * R.tile_size[tile]
+    t.fixed = w[G_SIZE] * R.tile_size[tile] + e.inc.icon[t.ta] + e.inc.icon[t.tb]
     t.water_val = 0.0
     t.energy = False
     t.rover_reach = e.rover_next and resources and (t.ta == ROVER or t.tb == ROVER)
@@ -296,8 +318,9 @@ cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* p
     """
     cdef const Orient_t* ori = &R.orient[t.tile][o]
     cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
-    cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0, mx = -1, my = -1
-    cdef uint16_t fa, fb, foot, wet
+    cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0, covered_ice = 0
+    cdef int mx = -1, my = -1, cx, cy
+    cdef uint16_t fa, fb, foot, wet, touch_a = 0, touch_b = 0
     cdef bint wet_on_ice = False
     cdef double v = t.fixed, bound = t.rest_extra
     if t.meteor and ori.meteor >= 0:
@@ -311,11 +334,14 @@ cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* p
         if e.tokens_in_row[yy]:
             lifepods += popcount16(foot & pl.lifepod[yy])
             rovers += popcount16(foot & pl.rover_at[yy])
+        touch_a |= fa & e.near_terr[t.ta][yy]
+        touch_b |= fb & e.near_terr[t.tb][yy]
         if ice[yy] & foot:
             wet = fa if t.water_side == 0 else (fb if t.water_side == 1 else 0)
             if wet & ice[yy]:
                 wet_on_ice = True
             icy += popcount16(foot & ~wet & ice[yy])
+            covered_ice += popcount16(foot & ice[yy])
         n = ori.rowcnt[i]
         if n >= e.row_rem[yy]:
             if yy != my:
@@ -335,6 +361,18 @@ cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* p
     if wet_on_ice:
         v += t.water_val
     v -= w[G_LIFEPOD_LOST] * lifepods + w[G_ROVER_LOST] * rovers + w[G_ICE] * icy
+    # objective cards: grow or start terrain areas, icons on the edge, cover ice
+    v += e.inc.cluster[t.ta] * t.size_a if touch_a else e.inc.spread[t.ta]
+    v += e.inc.cluster[t.tb] * t.size_b if touch_b else e.inc.spread[t.tb]
+    v += e.inc.ice * covered_ice
+    cx = x + ori.dx[ori.icon_a]
+    cy = y + ori.dy[ori.icon_a]
+    if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:
+        v += e.inc.edge_icon[t.ta]
+    cx = x + ori.dx[ori.icon_b]
+    cy = y + ori.dy[ori.icon_b]
+    if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:
+        v += e.inc.edge_icon[t.tb]
     # what placement_rest() may still add at most
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
@@ -493,6 +531,7 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
 
 
 cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           double pod_value, double met_value,
                            double val[GRID][GRID]) noexcept nogil:
     """Value of standing on each square: best target value / (1 + distance)."""
     cdef const Player_t* pl = &g.pl[p]
@@ -508,7 +547,7 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
         for x in range(GRID):
             val[y][x] = 0.0
     for kind in range(2):
-        tv = 1.0 if kind == 0 else w[G_METEOR_TARGET]
+        tv = pod_value if kind == 0 else met_value
         for y in range(GRID):
             front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & grid[y]
             seen[y] = front[y]
@@ -534,7 +573,8 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
 
 
 cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, int p,
-                           const int* qx, const int* qy, int nq, double* out) noexcept nogil:
+                           double pod_value, double met_value, const int* qx,
+                           const int* qy, int nq, double* out) noexcept nogil:
     """target_distances() at a few squares only: the BFS stops once all are reached."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
@@ -548,7 +588,7 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
     for i in range(nq):
         out[i] = 0.0
     for kind in range(2):
-        tv = 1.0 if kind == 0 else w[G_METEOR_TARGET]
+        tv = pod_value if kind == 0 else met_value
         for y in range(GRID):
             front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & grid[y]
             seen[y] = front[y]
@@ -576,7 +616,7 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
 
 
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
-                           const uint32_t* moves, int n) noexcept nogil:
+                           const uint32_t* moves, int n, const Incentive* inc) noexcept nogil:
     """Step a rover toward the closest lifepod or meteorite; stop when none gets closer."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int qx[4 * MAX_ROVERS + MAX_ROVERS]
@@ -595,7 +635,8 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
             qx[nq] = sq % GRID
             qy[nq] = sq // GRID
             nq += 1
-    target_values_at(g, R, w, p, qx, qy, nq, val)
+    target_values_at(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
+                     qx, qy, nq, val)
     argmax_init(&a, 0.0)
     for i in range(n):
         if moves[i] == MV_DONE:
@@ -673,6 +714,17 @@ cdef double card_value(const Game_t* g, const Rules_t* R, const double* w, int p
     return v
 
 
+cdef double rover_closeness(const Player_t* pl, int x, int y) noexcept nogil:
+    """1 / (1 + Manhattan distance) to the player's nearest rover on the planet."""
+    cdef int r, d, best = 99
+    for r in range(MAX_ROVERS):
+        if pl.rover_status[r] == RV_PLANET:
+            d = abs(pl.rover_x[r] - x) + abs(pl.rover_y[r] - y)
+            if d < best:
+                best = d
+    return 1.0 / (1.0 + best)
+
+
 cdef double meteorite_line_value(const Player_t* pl, const Rules_t* R, int x, int y) noexcept nogil:
     """Medals a meteorite on (x, y) keeps from its row and column."""
     return R.row_medal[pl.planet][y] + R.col_medal[pl.planet][x]
@@ -724,6 +776,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     cdef double v, bound
     cdef double val[GRID][GRID]
     cdef bint resources
+    cdef Incentive inc
+    cdef Item_t kept
     argmax_init(&a, w[G_NOISE])
     if d == D_PLACE or d == D_PATCH:
         e = <PlaceEval*>malloc(sizeof(PlaceEval))
@@ -753,15 +807,81 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
         free(e)
         return a.index
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
+        objective_incentives(g, R, w, p, &inc)
         for i in range(n):
             t0 = <int>moves[i]
             if g.item.kind == IT_CHOOSE_ADVANCE:
-                v = track_gain(g, R, w, p, t0, g.item.b)
+                v = track_value(g, R, w, p, t0, g.item.b, &inc)
             elif g.item.kind == IT_RAISE:
-                v = track_gain(g, R, w, p, t0, g.item.a - pl.track[t0])
+                v = track_value(g, R, w, p, t0, g.item.a - pl.track[t0], &inc)
             else:
-                v = track_gain(g, R, w, p, t0, 1)
+                v = track_value(g, R, w, p, t0, 1, &inc)
             argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_REGRESS:
+        # lose as little as possible: medals and progress, plus tech levels
+        objective_incentives(g, R, w, p, &inc)
+        q = regress_amount(g, p, g.item.a, g.item.b)
+        for i in range(n):
+            t0 = <int>moves[i]
+            v = -(medal_potential(R, w, pl.corp, t0, pl.track[t0])
+                  - medal_potential(R, w, pl.corp, t0, pl.track[t0] - q)) * w[G_TRACK]
+            v -= inc.track[t0] * q
+            if t0 == TECH:
+                v -= w[G_TECH] * (tech_level(g, R, p)
+                                  - R.tech_level_at[pl.corp][pl.track[TECH] - q])
+            argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_CHOOSE_ONE:
+        return 0                                       # a synergy beats a peek
+    if d == D_KEEP_RESOURCE:
+        objective_incentives(g, R, w, p, &inc)
+        for i in range(n):
+            kept = pl.keep[moves[i]]
+            if kept.kind == IT_ENERGY:
+                v = 0.0
+                for t0 in range(N_TRACKS):
+                    if (kept.a >> t0) & 1 and can_advance(g, p, t0):
+                        bound = track_value(g, R, w, p, t0, 1, &inc)
+                        if bound > v:
+                            v = bound
+            else:
+                v = track_value(g, R, w, p, kept.a,
+                                2 if kept.c == 1 and tech_doubles_water(g, R, p) else 1, &inc)
+            argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_METEOR_SYMBOL or d == D_COLLECT_METEORITE:
+        # place where it blocks least; collect where it blocks most
+        for i in range(n):
+            if moves[i] == MV_DONE:
+                v = 1e6                                # tech L5: decline it
+            else:
+                v = meteorite_line_value(pl, R, moves[i] % GRID, moves[i] // GRID)
+                if d == D_METEOR_SYMBOL:
+                    v = -v
+            argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_DESTROY_LIFEPOD or d == D_DESTROY_ROVER:
+        # lose the lifepod no rover will reach, or the rover far from every lifepod
+        objective_incentives(g, R, w, p, &inc)
+        target_distances(g, R, w, p, 1.0, 0.0, val)
+        for i in range(n):
+            if d == D_DESTROY_LIFEPOD:
+                q = moves[i]
+                v = -rover_closeness(pl, q % GRID, q // GRID)
+            else:
+                q = moves[i]
+                v = -val[pl.rover_y[q]][pl.rover_x[q]]
+            argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_REMOVE_STACK:
+        # lose the stack whose top tile is worth less to this player
+        for i in range(n):
+            argmax_offer(&a, g, i, -tile_quick_value(g, R, w, p, depot_tile(g, R, p, moves[i])))
+        return a.index
+    if d == D_OBJ_DISCARD:
+        for i in range(n):
+            argmax_offer(&a, g, i, -objective_prospect(g, R, p, <int>moves[i]))
         return a.index
     if d == D_ORDER:
         for i in range(n):
@@ -769,9 +889,12 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
             argmax_offer(&a, g, i, v)
         return a.index
     if d == D_ROVER_STEP:
-        return greedy_rover_step(g, R, w, p, moves, n)
+        objective_incentives(g, R, w, p, &inc)
+        return greedy_rover_step(g, R, w, p, moves, n, &inc)
     if d == D_ROVER_PLACE or d == D_TELEPORT:
-        target_distances(g, R, w, p, val)
+        objective_incentives(g, R, w, p, &inc)
+        target_distances(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
+                         val)
         for i in range(n):
             if moves[i] == MV_DONE:
                 v = 0.0

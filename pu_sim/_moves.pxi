@@ -86,6 +86,8 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         # Relocation Bonus: any grid square without another own rover (cards.md A4)
         for y in range(GRID):
             sq[y] = R.pmask[pl.planet][PM_GRID][y] & ~pl.rover_at[y]
+            if g.round_rule == RR_ROVER_BAN:
+                sq[y] &= ~pl.terr[g.rule_arg][y]       # events 97-102 bar teleports too
         for r in range(MAX_ROVERS):
             if pl.rover_status[r] == RV_PLANET:
                 j = gen_squares(sq, out, n)
@@ -110,7 +112,51 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         n = gen_squares(pl.meteorite, out, 0)
         out[n] = MV_DONE
         return n + 1
+    if d == D_REGRESS:
+        return gen_track_moves(regress_options(g, p, &g.item), out)
+    if d == D_CHOOSE_ONE or d == D_KEEP_RESOURCE:
+        out[0] = 0
+        out[1] = 1
+        return 2
+    if d == D_METEOR_SYMBOL:
+        empty_meteor_symbols(pl, sq)
+        n = gen_squares(sq, out, 0)
+        if tech_no_meteorites(g, R, p):
+            out[n] = MV_DONE                           # tech L5: optional (BGA)
+            n += 1
+        return n
+    if d == D_DESTROY_LIFEPOD:
+        return gen_squares(pl.lifepod, out, 0)
+    if d == D_DESTROY_ROVER:
+        for r in range(MAX_ROVERS):
+            if pl.rover_status[r] == RV_PLANET:
+                out[n] = r
+                n += 1
+        return n
+    if d == D_COLLECT_METEORITE:
+        return gen_squares(pl.meteorite, out, 0)
+    if d == D_REMOVE_STACK:
+        return gen_track_moves(removable_stacks(g, R, p), out)
+    if d == D_OBJ_DISCARD:
+        if g.stage == ST_OBJECTIVES:
+            for i in range(pl.n_dealt):
+                out[i] = pl.dealt[i]
+            return pl.n_dealt
+        for i in range(pl.n_priv):
+            out[i] = pl.priv[i]
+        return pl.n_priv
     return 0
+
+
+cdef inline void discard_card(uint8_t* cards, uint8_t* n, int card) noexcept nogil:
+    """Remove an objective card from a player's hand, keeping the order."""
+    cdef int i, j
+    for i in range(n[0]):
+        if cards[i] == card:
+            for j in range(i, n[0] - 1):
+                cards[j] = cards[j + 1]
+            n[0] -= 1
+            return
 
 
 cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
@@ -125,8 +171,9 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         g.status = STATUS_DECISION_LIMIT
         return
     if d == D_ROTATION:
-        g.rotation = <uint8_t>mv                       # SS-3
-        g.stage = ST_CHECK
+        g.rotation = <uint8_t>mv                       # SS-3 (event 79: any depot)
+        if not g.in_pool:
+            g.stage = ST_EVENT
     elif d == D_PLACE:
         unpack_place(mv, &slot, &o, &x, &y)
         tile = take_depot_tile(g, R, p, slot)
@@ -196,3 +243,36 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             pl.meteorites_destroyed += 1
             if g.item.a > 1:
                 push_item(g, p, IT_METEORITE, g.item.a - 1, 0, 0)
+    elif d == D_REGRESS:
+        regress_tracker(g, p, <int>mv, regress_amount(g, p, g.item.a, g.item.b))
+    elif d == D_CHOOSE_ONE:
+        if mv == 0:
+            push_item(g, p, IT_SYNERGY, 0, 0, 0)
+        else:
+            pl.peeks += 1                              # information only
+    elif d == D_KEEP_RESOURCE:
+        it = pl.keep[mv]
+        push_item(g, p, it.kind, it.a, it.b, it.c)
+    elif d == D_METEOR_SYMBOL:
+        if mv != MV_DONE:
+            drop_meteorite(g, p, mv % GRID, mv // GRID)
+    elif d == D_DESTROY_LIFEPOD:
+        grid_clear_sq(pl.lifepod, mv % GRID, mv // GRID)
+        pl.lifepods_lost += 1
+    elif d == D_DESTROY_ROVER:
+        r = <int>mv
+        pl.rover_status[r] = RV_DESTROYED
+        grid_clear_sq(pl.rover_at, pl.rover_x[r], pl.rover_y[r])
+        pl.rovers_lost += 1
+    elif d == D_COLLECT_METEORITE:
+        grid_clear_sq(pl.meteorite, mv % GRID, mv // GRID)
+        pl.meteorites_collected += 1
+        if g.item.a > 1:
+            push_item(g, p, IT_COLLECT_METEORITE, g.item.a - 1, 0, 0)
+    elif d == D_REMOVE_STACK:
+        remove_stack(g, R, p, <int>mv)
+    elif d == D_OBJ_DISCARD:
+        if g.stage == ST_OBJECTIVES:
+            discard_card(pl.dealt, &pl.n_dealt, <int>mv)
+        else:
+            discard_card(pl.priv, &pl.n_priv, <int>mv)

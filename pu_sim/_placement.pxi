@@ -62,6 +62,8 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             dilate(base, c.anchor)
         if tech_ignores_adjacency(g, R, p) or level >= LEVEL_WAIVER:
             c.need_anchor = False
+    if not patch and level == LEVEL_ALL and rule_restricts_tiles(g):
+        apply_tile_rule(g, R, pl, c)                    # events: tiles only (14.26)
 
 
 cdef inline int scan_orientation(const Orient_t* o, const uint16_t* allow_a,
@@ -145,7 +147,7 @@ cdef inline bint level_applies(const Game_t* g, const Rules_t* R, int p, int lev
     if level == LEVEL_ALL:
         return True
     if level == LEVEL_NO_EVENT:
-        return False            # no event restrictions in the base game
+        return rule_restricts_tiles(g)                  # DR-4: drop the event's rule
     if level == LEVEL_NO_PLANET:
         return False            # no planet restrictions on the symmetric planet
     return False                # waiver: asymmetric planets only
@@ -253,35 +255,53 @@ cdef inline void destroy_lifepods_on(Player_t* pl, const uint16_t* squares) noex
         pl.lifepod[y] &= ~squares[y]
 
 
+cdef inline void push_resolutions(Game_t* g, int p, Item_t a, Item_t b) noexcept nogil:
+    """Queue a tile's two resolutions; with events 104/108 the player keeps one."""
+    cdef Player_t* pl = &g.pl[p]
+    if g.round_rule == RR_IGNORE_ONE:
+        pl.keep[0] = a
+        pl.keep[1] = b
+        push_item(g, p, IT_KEEP_ONE, 0, 0, 0)
+        return
+    if a.kind:
+        push_item(g, p, a.kind, a.a, a.b, a.c)
+    if b.kind:
+        push_item(g, p, b.kind, b.a, b.b, b.c)
+
+
 cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int tile,
                                      const uint16_t* part_a, const uint16_t* part_b) noexcept nogil:
     """RS-1: each of the placed tile's two resource icons gives one resolution."""
     cdef Player_t* pl = &g.pl[p]
-    cdef int side, terrain, n, mask, y
+    cdef int side, terrain, mask, y
     cdef const uint16_t* part
     cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
-    cdef bint on_ice
+    cdef Item_t res[2]
     for side in range(2):
         terrain = R.tile_ta[tile] if side == 0 else R.tile_tb[tile]
         part = part_a if side == 0 else part_b
+        res[side].kind = 0
+        res[side].a = res[side].b = res[side].c = 0
         if terrain == WATER:
-            # WA-1: water advances only if a water square of the tile is on ice
-            on_ice = False
+            # WA-1: water advances only if a water square of the tile is on ice;
+            # c = 1: tech L4 may double it when it resolves (WA-2, RS-2)
             for y in range(GRID):
                 if part[y] & ice[y]:
-                    on_ice = True
+                    res[side].kind = IT_ADVANCE
+                    res[side].a = WATER
+                    res[side].b = 1
+                    res[side].c = 1
                     break
-            if on_ice:
-                n = 2 if tech_doubles_water(g, R, p) else 1     # WA-2
-                while n > 0:
-                    push_item(g, p, IT_ADVANCE, WATER, 1, 0)
-                    n -= 1
         elif terrain == ENERGY:
             # EN-4: candidates fixed right after placement
             energy_candidates_after(pl, part, &mask)
-            push_item(g, p, IT_ENERGY, mask, 0, 0)
+            res[side].kind = IT_ENERGY
+            res[side].a = <uint8_t>mask
         else:
-            push_item(g, p, IT_ADVANCE, terrain, 1, 0)
+            res[side].kind = IT_ADVANCE
+            res[side].a = <uint8_t>terrain
+            res[side].b = 1
+    push_resolutions(g, p, res[0], res[1])
 
 
 cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o, int x,
@@ -315,6 +335,8 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
     destroy_rovers_on(g, p, foot)
     if resources:
         push_tile_resources(g, R, p, tile, part_a, part_b)
+    if g.round_rule == RR_EXTRA_ROVER and supply_rover(pl) >= 0:
+        push_item(g, p, IT_ROVER, 0, 0, 0)              # event 65 (solo)
 
 
 cdef inline void take_unplaced_tile(Game_t* g, const Rules_t* R, int p, int tile) noexcept nogil:
@@ -324,8 +346,11 @@ cdef inline void take_unplaced_tile(Game_t* g, const Rules_t* R, int p, int tile
     doubled; the meteor is ignored (rules.md 14.7).
     """
     cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile]
-    cdef int ra = tb if ta == ENERGY else ta
-    cdef int rb = ta if tb == ENERGY else tb
+    cdef Item_t a, b
+    a.kind = b.kind = IT_ADVANCE
+    a.a = <uint8_t>(tb if ta == ENERGY else ta)
+    b.a = <uint8_t>(ta if tb == ENERGY else tb)
+    a.b = b.b = 1
+    a.c = b.c = 0
     g.pl[p].tiles_unplaced += 1
-    push_item(g, p, IT_ADVANCE, ra, 1, 0)
-    push_item(g, p, IT_ADVANCE, rb, 1, 0)
+    push_resolutions(g, p, a, b)

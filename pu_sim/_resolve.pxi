@@ -70,6 +70,22 @@ cdef inline bint patch_storable(const Game_t* g, const Rules_t* R, int p,
     return it.a == 0 and tech_stores_patches(g, R, p)
 
 
+cdef inline void drop_meteorite(Game_t* g, int p, int x, int y) noexcept nogil:
+    """Events 95/107: a meteorite on an empty meteor symbol; a rover there is lost."""
+    cdef Player_t* pl = &g.pl[p]
+    cdef uint16_t sq[GRID]
+    grid_zero(sq)
+    grid_set(sq, x, y)
+    grid_set(pl.meteorite, x, y)
+    pl.meteorites_placed += 1
+    destroy_rovers_on(g, p, sq)                       # RV-5
+
+
+cdef inline void remove_stack(Game_t* g, const Rules_t* R, int p, int slot) noexcept nogil:
+    """Event 116: every tile of one stack of the facing depot leaves the game."""
+    g.stack_pos[depot_stack(g, facing_depot(g, R, p), slot)] = STACK_SIZE
+
+
 cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
     """Resolve a pool item now, or set the decision it needs (RS-4)."""
     cdef Player_t* pl = &g.pl[p]
@@ -141,6 +157,81 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
             return
         g.item = it
         set_decision(g, D_LINE if it.kind == IT_LINE else D_METEORITE, p)
+    elif it.kind == IT_REGRESS:
+        m = regress_options(g, p, &it)
+        if m == 0:
+            return                                    # nothing can go down
+        if single_bit(m):
+            regress_tracker(g, p, __builtin_ctz(m), regress_amount(g, p, it.a, it.b))
+            return
+        g.item = it
+        set_decision(g, D_REGRESS, p)
+    elif it.kind == IT_CHOOSE_ONE:
+        g.item = it
+        set_decision(g, D_CHOOSE_ONE, p)
+    elif it.kind == IT_KEEP_ONE:
+        if not pl.keep[0].kind or not pl.keep[1].kind:
+            # only one resolution would happen anyway: nothing to choose
+            it = pl.keep[0] if pl.keep[0].kind else pl.keep[1]
+            if it.kind:
+                push_item(g, p, it.kind, it.a, it.b, it.c)
+            return
+        g.item = pl.keep[0]
+        set_decision(g, D_KEEP_RESOURCE, p)
+    elif it.kind == IT_PLACE_METEORITE:
+        n = empty_meteor_symbols(pl, sq)
+        if n == 0:
+            return
+        g.item = it
+        if n == 1 and not tech_no_meteorites(g, R, p):
+            lowest_square(sq, &x, &y)
+            drop_meteorite(g, p, x, y)
+            return
+        set_decision(g, D_METEOR_SYMBOL, p)           # tech L5: optional (BGA)
+    elif it.kind == IT_DESTROY_LIFEPOD:
+        n = grid_count(pl.lifepod)
+        if n == 0:
+            return
+        if n == 1:
+            lowest_square(pl.lifepod, &x, &y)
+            grid_clear_sq(pl.lifepod, x, y)
+            pl.lifepods_lost += 1
+            return
+        g.item = it
+        set_decision(g, D_DESTROY_LIFEPOD, p)
+    elif it.kind == IT_DESTROY_ROVER:
+        if rovers_on_planet(pl) == 0:
+            return
+        g.item = it
+        set_decision(g, D_DESTROY_ROVER, p)
+    elif it.kind == IT_COLLECT_METEORITE:
+        n = grid_count(pl.meteorite)
+        if n == 0:
+            return
+        g.item = it
+        if n == 1:
+            lowest_square(pl.meteorite, &x, &y)
+            grid_clear_sq(pl.meteorite, x, y)
+            pl.meteorites_collected += 1
+            return
+        set_decision(g, D_COLLECT_METEORITE, p)
+    elif it.kind == IT_DISCARD_OBJECTIVE:
+        if pl.n_priv == 0:
+            return
+        g.item = it
+        set_decision(g, D_OBJ_DISCARD, p)
+    elif it.kind == IT_ROTATE_STATION:
+        g.item = it
+        set_decision(g, D_ROTATION, p)
+    elif it.kind == IT_REMOVE_STACK:
+        m = removable_stacks(g, R, p)
+        if m == 0:
+            return                                    # would empty the depot: ignored
+        g.item = it
+        if single_bit(m):
+            remove_stack(g, R, p, __builtin_ctz(m))
+            return
+        set_decision(g, D_REMOVE_STACK, p)
     elif it.kind == IT_CIV_PICK:
         if g.pile_n[it.a - 1] == 0:
             return                                    # CV-3: empty pile, nothing

@@ -17,17 +17,65 @@ cdef void finish_game(Game_t* g, const Rules_t* R) noexcept nogil:
 
 
 cdef inline void stage_round_start(Game_t* g, const Rules_t* R) noexcept nogil:
+    cdef int p
     g.round += 1
     if g.round > MAX_ROUNDS:
         g.status = STATUS_TURN_LIMIT
         return
     g.round_commander = g.commander
+    if g.options & OPT_SUPPRESS_NEXT_ROUND:
+        for p in range(g.n_players):
+            g.pl[p].tech_suppressed = 0                 # cards.md A1, "next_round"
     if rotation_is_chosen(g):
         g.stage = ST_ROTATION
         set_decision(g, D_ROTATION, g.commander)       # SS-3, rules.md 14.19
     else:
         g.rotation = (g.rotation + 5) % 6               # SS-6: one depot clockwise
+        g.stage = ST_EVENT
+
+
+cdef inline void stage_objectives(Game_t* g, const Rules_t* R) noexcept nogil:
+    """ST-13: each player gives up dealt private objectives down to their share."""
+    cdef Player_t* pl
+    cdef int i
+    while g.order_i < g.n_players:
+        pl = &g.pl[g.order_i]
+        if pl.n_dealt > pl.keep_priv:
+            g.active = g.order_i
+            set_decision(g, D_OBJ_DISCARD, g.order_i)
+            return
+        for i in range(pl.n_dealt):
+            pl.priv[pl.n_priv] = pl.dealt[i]
+            pl.n_priv += 1
+        pl.n_dealt = 0
+        g.order_i += 1
+    g.stage = ST_ROUND_START
+    g.order_i = 0
+
+
+cdef inline void stage_event(Game_t* g, const Rules_t* R) noexcept nogil:
+    """Step 2 (rules.md 4.2, 10.4): reveal the round's event card."""
+    if not g.events_on or g.deck_pos >= g.deck_n:
         g.stage = ST_CHECK
+        return
+    reveal_event(g, R)
+    g.stage = ST_EVENT_PLAYERS
+    g.order_i = 0
+
+
+cdef inline void stage_event_players(Game_t* g, const Rules_t* R) noexcept nogil:
+    """Every player carries the event out as far as possible, commander first."""
+    cdef int p
+    while g.order_i < g.n_players:
+        p = commander_order(g, g.order_i)
+        g.order_i += 1
+        if push_event_effect(g, R, p):
+            g.active = <uint8_t>p
+            g.ctx = CTX_EVENT
+            g.in_pool = 1
+            return
+    g.stage = ST_EVENT_CIV
+    g.order_i = 0
 
 
 cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
@@ -110,6 +158,8 @@ cdef inline void stage_picks(Game_t* g, const Rules_t* R, int next_stage, int ct
 cdef inline void stage_end_round(Game_t* g, const Rules_t* R) noexcept nogil:
     """Steps 7-8: pass the commander token; end trigger B; next round or the end."""
     g.commander = (g.commander + 1) % g.n_players
+    if not (g.options & OPT_RULE_UNTIL_NEXT_EVENT):
+        g.round_rule = RR_NONE                          # cards.md D6: "this round"
     if any_depot_empty(g):
         g.last_round = 1
         if g.end_trigger == END_NONE:
@@ -163,6 +213,14 @@ cdef void advance(Game_t* g, const Rules_t* R) noexcept nogil:
             continue
         if g.stage == ST_ROUND_START:
             stage_round_start(g, R)
+        elif g.stage == ST_OBJECTIVES:
+            stage_objectives(g, R)
+        elif g.stage == ST_EVENT:
+            stage_event(g, R)
+        elif g.stage == ST_EVENT_PLAYERS:
+            stage_event_players(g, R)
+        elif g.stage == ST_EVENT_CIV:
+            stage_picks(g, R, ST_CHECK, CTX_CIV)
         elif g.stage == ST_CHECK:
             stage_check(g, R)
         elif g.stage == ST_DRAFT:

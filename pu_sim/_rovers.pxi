@@ -62,7 +62,7 @@ cdef inline bint step_allowed(const Game_t* g, const Rules_t* R, int p, int x,
         return False
     if not grid_has(R.pmask[pl.planet][PM_GRID], x, y):
         return False
-    return not grid_has(pl.rover_at, x, y)
+    return not grid_has(pl.rover_at, x, y) and rover_may_enter(g, pl, x, y)
 
 
 cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out) noexcept nogil:

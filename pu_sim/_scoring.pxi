@@ -99,7 +99,10 @@ cdef void score_game(Game_t* g, const Rules_t* R) noexcept nogil:
         pl.s_lifepods = pl.lifepods_collected
         pl.s_meteorites = pl.meteorites_collected // 3
         pl.s_civ = <int16_t>civ_card_medals(g, R, p)
-        pl.s_objectives = 0
+    score_objectives(g, R)                               # E and F
+    for p in range(g.n_players):
+        pl = &g.pl[p]
+        grid = R.pmask[pl.planet][PM_GRID]
         pl.score = (pl.s_planet + pl.s_tracks + pl.s_lifepods + pl.s_meteorites
                     + pl.s_civ + pl.s_objectives)
         complete_lines(pl, grid, &rows_done, &cols_done)

@@ -145,6 +145,14 @@ cdef class GameState:
             "reserve": [[g.reserve[r][i] for i in range(g.reserve_n[r])] for r in range(4)],
             "stacks": [[g.stack[s][i] for i in range(g.stack_pos[s], STACK_SIZE)]
                        for s in range(N_STACKS)],
+            "events_on": g.events_on,
+            "deck": [65 + g.deck[i] for i in range(g.deck_pos, g.deck_n)],
+            "deck_counts": [g.deck_count[c] for c in range(3)],
+            "event": None if g.event == 255 else 65 + g.event,
+            "round_rule": ROUND_RULE_NAMES.get(g.round_rule, "none"),
+            "round_rule_arg": g.rule_arg,
+            "neighbour_objectives": [37 + g.neighbour[k] for k in range(g.n_neighbour)],
+            "objective_deck": [37 + g.obj_deck[k] for k in range(g.obj_pos, g.obj_n)],
         }
 
     def player_fields(self, int p):
@@ -177,6 +185,14 @@ cdef class GameState:
             "score_civ": pl.s_civ, "score_objectives": pl.s_objectives,
             "rank": pl.rank, "rows_complete": pl.rows_done, "cols_complete": pl.cols_done,
             "uncovered": pl.uncovered, "meteorites_left": pl.meteorites_left,
+            "private_objectives": [37 + pl.priv[i] for i in range(pl.n_priv)],
+            "dealt_objectives": [37 + pl.dealt[i] for i in range(pl.n_dealt)],
+            "private_met": [37 + pl.priv[i] for i in range(pl.n_priv) if (pl.priv_met >> i) & 1],
+            "score_private": pl.s_private, "score_neighbour": pl.s_neighbour,
+            "tech_suppressed": [lv for lv in range(8) if (pl.tech_suppressed >> lv) & 1],
+            "peeks": pl.peeks,
+            "keep": [(ITEMS.get(pl.keep[i].kind), pl.keep[i].a, pl.keep[i].b, pl.keep[i].c)
+                     for i in range(2)],
         }
         for name in _PLAYER_GRIDS:
             out[name] = self.get_grid(p, name)
@@ -359,6 +375,51 @@ cdef class GameState:
     def owe_pick(self, int p, int rank):
         self._check_player(p)
         owe_civ_pick(&self.g, p, rank)
+
+    def set_event(self, int event_id):
+        """Reveal this event card now as the round's event (scenario tests).
+
+        The card is carried out for every player at once, then play continues
+        with the round's civ picks and draft.
+        """
+        if not 65 <= event_id <= 124:
+            raise ValueError("event ids are 65..124")
+        put_event_in_force(&self.g, self.rules.R, event_id - 65)
+        self.g.stage = ST_EVENT_PLAYERS
+        self.g.order_i = 0
+        self.g.round_commander = self.g.commander
+        self.g.in_pool = 0
+        self.g.decision = D_NONE
+        advance(&self.g, self.rules.R)
+
+    def set_round_rule(self, str name, int arg=0):
+        """Put a round rule in force without an event card (scenario tests)."""
+        rules = {v: k for k, v in ROUND_RULE_NAMES.items()}
+        self.g.round_rule = rules[name]
+        self.g.rule_arg = arg
+
+    def set_objectives(self, int p, private=(), neighbour=None):
+        """Give player p these private objective ids; optionally set the table's
+        neighbour cards (ids, card k sits after seat k)."""
+        self._check_player(p)
+        cdef Player_t* pl = &self.g.pl[p]
+        private = list(private)
+        pl.n_priv = len(private)
+        for i, card in enumerate(private):
+            pl.priv[i] = card - 37
+        pl.n_dealt = 0
+        if neighbour is not None:
+            neighbour = list(neighbour)
+            self.g.n_neighbour = len(neighbour)
+            for i, card in enumerate(neighbour):
+                self.g.neighbour[i] = card - 37
+
+    def objective_value(self, int p, int card, str side):
+        """The measure (neighbour side) or met flag (private side) of a card for p."""
+        self._check_player(p)
+        if side == "neighbour":
+            return objective_measure(&self.g, self.rules.R, p, card - 37)
+        return bool(objective_met(&self.g, self.rules.R, p, card - 37))
 
     def set_pile(self, int rank, cards):
         """Set the civ pile of a rank (1..4) to the given card ids."""

@@ -44,30 +44,37 @@ cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept no
     return R.tech_level_at[g.pl[p].corp][g.pl[p].track[TECH]]
 
 
+cdef inline bint has_tech(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
+    """Tech `level` is usable: its milestone reached, and not suppressed by a
+    no-milestone event round (cards.md D2/A1)."""
+    return (tech_level(g, R, p) >= level
+            and not (g.pl[p].tech_suppressed >> level) & 1)
+
+
 cdef inline bint tech_ignores_adjacency(const Game_t* g, const Rules_t* R,
                                         int p) noexcept nogil:
     """Universal Coalition L1: tiles need not touch earlier tiles (PL-5)."""
-    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 1
+    return g.pl[p].corp == 0 and has_tech(g, R, p, 1)
 
 
 cdef inline bint tech_stores_patches(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Universal Coalition L2: patches may be kept for the end of the game (BI-2)."""
-    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 2
+    return g.pl[p].corp == 0 and has_tech(g, R, p, 2)
 
 
 cdef inline int tech_move_bonus(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Universal Coalition L3: +1 to each rover-track movement gain (RV-2)."""
-    return 1 if (g.pl[p].corp == 0 and tech_level(g, R, p) >= 3) else 0
+    return 1 if (g.pl[p].corp == 0 and has_tech(g, R, p, 3)) else 0
 
 
 cdef inline bint tech_doubles_water(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Universal Coalition L4: a placed tile's water on ice advances twice (WA-2)."""
-    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 4
+    return g.pl[p].corp == 0 and has_tech(g, R, p, 4)
 
 
 cdef inline bint tech_no_meteorites(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Universal Coalition L5: tiles never place meteorites (ME-4)."""
-    return g.pl[p].corp == 0 and tech_level(g, R, p) >= 5
+    return g.pl[p].corp == 0 and has_tech(g, R, p, 5)
 
 
 # ==== advancing ===================================================================
@@ -92,19 +99,25 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     cdef Player_t* pl = &g.pl[p]
     cdef const int8_t* sp = R.space[pl.corp][t][pos]
     cdef int i
-    if sp[SP_CIV]:
+    cdef bint milestones = g.round_rule != RR_NO_MILESTONES     # events 109/123
+    if sp[SP_TECH]:
+        if not milestones and not (g.options & OPT_SUPPRESS_NONE):
+            pl.tech_suppressed |= <uint8_t>(1 << sp[SP_TECH])  # cards.md D2
+        elif milestones:
+            pl.tech_suppressed &= <uint8_t>~(1 << sp[SP_TECH])  # re-entered: unlocked
+    if sp[SP_CIV] and milestones:
         if g.options & OPT_CIV_ON_MILESTONE:
             push_item(g, p, IT_CIV_PICK, sp[SP_CIV], 0, 0)   # rulebook track wording
         else:
             owe_civ_pick(g, p, sp[SP_CIV])                   # designer FAQ Q1
-
-    if not skip_synergy:
+    if not skip_synergy and g.round_rule != RR_NO_SYNERGY:   # event 122
         for i in range(sp[SP_SYNERGY]):
             push_item(g, p, IT_SYNERGY, 0, 0, 0)
-    for i in range(sp[SP_PATCH]):
-        push_item(g, p, IT_PATCH, 0, 0, 0)
-    if sp[SP_ROVER]:
-        push_item(g, p, IT_ROVER, 0, 0, 0)
+    if milestones:
+        for i in range(sp[SP_PATCH]):
+            push_item(g, p, IT_PATCH, 0, 0, 0)
+        if sp[SP_ROVER]:
+            push_item(g, p, IT_ROVER, 0, 0, 0)
     if sp[SP_MOVE]:
         # RV-2: the tech bonus applies to rover-track movement only
         pl.move_budget += sp[SP_MOVE] + tech_move_bonus(g, R, p)

@@ -48,6 +48,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "store": 0.2,  # store a patch if the best square is worth less
         "meteor_target": 0.5,  # rover target value of a meteorite (lifepod = 1)
         "noise": 0.0,  # uniform noise added to every option (0: ties only)
+        "objective": 1.0,  # scale of objective-card incentives
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""

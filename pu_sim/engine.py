@@ -304,6 +304,24 @@ class Game:
             return f"take civ card {card.id} {card.name!r}"
         if d == "line":
             return f"clear row {move}" if move < 12 else f"clear column {move - 12}"
+        if d == "regress":
+            return f"regress {TRACKS[move]}"
+        if d == "choose_one":
+            return "take a synergy boost" if move == 0 else "peek at the next event"
+        if d == "keep_resource":
+            kind, a, b, c = self.player(self.decider)["keep"][move]
+            return f"keep {self._item_name(kind, a, b, c)}"
+        if d in ("meteor_symbol", "destroy_lifepod", "collect_meteorite"):
+            if move == core["MV_DONE"]:
+                return "decline"
+            return f"{d.replace('_', ' ')} at ({move % 12}, {move // 12})"
+        if d == "destroy_rover":
+            return f"lose rover {move + 1}"
+        if d == "remove_stack":
+            return f"remove the {'small' if move == 0 else 'large'} stack"
+        if d == "objective_discard":
+            objective = next(o for o in data.objectives if o.id == move + 37)
+            return f"give up objective {objective.id} {objective.private.name!r}"
         return f"{d} {move}"
 
     def _item_name(self, kind: str, a: int, b: int, c: int) -> str:
@@ -325,11 +343,21 @@ class Game:
         return f"#{tile} {shape} {fam.a}/{fam.b}{' meteor' if t.meteor else ''}"
 
     def trace(self) -> list[str]:
-        """Play to the end with the bots, returning one line per decision."""
+        """Play to the end with the bots, returning one line per decision.
+
+        Event reveals get a line of their own, so a trace reads like the game.
+        """
         lines: list[str] = []
+        shown: list[tuple[int, int | None]] = []
 
         def record(game: Game, move: int) -> None:
             f = game.fields()
+            if f["event"] is not None and (f["round"], f["event"]) not in shown:
+                shown.append((f["round"], f["event"]))
+                card = self.rules.data.events[f["event"] - 65]
+                lines.append(
+                    f"r{f['round']:02d} event {card.id} ({card.colour}): {card.text}"
+                )
             lines.append(
                 f"r{f['round']:02d} p{game.decider} {game.decision:<11} "
                 f"n={len(game.legal_moves()):<4} {game.describe(move)}"
@@ -409,6 +437,19 @@ class Game:
     def give_cards(self, p: int, *cards: int) -> None:
         """Player p holds exactly these civ cards (ids)."""
         self.state.set_player_int(p, "civ_cards", sum(1 << (c - 1) for c in cards))
+
+    def reveal_event(self, event_id: int) -> None:
+        """Reveal this event card as the round's event and carry it out."""
+        self.state.set_event(event_id)
+
+    def set_objectives(
+        self,
+        p: int,
+        private: Sequence[int] = (),
+        neighbour: Sequence[int] | None = None,
+    ) -> None:
+        """Player p's private objective ids; optionally the neighbour cards."""
+        self.state.set_objectives(p, private, neighbour)
 
     def give(self, p: int, *items: tuple[str, int, int, int]) -> None:
         """Give player p pending items (kind, a, b, c) and start resolving them."""

@@ -68,8 +68,78 @@ def to_frame(
         label("end_trigger", END_TRIGGER_LABELS),
         pl.col("won").cast(pl.Boolean),
     )
+    frame = frame.with_columns(
+        *[
+            _card_list(col)
+            for col in ("private_cards", "private_met", "neighbour_cards")
+        ]
+    ).with_columns(*solo_target_columns(data))
     rest = [c for c in frame.columns if c not in LEADING_COLUMNS]
     return frame.select(*LEADING_COLUMNS, *rest)
+
+
+def _card_list(col: str) -> pl.Expr:
+    """A 28-bit objective mask as the list of objective card ids (37..64)."""
+    bits = [
+        pl.when((pl.col(col) // (1 << k)) % 2 == 1).then(pl.lit(37 + k, pl.UInt8))
+        for k in range(28)
+    ]
+    return pl.concat_list(bits).list.drop_nulls().alias(col)
+
+
+def solo_target(data: GameData, green: int, orange: int, red: int) -> int:
+    """Rules 10.2: 60 plus one adjustment per colour by its count band.
+
+    >>> from pu_sim.loader import load_game_data
+    >>> solo_target(load_game_data(), green=9, orange=3, red=8)
+    58
+    """
+    target = data.solo_target_base
+    for colour, count in (("green", green), ("orange", orange), ("red", red)):
+        for band, (low, high) in enumerate(data.solo_target_bands):
+            if low <= count <= high:
+                target += data.solo_target_adjustments[colour][band]
+    return target
+
+
+def solo_target_columns(data: GameData) -> list[pl.Expr]:
+    """Solo columns: target, margin (score - target) and outcome band.
+
+    Only for solo games with the event deck; null otherwise, because the target
+    depends on the deck's colours.
+    """
+    is_solo = (pl.col("n_players") == 1) & (
+        pl.col("deck_green") + pl.col("deck_orange") + pl.col("deck_red") > 0
+    )
+    adjust = pl.lit(data.solo_target_base, pl.Int16)
+    for colour in ("green", "orange", "red"):
+        count = pl.col(f"deck_{colour}")
+        term = pl.lit(0, pl.Int16)
+        for index, (low, high) in enumerate(data.solo_target_bands):
+            value = data.solo_target_adjustments[colour][index]
+            term = (
+                pl.when(count.is_between(low, high))
+                .then(pl.lit(value, pl.Int16))
+                .otherwise(term)
+            )
+        adjust = adjust + term
+    target = pl.when(is_solo).then(adjust).otherwise(None).cast(pl.Int16)
+    margin = (pl.col("score").cast(pl.Int16) - target).alias("solo_margin")
+    labels = [outcome.row for outcome in data.solo_outcome_bands]
+    band_expr = pl.lit(None, pl.String)
+    for outcome in data.solo_outcome_bands:
+        low = outcome.min_diff if outcome.min_diff is not None else -1000
+        high = outcome.max_diff if outcome.max_diff is not None else 1000
+        band_expr = (
+            pl.when(margin.is_between(low, high))
+            .then(pl.lit(outcome.row))
+            .otherwise(band_expr)
+        )
+    return [
+        target.alias("solo_target"),
+        margin,
+        band_expr.cast(pl.Enum(labels)).alias("solo_band"),
+    ]
 
 
 def empty_records(dtype: np.dtype[np.void], n_rows: int) -> npt.NDArray[np.void]:

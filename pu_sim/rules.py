@@ -24,10 +24,19 @@ import numpy as np
 import numpy.typing as npt
 
 from pu_sim._build_check import import_core
-from pu_sim.gamedata import TERRAINS, TRACKS, CivCard, Corporation, GameData, Planet
+from pu_sim.gamedata import (
+    TERRAINS,
+    TRACKS,
+    CivCard,
+    Corporation,
+    EventCard,
+    GameData,
+    ObjectiveSide,
+    Planet,
+)
 from pu_sim.loader import load_game_data
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """Hand-bumped integer: the game's behaviour changed (pgx's meaning)."""
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -76,6 +85,30 @@ class RuleOptions:
         game (rules.md ST-5, 14.22).
     initial_rotation
         Fixed station rotation before round 1, or None for random (ST-15).
+    event_deck
+        Use the event deck: None follows the rulebook (always in solo, off in
+        multiplayer); True or False forces it (rules.md 13.5).
+    event_deck_mix
+        The deck's colours: ``(green, orange, red)`` summing to 20 (the
+        rulebook's choice; at most 16/20/18 with 2+ players once the solo-only
+        cards are out), ``"random"`` (every valid mix equally likely) or
+        ``"bga_random"`` (BGA: green and orange uniform 0..13, red the rest,
+        clipped to what exists; rules.md 13.4).
+    event_round_rule_until
+        A round rule ends with its round (``"round_end"``) or, as BGA, lasts
+        until the next event, through the end phase (cards.md D6).
+    event_tech_suppression
+        A tech milestone reached in a no-milestone round stays locked
+        ``"until_reentered"``, until ``"next_round"``, or unlocks as usual
+        (``"none"``, BGA) (cards.md D2/A1).
+    event_may_empty_depot
+        Solo event 116 may remove the last stack of a depot (BGA); by default
+        it is ignored then, since an event may not end the game (rules.md 14.20).
+    neighbour_objectives
+        Multiplayer neighbour objective cards (rules.md ST-12).
+    private_objectives
+        The multiplayer private-objective module: deal 2, keep 1 (ST-13).  Solo
+        always draws 4 and keeps 3.
     """
 
     patches_anchor_adjacency: bool = True
@@ -87,6 +120,15 @@ class RuleOptions:
     station_exterior_slots: tuple[str, ...] | None = None
     interior_shift: int | None = None
     initial_rotation: int | None = None
+    event_deck: bool | None = None
+    event_deck_mix: tuple[int, int, int] | Literal["random", "bga_random"] = (7, 7, 6)
+    event_round_rule_until: Literal["round_end", "next_event"] = "round_end"
+    event_tech_suppression: Literal["until_reentered", "next_round", "none"] = (
+        "until_reentered"
+    )
+    event_may_empty_depot: bool = False
+    neighbour_objectives: bool = True
+    private_objectives: bool = False
 
     def __post_init__(self) -> None:
         for name in ("interior_shift", "initial_rotation"):
@@ -98,11 +140,51 @@ class RuleOptions:
         for name, allowed in (
             ("civ_pick_timing", ("end_of_round", "on_milestone")),
             ("end_phase_pick_commander", ("final_round", "next_player")),
+            ("event_round_rule_until", ("round_end", "next_event")),
+            ("event_tech_suppression", ("until_reentered", "next_round", "none")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
                     f"{name} must be one of {allowed}, got {getattr(self, name)!r}"
                 )
+
+    def uses_events(self, players: int) -> bool:
+        """Whether games at this player count use the event deck."""
+        return players == 1 if self.event_deck is None else self.event_deck
+
+    def deck_spec(
+        self, data: GameData, players: int
+    ) -> tuple[int, tuple[int, int, int]]:
+        """The core's deck mode and colour counts; clear errors for impossible mixes."""
+        modes = import_core().DECK_MODES
+        mix = self.event_deck_mix
+        if isinstance(mix, str):
+            if mix not in ("random", "bga_random"):
+                raise ValueError(
+                    f"event_deck_mix must be (green, orange, red), 'random' or "
+                    f"'bga_random', got {mix!r}"
+                )
+            return modes[mix], (0, 0, 0)
+        counts = tuple(mix)
+        if len(counts) != 3 or not all(isinstance(c, int) and c >= 0 for c in counts):
+            raise ValueError(f"event_deck_mix needs three counts >= 0, got {mix!r}")
+        if sum(counts) != 20:
+            raise ValueError(
+                f"the event deck holds 20 cards: {mix!r} sums to {sum(counts)}"
+            )
+        for colour, count in zip(COLOURS, counts, strict=True):
+            available = sum(
+                1
+                for e in data.events
+                if e.colour == colour and (players == 1 or not e.solo_only)
+            )
+            if count > available:
+                raise ValueError(
+                    f"impossible event deck {mix!r}: {count} {colour} cards, but only "
+                    f"{available} exist with {players} player(s) (solo-only cards are "
+                    "removed in multiplayer)"
+                )
+        return modes["explicit"], (counts[0], counts[1], counts[2])
 
     def stack_shapes(self, data: GameData) -> list[int]:
         """Shape index of each stack: interior slots 0..5, then exterior slots 0..5."""
@@ -140,6 +222,12 @@ class RuleOptions:
             "end_phase_pick_commander=next_player": (
                 self.end_phase_pick_commander == "next_player"
             ),
+            "event_round_rule_until=next_event": self.event_round_rule_until
+            == "next_event",
+            "event_tech_suppression=next_round": self.event_tech_suppression
+            == "next_round",
+            "event_tech_suppression=none": self.event_tech_suppression == "none",
+            "event_may_empty_depot": self.event_may_empty_depot,
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -147,7 +235,13 @@ class RuleOptions:
     def bga(cls) -> RuleOptions:
         """The profile reproducing Board Game Arena on each documented difference."""
         return cls(
-            store_patch_without_square=False, end_phase_pick_commander="next_player"
+            store_patch_without_square=False,
+            end_phase_pick_commander="next_player",
+            event_deck=False,
+            event_deck_mix="bga_random",
+            event_round_rule_until="next_event",
+            event_tech_suppression="none",
+            event_may_empty_depot=True,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -489,6 +583,140 @@ def _compile_cards(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
              card_when=when, rank_cards=rank_cards)  # fmt: skip
 
 
+COLOURS = ("green", "orange", "red")
+ITEMS = ("lifepod", "meteorite")
+
+
+def _int(params: dict[str, object], key: str) -> int:
+    """An integer parameter of a validated effect."""
+    value = params[key]
+    if not isinstance(value, int):
+        raise TypeError(f"parameter {key!r} should be an integer, got {value!r}")
+    return value
+
+
+def _str(params: dict[str, object], key: str) -> str:
+    return str(params[key])
+
+
+def _track_mask(tracks: object) -> int:
+    if not isinstance(tracks, (list, tuple)):
+        raise TypeError(f"a track list was expected, got {tracks!r}")
+    return sum(1 << TRACKS.index(str(t)) for t in tracks)
+
+
+def _event_op(card: EventCard) -> tuple[str, int, int, int]:
+    """An event's immediate effect as (core op name, a, b, c)."""
+    if not card.immediate:
+        return "none", 0, 0, 0
+    if len(card.immediate) > 1:
+        raise ValueError(f"event {card.id}: the core holds one immediate effect")
+    eff = card.immediate[0]
+    prm = dict(eff.params)
+    op = eff.op
+    if op == "advance_one_of":
+        return (
+            op,
+            _track_mask(prm["tracks"]),
+            _int(prm, "steps"),
+            int(bool(prm["claim_benefits"])),
+        )
+    if op == "regress_one_of":
+        return op, _track_mask(prm["tracks"]), _int(prm, "steps"), 0
+    if op == "choose_one":
+        options = prm["options"]
+        names = [o.op for o in options] if isinstance(options, tuple) else []
+        if names != ["synergy_boost", "peek_next_event"]:
+            raise ValueError(f"event {card.id}: unsupported choice {names}")
+        return "choose_synergy_or_peek", 0, 0, 0
+    if op == "collect_from_planet":
+        return f"collect_{prm['item']}", _int(prm, "count"), 0, 0
+    if op == "destroy_collected":
+        return f"destroy_collected_{prm['item']}", _int(prm, "count"), 0, 0
+    if op == "destroy_rover_on_planet":
+        return op, _int(prm, "count"), _int(prm, "min_rovers_on_planet"), 0
+    count = prm.get("count", prm.get("per_rank", 0))
+    return op, count if isinstance(count, int) else 0, 0, 0
+
+
+def _compile_events(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
+    core = import_core()
+    n = len(data.events)
+    cols = {
+        k: np.zeros(n, np.uint8)
+        for k in ("colour", "solo", "op", "a", "b", "c", "rule", "arg")
+    }
+    for i, card in enumerate(sorted(data.events, key=lambda e: e.id)):
+        if card.id != 65 + i:
+            raise ValueError(f"event ids must run 65..124, found {card.id} at {i}")
+        cols["colour"][i] = COLOURS.index(card.colour)
+        cols["solo"][i] = card.solo_only
+        op, a, b, c = _event_op(card)
+        cols["op"][i] = core.EVENT_OPS[op]
+        cols["a"][i], cols["b"][i], cols["c"][i] = a, b, c
+        if card.round_rule is not None:
+            cols["rule"][i] = core.ROUND_RULES[card.round_rule.op]
+            terrain = dict(card.round_rule.params).get("terrain")
+            cols["arg"][i] = TERRAINS.index(str(terrain)) if terrain else 0
+    for key, arr in cols.items():
+        t[f"event_{key}"] = arr
+
+
+def _objective_side(side: ObjectiveSide, kinds: dict[str, int]) -> list[int]:
+    """(kind, a, b, c, d) for the core; the meaning of a..d depends on the kind."""
+    prm = dict(side.params)
+    kind = kinds[side.kind]
+    if side.kind in ("count_resources_on_edge", "count_resources_on_planet"):
+        return [kind, TERRAINS.index(_str(prm, "resource")), 0, 0, 0]
+    if side.kind in ("largest_terrain_area_size", "terrain_area_count"):
+        return [kind, TERRAINS.index(_str(prm, "terrain")), 0, 0, 0]
+    if side.kind == "trackers_at_maximum_count":
+        return [kind, _track_mask(prm["tracks"]), 0, 0, 0]
+    if side.kind == "collected_count":
+        return [kind, ITEMS.index(_str(prm, "item")), 0, 0, 0]
+    if side.kind == "has_solid_rectangle":
+        return [kind, TERRAINS.index(_str(prm, "terrain")), _int(prm, "width"),
+                _int(prm, "height"), int(bool(prm["either_orientation"]))]  # fmt: skip
+    if side.kind == "has_terrain_area_with_resources":
+        terrain = TERRAINS.index(_str(prm, "terrain"))
+        resource = TERRAINS.index(_str(prm, "resource"))
+        return [kind, terrain, resource, _int(prm, "min_resources"), 0]
+    if side.kind == "tracker_at_maximum":
+        return [kind, TRACKS.index(_str(prm, "track")), 0, 0, 0]
+    if side.kind == "resource_count_at_most":
+        return [kind, TERRAINS.index(_str(prm, "resource")), _int(prm, "max"), 0, 0]
+    if side.kind == "collected_at_least":
+        return [kind, ITEMS.index(_str(prm, "item")), _int(prm, "min"), 0, 0]
+    if side.kind == "collected_greater_than":
+        return [
+            kind,
+            ITEMS.index(_str(prm, "more")),
+            ITEMS.index(_str(prm, "less")),
+            0,
+            0,
+        ]
+    if side.kind in ("no_uncovered_ice", "no_uncovered_land"):
+        return [kind, 0, 0, 0, 0]
+    raise ValueError(
+        f"objective side {side.name!r}: the core has no kind {side.kind!r}"
+    )
+
+
+def _compile_objectives(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
+    core = import_core()
+    cards = sorted(data.objectives, key=lambda o: o.id)
+    neighbour = np.zeros((len(cards), 6), np.uint8)
+    private = np.zeros((len(cards), 5), np.uint8)
+    for i, card in enumerate(cards):
+        if card.id != 37 + i:
+            raise ValueError(f"objective ids must run 37..64, found {card.id} at {i}")
+        neighbour[i, :5] = _objective_side(card.neighbour, core.OBJECTIVE_MEASURES)
+        neighbour[i, 5] = card.neighbour.better == "higher"
+        private[i] = _objective_side(card.private, core.OBJECTIVE_CONDITIONS)
+    t["objective_neighbour"] = neighbour
+    t["objective_private"] = private
+
+
 def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
     """Every table the core reads, as contiguous numpy arrays."""
     tables: dict[str, npt.NDArray[Any]] = {}
@@ -496,6 +724,8 @@ def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
     _compile_planets(data, tables)
     _compile_corporations(data, tables)
     _compile_cards(data, tables)
+    _compile_events(data, tables)
+    _compile_objectives(data, tables)
     return tables
 
 

@@ -127,6 +127,9 @@ class TableSetup:
         seat_bots = self.seat_bots()
         labels = sorted({b.label for b in seat_bots})
         options = self.options
+        deck_mode, deck_mix = (0, (0, 0, 0))
+        if options.uses_events(self.players):
+            deck_mode, deck_mix = options.deck_spec(data, self.players)
         return {
             "n_players": self.players,
             "corp_pool": [sum(1 << i for i in pool) for pool in corp_pools],
@@ -143,6 +146,11 @@ class TableSetup:
             else options.initial_rotation,
             "group_size": self.group_size,
             "stack_shape": options.stack_shapes(data),
+            "events_on": int(options.uses_events(self.players)),
+            "deck_random": deck_mode,
+            "deck_mix": deck_mix,
+            "neighbour_objectives": int(options.neighbour_objectives),
+            "private_module": int(options.private_objectives),
         }
 
 

@@ -38,6 +38,8 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
     checks: dict[str, pl.Expr] = {
         "status is ok": pl.col("status") == "ok",
         "score is the sum of its categories": pl.col("score") == parts,
+        "objectives are private plus neighbour medals": pl.col("score_objectives")
+        == pl.col("score_private") + pl.col("score_neighbour"),
         "trackers stay on the track (0..15)": pl.all_horizontal(
             *[pl.col(t).is_between(0, 15) for t in tracks]
         ),

@@ -6,6 +6,7 @@ import polars as pl
 import pytest
 
 import pu_sim
+from pu_sim.rules import RuleOptions
 from pu_sim.testing import frame_violations
 
 
@@ -46,6 +47,26 @@ def test_mixed_bots_and_the_two_player_commander_variant(rules):
         ),
     )  # fmt: skip
     check(frame, rules)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 5])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_games_with_events_and_private_objectives_keep_every_invariant(
+    rules, players, bot
+):
+    options = RuleOptions(
+        event_deck=True, event_deck_mix="random", private_objectives=True
+    )
+    n = 400 if bot == "random" else 120
+    check(pu_sim.simulate(n // players, players=players, bots=bot, seed=30 + players,
+                          options=options), rules)  # fmt: skip
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_bga_profile_games_keep_every_invariant(rules, bot):
+    options = RuleOptions.bga()
+    options = RuleOptions(**{**options.as_dict(), "event_deck": True})
+    check(pu_sim.simulate(150, players=2, bots=bot, seed=41, options=options), rules)
 
 
 def test_the_checker_catches_a_broken_row(rules):

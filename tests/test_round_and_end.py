@@ -24,8 +24,16 @@ def fill_planet(
     game.set_planet(p, "\n".join("".join(r) for r in rows))
 
 
+def to_first_draft(game: Game) -> Game:
+    """Let the bots settle setup choices (solo private objectives) and reach round 1."""
+    while game.decision not in ("place", "rotation", "no_place"):
+        game.step()
+    return game
+
+
 def play_round(game: Game) -> None:
     """Let the bots play until the next round starts (or the game ends)."""
+    to_first_draft(game)
     start = game.fields()["round"]
     while not game.is_terminal and game.fields()["round"] == start:
         game.step()
@@ -37,9 +45,8 @@ def play_round(game: Game) -> None:
 @pytest.mark.parametrize("players", [1, 2])
 def test_solo_and_two_player_station_turns_one_depot_clockwise_each_round(players):
     # SS-5/SS-6: r <- r - 1 (mod 6) at the start of every round, round 1 included
-    game = Game(
-        players=players, bots="greedy", seed=2, options=RuleOptions(initial_rotation=4)
-    )
+    options = RuleOptions(initial_rotation=4, event_deck=False)
+    game = to_first_draft(Game(players=players, bots="greedy", seed=2, options=options))
     rotations = [game.fields()["rotation"]]
     for _ in range(4):
         play_round(game)
@@ -103,7 +110,7 @@ def test_trigger_a_the_round_is_finished_and_then_the_game_ends(rules):
 
 
 def test_trigger_b_an_empty_depot_ends_the_game_after_the_round(rules):
-    game = Game(players=1, bots="greedy", seed=6)
+    game = to_first_draft(Game(players=1, bots="greedy", seed=6))
     # empty both stacks of a depot nobody faces this round
     far = (game.state.facing_depot(0) + 3) % 6
     game.state.set_stack_pos(game.state.depot_stack(far, 0), 12)
@@ -114,7 +121,9 @@ def test_trigger_b_an_empty_depot_ends_the_game_after_the_round(rules):
 
 
 def test_one_empty_stack_is_not_enough_and_the_other_tile_must_be_taken(rules):
-    game = Game(players=1, bots="greedy", seed=7)
+    game = to_first_draft(
+        Game(players=1, bots="greedy", seed=7, options=RuleOptions(event_deck=False))
+    )
     depot = (game.state.facing_depot(0) - 1) % 6  # faced next round
     game.state.set_stack_pos(game.state.depot_stack(depot, 1), 12)
     play_round(game)
