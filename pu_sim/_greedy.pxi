@@ -306,23 +306,44 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
             t.fixed += e.track_val[terrain]
 
 
-cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* pl,
-                            const TileEval* t, int o, int x, int y, const PlaceEval* e,
-                            double* rest_bound) noexcept nogil:
-    """The exactly known part of a placement's score, from the tile's row masks.
+cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
+                           int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
+    """The part of a placement's score shared by every column x of one (tile,
+    orientation, row) group: fixed resources and size, the rows it fills, and an
+    upper bound of what placement_rest() can still add (branch and bound)."""
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
+    cdef int i, n, yy, my = -1
+    cdef double v = t.fixed, bound = t.rest_extra
+    if t.meteor and ori.meteor >= 0:
+        my = y + ori.dy[ori.meteor]
+    for i in range(ori.h):
+        yy = y + i
+        n = ori.rowcnt[i]
+        if n >= e.row_rem[yy]:
+            if yy != my:
+                v += e.row_complete[yy]
+        else:
+            v += n * e.row_unit[yy]
+    if w[G_CONTACT] > 0:
+        bound += w[G_CONTACT] * ori.perimeter
+    if w[G_HOLE] < 0:
+        bound -= w[G_HOLE] * ori.n_nbr
+    rest_bound[0] = bound
+    return v
 
-    Energy is counted at its best possible value; *rest_bound receives an upper
-    bound of what placement_rest() can still add, so a candidate that cannot
-    reach the best score so far is skipped without its neighbour features
-    (branch and bound: the same choice as a full evaluation).
-    """
+
+cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl,
+                           const TileEval* t, int o, int x, int y,
+                           const PlaceEval* e) noexcept nogil:
+    """The exactly known part of a placement's score that depends on its column:
+    columns filled, the meteorite, what the tile covers, objective incentives."""
     cdef const Orient_t* ori = &R.orient[t.tile][o]
     cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
     cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0, covered_ice = 0
     cdef int mx = -1, my = -1, cx, cy
     cdef uint16_t fa, fb, foot, wet, touch_a = 0, touch_b = 0
     cdef bint wet_on_ice = False
-    cdef double v = t.fixed, bound = t.rest_extra
+    cdef double v = 0.0
     if t.meteor and ori.meteor >= 0:
         mx = x + ori.dx[ori.meteor]
         my = y + ori.dy[ori.meteor]
@@ -342,12 +363,6 @@ cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* p
                 wet_on_ice = True
             icy += popcount16(foot & ~wet & ice[yy])
             covered_ice += popcount16(foot & ice[yy])
-        n = ori.rowcnt[i]
-        if n >= e.row_rem[yy]:
-            if yy != my:
-                v += e.row_complete[yy]
-        else:
-            v += n * e.row_unit[yy]
     for i in range(ori.w):
         k = x + i
         n = ori.colcnt[i]
@@ -373,12 +388,6 @@ cdef double placement_cheap(const Rules_t* R, const double* w, const Player_t* p
     cy = y + ori.dy[ori.icon_b]
     if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:
         v += e.inc.edge_icon[t.tb]
-    # what placement_rest() may still add at most
-    if w[G_CONTACT] > 0:
-        bound += w[G_CONTACT] * ori.perimeter
-    if w[G_HOLE] < 0:
-        bound -= w[G_HOLE] * ori.n_nbr
-    rest_bound[0] = bound
     return v
 
 
@@ -445,7 +454,8 @@ cdef double eval_placement(const Game_t* g, const Rules_t* R, const double* w, i
     cdef TileEval t
     cdef double bound
     prepare_tile_eval(g, R, w, p, tile, resources, e, &t)
-    return (placement_cheap(R, w, &g.pl[p], &t, o, x, y, e, &bound)
+    return (placement_rows(R, w, &t, o, y, e, &bound)
+            + placement_cols(R, w, &g.pl[p], &t, o, x, y, e)
             + placement_rest(R, w, &t, o, x, y, e))
 
 
@@ -778,6 +788,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     cdef bint resources
     cdef Incentive inc
     cdef Item_t kept
+    cdef uint32_t group
+    cdef double row_value = 0.0
     argmax_init(&a, w[G_NOISE])
     if d == D_PLACE or d == D_PATCH:
         e = <PlaceEval*>malloc(sizeof(PlaceEval))
@@ -790,9 +802,13 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                 tile = depot_tile(g, R, p, slot)
                 if tile != NO_TILE:
                     prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
+            group = -1
             for i in range(n):
                 unpack_place(moves[i], &slot, &o, &x, &y)
-                v = placement_cheap(R, w, pl, &tiles[slot], o, x, y, e, &bound)
+                if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
+                    group = moves[i] >> 4
+                    row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
+                v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
                 if argmax_hopeless(&a, v + bound):
                     continue
                 v += placement_rest(R, w, &tiles[slot], o, x, y, e)
