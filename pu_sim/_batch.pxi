@@ -58,6 +58,9 @@ cdef packed struct SeatRecord:
     uint32_t private_cards
     uint32_t private_met
     uint32_t neighbour_cards
+    int16_t score_planet_bonus           # part of score_planet: cities, sub-planets
+    uint8_t placements_relaxed           # draft placements with planet rules dropped
+    uint8_t waiver_used                  # Lacuna/Oblivion adjacency waiver spent
 
 
 cdef struct TableSpec:
@@ -253,6 +256,9 @@ cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec
         for k in range(g.n_neighbour):
             if g.n_players == 2 or k == p or (k + 1) % g.n_players == p:
                 r.neighbour_cards |= 1u << g.neighbour[k]
+        r.score_planet_bonus = pl.s_planet_bonus
+        r.placements_relaxed = pl.placements_relaxed
+        r.waiver_used = pl.waiver_used
 
 
 cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64_t k1,

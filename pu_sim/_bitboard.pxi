@@ -6,6 +6,7 @@
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
     int __builtin_popcountll(unsigned long long) nogil
 
 

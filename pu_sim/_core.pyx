@@ -27,6 +27,7 @@ include "_bitboard.pxi"
 include "_station.pxi"
 include "_tracks.pxi"
 include "_placement.pxi"
+include "_planets.pxi"
 include "_rovers.pxi"
 include "_biomass.pxi"
 include "_civ.pxi"
@@ -37,11 +38,12 @@ include "_resolve.pxi"
 include "_moves.pxi"
 include "_round.pxi"
 include "_greedy_objectives.pxi"
+include "_greedy_planets.pxi"
 include "_greedy.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
 cdef SeatRecord _record_example
@@ -54,12 +56,15 @@ CONSTANTS = {
     "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE,
     "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR,
+    "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
+    "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
+    "LEVEL_NONE": LEVEL_NONE,
 }
 PLANET_MASKS = {
     "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
     "first": PM_FIRST, "ring": PM_RING, "city": PM_CITY, "toxic": PM_TOXIC,
     "current": PM_CURRENT, "side_a": PM_SIDE_A, "q1": PM_Q1, "sub1": PM_SUB1,
-    "hole": PM_HOLE, "ban0": PM_BAN0,
+    "hole": PM_HOLE, "ban0": PM_BAN0, "subbga1": PM_SUBBGA1,
 }
 PLANET_FLAGS = {
     "ring_anchor": PF_RING_ANCHOR, "ice_or_land": PF_ICE_OR_LAND,
@@ -96,6 +101,12 @@ OPTIONS = {
     "event_tech_suppression=next_round": OPT_SUPPRESS_NEXT_ROUND,
     "event_tech_suppression=none": OPT_SUPPRESS_NONE,
     "event_may_empty_depot": OPT_EVENT_MAY_EMPTY_DEPOT,
+    "planet_fallback=bga": OPT_PLANET_FALLBACK_BGA,
+    "lacuna_oblivion_adjacency_waiver=off": OPT_NO_WAIVER,
+    "cerberus_bonus_region=bga_boxes": OPT_CERBERUS_BGA_BOXES,
+    "pajitnov_slide=one_step": OPT_PAJITNOV_ONE_STEP,
+    "petra_currents_count_covered=off": OPT_PETRA_CURRENTS_OPEN,
+    "gaia_city_covered_by_patch=off": OPT_GAIA_PATCH_KEEPS_CITY,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -203,7 +214,7 @@ cdef class CoreRules:
 
     def __init__(self, dict tables):
         cdef Rules_t* R = self.R
-        cdef int t, o, i, k
+        cdef int t, o, i, k, a, b
         self.tables = tables
         _fill(tables, "tile_shape", R.tile_shape, np.uint8, N_TILES)
         _fill(tables, "tile_ta", R.tile_ta, np.uint8, N_TILES)
@@ -249,6 +260,17 @@ cdef class CoreRules:
                         R.orient[t][o].enbr_dy[k][i] = enbr[t, o, k, i, 1]
                 for k in range(2):
                     R.orient[t][o].n_enbr[k] = n_enbr[t, o, k]
+                for i in range(5):
+                    R.orient[t][o].row_minx[i] = 9
+                    R.orient[t][o].row_maxx[i] = -1
+                    R.orient[t][o].col_miny[i] = 9
+                    R.orient[t][o].col_maxy[i] = -1
+                for i in range(nc[t, o]):
+                    a, b = dx[t, o, i], dy[t, o, i]
+                    R.orient[t][o].row_minx[b] = min(R.orient[t][o].row_minx[b], a)
+                    R.orient[t][o].row_maxx[b] = max(R.orient[t][o].row_maxx[b], a)
+                    R.orient[t][o].col_miny[a] = min(R.orient[t][o].col_miny[a], b)
+                    R.orient[t][o].col_maxy[a] = max(R.orient[t][o].col_maxy[a], b)
                 for i in range(5):
                     R.orient[t][o].rowcnt[i] = rowcnt[t, o, i]
                     R.orient[t][o].colcnt[i] = colcnt[t, o, i]

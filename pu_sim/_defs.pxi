@@ -62,7 +62,8 @@ cdef enum:
     PM_SUB1 = 14                # Cerberus sub-planets 1..3 (14..16)
     PM_HOLE = 17                # Lacuna holes (non-grid)
     PM_BAN0 = 18                # Persephone: squares banning icon of terrain t (18..23)
-    N_PMASK = 24
+    PM_SUBBGA1 = 24             # Cerberus, BGA parity: the squares BGA checks (24..26)
+    N_PMASK = 27
 
 # Planet rule flags (Rules_t.planet_flags)
 cdef enum:
@@ -77,6 +78,8 @@ cdef enum:
     PF_CURRENTS = 1 << 8
     PF_TOXIC = 1 << 9
     PF_FIRST_CELLS = 1 << 10
+    PF_RESTRICTIONS = (PF_RING_ANCHOR | PF_ICE_OR_LAND | PF_QUADRANT_BAN | PF_SLIDE_IN
+                       | PF_CHASM)
 
 # ==== track space fields (Rules_t.space[corp][track][pos][field]) ============
 
@@ -238,6 +241,12 @@ cdef enum:
     OPT_SUPPRESS_NEXT_ROUND = 1 << 6     # a suppressed tech level returns next round
     OPT_SUPPRESS_NONE = 1 << 7           # BGA: no-milestone rounds still unlock tech
     OPT_EVENT_MAY_EMPTY_DEPOT = 1 << 8   # BGA: event 116 may remove a depot's last stack
+    OPT_PLANET_FALLBACK_BGA = 1 << 9     # BGA: planet restrictions are never dropped
+    OPT_NO_WAIVER = 1 << 10              # no Lacuna/Oblivion adjacency waiver (BGA)
+    OPT_CERBERUS_BGA_BOXES = 1 << 11     # BGA: sub-planet bonus checks BGA's boxes
+    OPT_PAJITNOV_ONE_STEP = 1 << 12      # BGA / designer: the one-square slide test
+    OPT_PETRA_CURRENTS_OPEN = 1 << 13    # uncovered currents are not "covered" for lines
+    OPT_GAIA_PATCH_KEEPS_CITY = 1 << 14  # a patch on a city does not forfeit its medals
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -342,6 +351,11 @@ cdef struct Orient_t:
     uint8_t n_enbr[2]           # squares outside part A / part B touching it
     int8_t enbr_dx[2][MAX_NBR]
     int8_t enbr_dy[2][MAX_NBR]
+    # Extents for Pajitnov's slide-in test (computed when the rules load):
+    int8_t row_minx[5]          # leftmost / rightmost box column used in box row dy
+    int8_t row_maxx[5]
+    int8_t col_miny[5]          # top / bottom box row used in box column dx
+    int8_t col_maxy[5]
 
 
 cdef struct Rules_t:
@@ -428,6 +442,8 @@ cdef struct Player_t:
     uint8_t n_owed
     uint8_t owed[MAX_OWED]               # civ ranks waiting for a pick
     uint8_t can_place                    # this round (trigger A check)
+    uint8_t waiver_used                  # Lacuna/Oblivion adjacency waiver spent
+    uint8_t placements_relaxed           # draft placements with planet rules dropped
     uint8_t place_level                  # fallback level in force this round
     uint8_t tiles_placed, tiles_unplaced
     uint8_t tile_squares                 # squares covered by placed tiles
@@ -446,6 +462,7 @@ cdef struct Player_t:
     # -- results -----------------------------------------------------------
     int16_t score, s_planet, s_tracks, s_lifepods, s_meteorites, s_civ, s_objectives
     int16_t s_private, s_neighbour
+    int16_t s_planet_bonus               # part of s_planet: Gaia cities, Cerberus bonus
     uint8_t rank, rows_done, cols_done, uncovered, meteorites_left
 
 

@@ -29,7 +29,8 @@ cdef enum:
     G_METEOR_TARGET = 19    # rover target value of a meteorite (a lifepod is 1)
     G_NOISE = 20            # random tie-break amplitude
     G_OBJECTIVE = 21        # scale of objective-card incentives (_greedy_objectives.pxi)
-    N_GREEDY = 22
+    G_PLANET = 22           # scale of the planets' own scoring terms (_greedy_planets.pxi)
+    N_GREEDY = 23
 
 
 # ==== valuing track advances =====================================================
@@ -137,23 +138,25 @@ cdef struct PlaceEval:
     uint8_t lifepod_dist[GRID][GRID]     # BFS distance to the nearest lifepod
     Incentive inc                        # what the player's objective cards reward
     uint16_t near_terr[N_TERRAINS][GRID]  # squares touching placed terrain t
+    PlanetTerms pt                       # cities, sub-planets, Petra's currents
 
 
 cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
                             uint8_t dist[GRID][GRID]) noexcept nogil:
-    """Grid distance (orthogonal steps over grid squares) to the nearest lifepod."""
+    """Grid distance (orthogonal steps over passable squares) to the nearest lifepod."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t passable[GRID]
     cdef uint16_t front[GRID]
     cdef uint16_t seen[GRID]
     cdef uint16_t nb[GRID]
     cdef int x, y, d = 0
     cdef bint more = True
     cdef uint16_t bits
+    rover_passable(R, pl, passable)
     for y in range(GRID):
         for x in range(GRID):
             dist[y][x] = 99
-        front[y] = pl.lifepod[y] & grid[y]
+        front[y] = pl.lifepod[y] & passable[y]
         seen[y] = front[y]
     while more:
         more = False
@@ -162,9 +165,9 @@ cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
             while bits:
                 dist[y][__builtin_ctz(bits)] = <uint8_t>d
                 bits &= bits - 1
-        dilate(front, nb)
+        rover_neighbours(R, pl, front, passable, nb)
         for y in range(GRID):
-            front[y] = nb[y] & grid[y] & ~seen[y]
+            front[y] = nb[y] & ~seen[y]
             seen[y] |= front[y]
             if front[y]:
                 more = True
@@ -194,7 +197,10 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     cdef uint16_t rest[GRID]
     cdef uint16_t seed[GRID]
     cdef uint16_t comp[GRID]
+    cdef uint16_t covered[GRID]
     objective_incentives(g, R, w, p, &e.inc)
+    prepare_planet_terms(g, R, w, p, &e.pt)
+    covered_for_lines(g, R, pl, covered)
     e.movable = movable_tracks(g, p)
     for t in range(N_TRACKS):
         e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
@@ -208,7 +214,7 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
         e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
         total = popcount16(grid[y])
-        filled = popcount16(grid[y] & pl.occ[y])
+        filled = popcount16(grid[y] & covered[y])
         medal = R.row_medal[pl.planet][y]
         e.row_rem[y] = <uint8_t>(total - filled)
         e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
@@ -219,7 +225,7 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         for y in range(GRID):
             if (grid[y] >> x) & 1:
                 total += 1
-                if (pl.occ[y] >> x) & 1:
+                if (covered[y] >> x) & 1:
                     filled += 1
         medal = R.col_medal[pl.planet][x]
         e.col_rem[x] = <uint8_t>(total - filled)
@@ -231,14 +237,14 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         for x in range(GRID):
             e.terr_at[y][x] = 255
             e.comp_at[y][x] = 255
+    energy_terrain(R, pl, rest)                    # Petra: open currents are energy
     for t in range(N_TERRAINS):
         for y in range(GRID):
-            bits = pl.terr[t][y]
+            bits = rest[y] if t == ENERGY else pl.terr[t][y]
             while bits:
                 e.terr_at[y][__builtin_ctz(bits)] = <uint8_t>t
                 bits &= bits - 1
     e.n_ecomp = 0
-    grid_copy(rest, pl.terr[ENERGY])
     while e.n_ecomp < MAX_ECOMP and lowest_square(rest, &x, &y):
         grid_zero(seed)
         seed[y] = <uint16_t>(1 << x)
@@ -312,23 +318,45 @@ cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t,
     orientation, row) group: fixed resources and size, the rows it fills, and an
     upper bound of what placement_rest() can still add (branch and bound)."""
     cdef const Orient_t* ori = &R.orient[t.tile][o]
-    cdef int i, n, yy, my = -1
+    cdef int i, yy, my = -1
     cdef double v = t.fixed, bound = t.rest_extra
     if t.meteor and ori.meteor >= 0:
         my = y + ori.dy[ori.meteor]
     for i in range(ori.h):
         yy = y + i
-        n = ori.rowcnt[i]
-        if n >= e.row_rem[yy]:
-            if yy != my:
-                v += e.row_complete[yy]
-        else:
-            v += n * e.row_unit[yy]
+        v += line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy], e.row_unit[yy],
+                       yy == my)
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
         bound -= w[G_HOLE] * ori.n_nbr
     rest_bound[0] = bound
+    return v
+
+
+cdef double currents_correction(const Orient_t* ori, int x, int y, int my,
+                                const uint16_t* feet, const PlaceEval* e,
+                                int* on_currents) noexcept nogil:
+    """Petra: tile squares on open currents fill no line (they already count as
+    covered); fixes placement_rows' row values and counts them per column."""
+    cdef int i, c, yy
+    cdef uint16_t bits
+    cdef double v = 0.0
+    for i in range(ori.w):
+        on_currents[i] = 0
+    for i in range(ori.h):
+        yy = y + i
+        bits = feet[i] & e.pt.cur_open[yy]
+        if not bits:
+            continue
+        c = popcount16(bits)
+        v += (line_gain(ori.rowcnt[i] - c, e.row_rem[yy], e.row_complete[yy],
+                        e.row_unit[yy], yy == my)
+              - line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy],
+                          e.row_unit[yy], yy == my))
+        while bits:
+            on_currents[__builtin_ctz(bits) - x] += 1
+            bits &= bits - 1
     return v
 
 
@@ -342,6 +370,8 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0, covered_ice = 0
     cdef int mx = -1, my = -1, cx, cy
     cdef uint16_t fa, fb, foot, wet, touch_a = 0, touch_b = 0
+    cdef uint16_t feet[5]
+    cdef int on_currents[5]
     cdef bint wet_on_ice = False
     cdef double v = 0.0
     if t.meteor and ori.meteor >= 0:
@@ -352,6 +382,7 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
         fa = <uint16_t>((ori.rows_a[i] << x) & ROW_BITS)
         fb = <uint16_t>((ori.rows_b[i] << x) & ROW_BITS)
         foot = fa | fb
+        feet[i] = foot
         if e.tokens_in_row[yy]:
             lifepods += popcount16(foot & pl.lifepod[yy])
             rovers += popcount16(foot & pl.rover_at[yy])
@@ -363,14 +394,16 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
                 wet_on_ice = True
             icy += popcount16(foot & ~wet & ice[yy])
             covered_ice += popcount16(foot & ice[yy])
+    if e.pt.on:
+        v += planet_cover_value(&e.pt, feet, y, ori.h)
+        if e.pt.currents:
+            v += currents_correction(ori, x, y, my, feet, e, on_currents)
     for i in range(ori.w):
         k = x + i
         n = ori.colcnt[i]
-        if n >= e.col_rem[k]:
-            if k != mx:
-                v += e.col_complete[k]
-        else:
-            v += n * e.col_unit[k]
+        if e.pt.currents:
+            n -= on_currents[i]
+        v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx)
     if mx >= 0:
         v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
     if wet_on_ice:
@@ -523,8 +556,13 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
     cdef int planet = pl.planet
     cdef double v = 0.0
     cdef uint16_t up, down, left, right
-    v += e.row_complete[y] if e.row_rem[y] <= 1 else e.row_unit[y]
-    v += e.col_complete[x] if e.col_rem[x] <= 1 else e.col_unit[x]
+    cdef uint16_t foot[1]
+    if not grid_has(e.pt.cur_open, x, y):           # Petra: a current is already covered
+        v += line_gain(1, e.row_rem[y], e.row_complete[y], e.row_unit[y], False)
+        v += line_gain(1, e.col_rem[x], e.col_complete[x], e.col_unit[x], False)
+    if e.pt.on:
+        foot[0] = <uint16_t>(1 << x)
+        v += planet_cover_value(&e.pt, foot, y, 1)
     up = e.blocked[y - 1] if y > 0 else ROW_BITS
     down = e.blocked[y + 1] if y < GRID - 1 else ROW_BITS
     left = <uint16_t>(((e.blocked[y] << 1) | 1) & ROW_BITS)
@@ -545,7 +583,7 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
                            double val[GRID][GRID]) noexcept nogil:
     """Value of standing on each square: best target value / (1 + distance)."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t passable[GRID]
     cdef uint16_t front[GRID]
     cdef uint16_t seen[GRID]
     cdef uint16_t nb[GRID]
@@ -553,13 +591,14 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
     cdef double tv, cand
     cdef bint more
     cdef uint16_t bits
+    rover_passable(R, pl, passable)
     for y in range(GRID):
         for x in range(GRID):
             val[y][x] = 0.0
     for kind in range(2):
         tv = pod_value if kind == 0 else met_value
         for y in range(GRID):
-            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & grid[y]
+            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & passable[y]
             seen[y] = front[y]
         d = 0
         more = True
@@ -573,9 +612,9 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
                     bits &= bits - 1
                     if cand > val[y][x]:
                         val[y][x] = cand
-            dilate(front, nb)
+            rover_neighbours(R, pl, front, passable, nb)
             for y in range(GRID):
-                front[y] = nb[y] & grid[y] & ~seen[y]
+                front[y] = nb[y] & ~seen[y]
                 seen[y] |= front[y]
                 if front[y]:
                     more = True
@@ -587,7 +626,7 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
                            const int* qy, int nq, double* out) noexcept nogil:
     """target_distances() at a few squares only: the BFS stops once all are reached."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t passable[GRID]
     cdef uint16_t front[GRID]
     cdef uint16_t seen[GRID]
     cdef uint16_t nb[GRID]
@@ -595,12 +634,13 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
     cdef double tv, cand
     cdef bint more
     cdef bint done[4 * MAX_ROVERS + MAX_ROVERS]
+    rover_passable(R, pl, passable)
     for i in range(nq):
         out[i] = 0.0
     for kind in range(2):
         tv = pod_value if kind == 0 else met_value
         for y in range(GRID):
-            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & grid[y]
+            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & passable[y]
             seen[y] = front[y]
         for i in range(nq):
             done[i] = False
@@ -615,10 +655,10 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
                     left -= 1
                     if cand > out[i]:
                         out[i] = cand
-            dilate(front, nb)
+            rover_neighbours(R, pl, front, passable, nb)
             more = False
             for y in range(GRID):
-                front[y] = nb[y] & grid[y] & ~seen[y]
+                front[y] = nb[y] & ~seen[y]
                 seen[y] |= front[y]
                 if front[y]:
                     more = True

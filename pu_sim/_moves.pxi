@@ -88,6 +88,8 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
             sq[y] = R.pmask[pl.planet][PM_GRID][y] & ~pl.rover_at[y]
             if g.round_rule == RR_ROVER_BAN:
                 sq[y] &= ~pl.terr[g.rule_arg][y]       # events 97-102 bar teleports too
+            if planet_has(R, pl.planet, PF_TOXIC):
+                sq[y] &= ~(R.pmask[pl.planet][PM_TOXIC][y] & ~pl.occ[y])   # K'aax (3.6)
         for r in range(MAX_ROVERS):
             if pl.rover_status[r] == RV_PLANET:
                 j = gen_squares(sq, out, n)
@@ -177,6 +179,10 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
     elif d == D_PLACE:
         unpack_place(mv, &slot, &o, &x, &y)
         tile = take_depot_tile(g, R, p, slot)
+        if g.place_level == LEVEL_NO_PLANET:
+            g.pl[p].placements_relaxed += 1
+        if g.place_level == LEVEL_WAIVER:
+            g.pl[p].waiver_used = 1                    # planets.md 2.8: once per game
         if g.place_from_depot == 0:
             place_tile(g, R, p, tile, o, x, y, True)   # the draft: resolve it fully
             g.ctx = CTX_DRAFT

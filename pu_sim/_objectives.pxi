@@ -101,9 +101,17 @@ cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noex
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
     cdef int kind = o[0], y
+    cdef bint currents = currents_count_covered(g, R, pl.planet)
+    cdef uint16_t terrain[GRID]
+    cdef uint16_t land
     if kind == OC_RECT:
-        return (has_rectangle(pl.terr[o[1]], grid, o[2], o[3])
-                or (o[4] and has_rectangle(pl.terr[o[1]], grid, o[3], o[2])))
+        # Petra (BGA): uncovered currents are energy for the rectangles (cards A7)
+        if o[1] == ENERGY and currents:
+            energy_terrain(R, pl, terrain)
+        else:
+            grid_copy(terrain, pl.terr[o[1]])
+        return (has_rectangle(terrain, grid, o[2], o[3])
+                or (o[4] and has_rectangle(terrain, grid, o[3], o[2])))
     if kind == OC_AREA_RES:
         return area_with_icons(pl.terr[o[1]], pl.icon[o[2]], o[3])
     if kind == OC_TRACKER_TOP:
@@ -121,7 +129,11 @@ cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noex
         return True
     if kind == OC_NO_LAND:
         for y in range(GRID):
-            if grid[y] & ~ice[y] & ~pl.occ[y]:
+            # Petra (BGA): uncovered currents are not land (cards A7)
+            land = grid[y] & ~ice[y]
+            if currents:
+                land &= ~R.pmask[pl.planet][PM_CURRENT][y]
+            if land & ~pl.occ[y]:
                 return False
         return True
     return False

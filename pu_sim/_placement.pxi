@@ -31,6 +31,15 @@ cdef struct PlaceCtx:
     uint16_t allow[N_TERRAINS][GRID]     # squares a tile square of terrain t may cover
     uint16_t anchor[GRID]                # squares one tile square must cover
     bint need_anchor
+    # Planet placement restrictions in force (planets.md 3; 0 once dropped, 2.8):
+    uint32_t prules                      # PF_* restriction flags
+    int planet
+    bint one_step                        # Pajitnov: BGA's one-square slide test
+    uint16_t occ[GRID]                   # Pajitnov: covered squares, and per row
+    int8_t lo[GRID]                      # the lowest / highest covered column
+    int8_t hi[GRID]
+    uint16_t above[GRID]                 # covered squares in any row above / below
+    uint16_t below[GRID]
 
 
 cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
@@ -64,31 +73,53 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             c.need_anchor = False
     if not patch and level == LEVEL_ALL and rule_restricts_tiles(g):
         apply_tile_rule(g, R, pl, c)                    # events: tiles only (14.26)
+    c.planet = pl.planet
+    c.prules = 0
+    c.one_step = False
+    if patch:
+        if planet_has(R, pl.planet, PF_RING_ANCHOR):
+            # Arashi: a one-square patch on the ring can never reach outside it (3.1)
+            for y in range(GRID):
+                c.allow[BIOMASS][y] &= ~R.pmask[pl.planet][PM_RING][y]
+    elif level < LEVEL_NO_PLANET or g.options & OPT_PLANET_FALLBACK_BGA:
+        c.prules = R.planet_flags[pl.planet] & PF_RESTRICTIONS
+        if c.prules & PF_SLIDE_IN:
+            c.one_step = (g.options & OPT_PAJITNOV_ONE_STEP) != 0
+            slide_setup(pl, c)
 
 
-cdef inline int scan_orientation(const Orient_t* o, const uint16_t* allow_a,
-                                 const uint16_t* allow_b, const PlaceCtx* c,
-                                 uint16_t* legal) noexcept nogil:
+cdef inline uint16_t fit_row(const Rules_t* R, const Orient_t* o, int ta, int tb,
+                             const PlaceCtx* c, int y) noexcept nogil:
+    """Columns x where orientation o fits with its box at (x, y)."""
+    cdef int i
+    cdef uint16_t touch
+    cdef uint16_t fit = <uint16_t>((1 << (GRID + 1 - o.w)) - 1)
+    cdef const uint16_t* allow_a = c.allow[ta]
+    cdef const uint16_t* allow_b = c.allow[tb]
+    for i in range(o.ncells):
+        if o.part[i] == 0:
+            fit &= allow_a[y + o.dy[i]] >> o.dx[i]
+        else:
+            fit &= allow_b[y + o.dy[i]] >> o.dx[i]
+    if fit and c.need_anchor:
+        touch = 0
+        for i in range(o.ncells):
+            touch |= c.anchor[y + o.dy[i]] >> o.dx[i]
+        fit &= touch
+    if fit and c.prules:
+        fit = planet_row_filter(R, c, o, ta, tb, y, fit)
+    return fit
+
+
+cdef inline int scan_orientation(const Rules_t* R, const Orient_t* o, int ta, int tb,
+                                 const PlaceCtx* c, uint16_t* legal) noexcept nogil:
     """legal[y] = columns x where orientation o fits with its box at (x, y)."""
-    cdef int y, i, total = 0
-    cdef uint16_t fit, touch
-    cdef uint16_t xmask = <uint16_t>((1 << (GRID + 1 - o.w)) - 1)
+    cdef int y, total = 0
     for y in range(GRID):
         legal[y] = 0
     for y in range(GRID + 1 - o.h):
-        fit = xmask
-        for i in range(o.ncells):
-            if o.part[i] == 0:
-                fit &= allow_a[y + o.dy[i]] >> o.dx[i]
-            else:
-                fit &= allow_b[y + o.dy[i]] >> o.dx[i]
-        if fit and c.need_anchor:
-            touch = 0
-            for i in range(o.ncells):
-                touch |= c.anchor[y + o.dy[i]] >> o.dx[i]
-            fit &= touch
-        legal[y] = fit
-        total += popcount16(fit)
+        legal[y] = fit_row(R, o, ta, tb, c, y)
+        total += popcount16(legal[y])
     return total
 
 
@@ -99,34 +130,21 @@ cdef inline int tile_legal_rows(const Game_t* g, const Rules_t* R, int p, int ti
     cdef int ta = R.tile_ta[tile]
     cdef int tb = R.tile_tb[tile]
     for o in range(R.tile_n_orient[tile]):
-        total += scan_orientation(&R.orient[tile][o], c.allow[ta], c.allow[tb], c, legal[o])
+        total += scan_orientation(R, &R.orient[tile][o], ta, tb, c, legal[o])
     return total
 
 
 cdef inline bint tile_fits_anywhere(const Game_t* g, const Rules_t* R, int p, int tile,
                                     const PlaceCtx* c) noexcept nogil:
     """Whether some orientation of the tile has a legal anchor (stops at the first)."""
-    cdef int o, y, i
-    cdef uint16_t fit, touch, xmask
+    cdef int o, y
     cdef const Orient_t* ori
-    cdef const uint16_t* allow_a = c.allow[R.tile_ta[tile]]
-    cdef const uint16_t* allow_b = c.allow[R.tile_tb[tile]]
+    cdef int ta = R.tile_ta[tile]
+    cdef int tb = R.tile_tb[tile]
     for o in range(R.tile_n_orient[tile]):
         ori = &R.orient[tile][o]
-        xmask = <uint16_t>((1 << (GRID + 1 - ori.w)) - 1)
         for y in range(GRID + 1 - ori.h):
-            fit = xmask
-            for i in range(ori.ncells):
-                if ori.part[i] == 0:
-                    fit &= allow_a[y + ori.dy[i]] >> ori.dx[i]
-                else:
-                    fit &= allow_b[y + ori.dy[i]] >> ori.dx[i]
-            if fit and c.need_anchor:
-                touch = 0
-                for i in range(ori.ncells):
-                    touch |= c.anchor[y + ori.dy[i]] >> ori.dx[i]
-                fit &= touch
-            if fit:
+            if fit_row(R, ori, ta, tb, c, y):
                 return True
     return False
 
@@ -148,17 +166,23 @@ cdef inline bint level_applies(const Game_t* g, const Rules_t* R, int p, int lev
         return True
     if level == LEVEL_NO_EVENT:
         return rule_restricts_tiles(g)                  # DR-4: drop the event's rule
+    cdef const Player_t* pl = &g.pl[p]
     if level == LEVEL_NO_PLANET:
-        return False            # no planet restrictions on the symmetric planet
-    return False                # waiver: asymmetric planets only
+        # 2.8 level 3: drop the planet's restrictions (never, for BGA parity)
+        return (planet_has(R, pl.planet, PF_RESTRICTIONS)
+                and not (g.options & OPT_PLANET_FALLBACK_BGA))
+    # 2.8 level 4: Lacuna / Oblivion, multiplayer, once per game
+    return (planet_has(R, pl.planet, PF_WAIVER) and g.n_players >= 2
+            and not pl.waiver_used and not (g.options & OPT_NO_WAIVER)
+            and grid_any(pl.occ))
 
 
 cdef inline int find_place_level(const Game_t* g, const Rules_t* R, int p,
-                                 int tile0, int tile1) noexcept nogil:
-    """DR-2/DR-4: the first fallback level at which one of the tiles fits."""
+                                 int tile0, int tile1, int max_level) noexcept nogil:
+    """DR-2/DR-4: the first fallback level up to max_level at which a tile fits."""
     cdef int level
     cdef PlaceCtx c
-    for level in range(N_LEVELS):
+    for level in range(max_level + 1):
         if not level_applies(g, R, p, level):
             continue
         place_ctx(g, R, p, level, False, &c)
@@ -220,13 +244,16 @@ cdef inline void footprint(const Orient_t* o, int x, int y, uint16_t* all_,
         part_b[yy] = <uint16_t>((o.rows_b[i] << x) & ROW_BITS)
 
 
-cdef inline void energy_candidates_after(const Player_t* pl, const uint16_t* seed,
-                                         int* mask) noexcept nogil:
-    """EN-1/EN-2: terrains of covered squares touching the energy area of `seed`."""
+cdef inline void energy_candidates_after(const Rules_t* R, const Player_t* pl,
+                                         const uint16_t* seed, int* mask) noexcept nogil:
+    """EN-1/EN-2: terrains of covered squares touching the energy area of `seed`
+    (the area runs through Petra's uncovered currents, planets.md 3.11)."""
     cdef uint16_t area[GRID]
     cdef uint16_t ring[GRID]
+    cdef uint16_t energy[GRID]
     cdef int t, y
-    flood_fill(seed, pl.terr[ENERGY], area)
+    energy_terrain(R, pl, energy)
+    flood_fill(seed, energy, area)
     dilate(area, ring)
     mask[0] = 0
     for t in range(N_TRACKS):
@@ -294,7 +321,7 @@ cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int til
                     break
         elif terrain == ENERGY:
             # EN-4: candidates fixed right after placement
-            energy_candidates_after(pl, part, &mask)
+            energy_candidates_after(R, pl, part, &mask)
             res[side].kind = IT_ENERGY
             res[side].a = <uint8_t>mask
         else:

@@ -241,7 +241,7 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_PLACE_TILE:
         t0 = depot_tile(g, R, p, 0)
         t1 = depot_tile(g, R, p, 1)
-        level = find_place_level(g, R, p, t0, t1)
+        level = find_place_level(g, R, p, t0, t1, LEVEL_NO_EVENT)  # 2.8.search
         if level == LEVEL_NONE:
             return                                    # cards: skip if nothing fits
         g.item = it

@@ -82,7 +82,8 @@ cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
     """End trigger A (9.1 A, rules.md 14.12): can every player place a depot tile?"""
     cdef int p, level
     for p in range(g.n_players):
-        level = find_place_level(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1))
+        level = find_place_level(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1),
+                                 N_LEVELS - 1)
         g.pl[p].place_level = <uint8_t>level
         g.pl[p].can_place = level != LEVEL_NONE
         if level == LEVEL_NONE:

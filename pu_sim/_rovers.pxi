@@ -54,15 +54,17 @@ cdef inline void rover_place_squares(const Player_t* pl, uint16_t* out) noexcept
         out[y] = pl.last_tile[y] & ~pl.rover_at[y]
 
 
-cdef inline bint step_allowed(const Game_t* g, const Rules_t* R, int p, int x,
-                              int y) noexcept nogil:
-    """RV-3: a rover may enter a grid square not holding another of its rovers."""
+cdef inline bint step_allowed(const Game_t* g, const Rules_t* R, int p, int fx, int fy,
+                              int x, int y) noexcept nogil:
+    """RV-3: a rover on (fx, fy) may enter a grid square not holding another of
+    its rovers, within the event's and the planet's limits."""
     cdef const Player_t* pl = &g.pl[p]
     if x < 0 or y < 0 or x >= GRID or y >= GRID:
         return False
     if not grid_has(R.pmask[pl.planet][PM_GRID], x, y):
         return False
-    return not grid_has(pl.rover_at, x, y) and rover_may_enter(g, pl, x, y)
+    return (not grid_has(pl.rover_at, x, y) and rover_may_enter(g, pl, x, y)
+            and rover_may_step(R, pl, fx, fy, x, y))
 
 
 cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out) noexcept nogil:
@@ -85,7 +87,7 @@ cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out
         for d in range(4):
             nx = pl.rover_x[r] + dxs[d]
             ny = pl.rover_y[r] + dys[d]
-            if step_allowed(g, R, p, nx, ny):
+            if step_allowed(g, R, p, pl.rover_x[r], pl.rover_y[r], nx, ny):
                 out[n] = <uint32_t>((r << 8) | sq_of(nx, ny))
                 n += 1
     return n

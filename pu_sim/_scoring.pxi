@@ -1,15 +1,19 @@
 # Final scoring A-D (rules.md 9.4) and ranking with the tie-breaks (9.5).
 
-cdef inline void complete_lines(const Player_t* pl, const uint16_t* grid,
+cdef inline void complete_lines(const Game_t* g, const Rules_t* R, const Player_t* pl,
                                 uint16_t* rows_done, uint16_t* cols_done) noexcept nogil:
-    """Bit masks of complete rows and columns (every grid square covered)."""
+    """Bit masks of complete rows and columns (every grid square covered; on
+    Petra uncovered currents count as covered by default, planets.md 3.11)."""
     cdef int y
     cdef uint16_t cols = ROW_BITS
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t covered[GRID]
+    covered_for_lines(g, R, pl, covered)
     rows_done[0] = 0
     for y in range(GRID):
-        if grid[y] and (pl.occ[y] & grid[y]) == grid[y]:
+        if grid[y] and (covered[y] & grid[y]) == grid[y]:
             rows_done[0] |= <uint16_t>(1 << y)
-        cols &= <uint16_t>(pl.occ[y] | ~grid[y])
+        cols &= <uint16_t>(covered[y] | ~grid[y])
     # a column with no grid square at all is not a line of the planet
     cdef uint16_t has_grid = 0
     for y in range(GRID):
@@ -29,12 +33,12 @@ cdef inline void meteorite_lines(const Player_t* pl, uint16_t* rows, uint16_t* c
 
 
 cdef inline int planet_medals(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """A: complete rows and columns without a meteorite score their medals."""
+    """A: complete rows and columns without a meteorite score their medals, and
+    the planet's own extras (Gaia's cities, Cerberus' sub-planets)."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef uint16_t rows_done, cols_done, mrows, mcols
-    cdef int i, medals = 0
-    complete_lines(pl, grid, &rows_done, &cols_done)
+    cdef int i, medals = planet_extra_medals(g, R, p)
+    complete_lines(g, R, pl, &rows_done, &cols_done)
     meteorite_lines(pl, &mrows, &mcols)
     for i in range(GRID):
         if (rows_done >> i) & 1 and not (mrows >> i) & 1:
@@ -91,8 +95,8 @@ cdef void score_game(Game_t* g, const Rules_t* R) noexcept nogil:
     cdef const uint16_t* grid
     for p in range(g.n_players):
         pl = &g.pl[p]
-        grid = R.pmask[pl.planet][PM_GRID]
         pl.s_planet = <int16_t>planet_medals(g, R, p)
+        pl.s_planet_bonus = <int16_t>planet_extra_medals(g, R, p)
         pl.s_tracks = 0
         for t in range(N_TRACKS):
             pl.s_tracks += track_medals(g, R, p, t)
@@ -105,7 +109,7 @@ cdef void score_game(Game_t* g, const Rules_t* R) noexcept nogil:
         grid = R.pmask[pl.planet][PM_GRID]
         pl.score = (pl.s_planet + pl.s_tracks + pl.s_lifepods + pl.s_meteorites
                     + pl.s_civ + pl.s_objectives)
-        complete_lines(pl, grid, &rows_done, &cols_done)
+        complete_lines(g, R, pl, &rows_done, &cols_done)
         pl.rows_done = <uint8_t>popcount16(rows_done)
         pl.cols_done = <uint8_t>popcount16(cols_done)
         pl.uncovered = <uint8_t>(grid_count(grid) - grid_count(pl.occ))

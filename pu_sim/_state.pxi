@@ -189,6 +189,8 @@ cdef class GameState:
             "dealt_objectives": [37 + pl.dealt[i] for i in range(pl.n_dealt)],
             "private_met": [37 + pl.priv[i] for i in range(pl.n_priv) if (pl.priv_met >> i) & 1],
             "score_private": pl.s_private, "score_neighbour": pl.s_neighbour,
+            "score_planet_bonus": pl.s_planet_bonus, "waiver_used": pl.waiver_used,
+            "placements_relaxed": pl.placements_relaxed,
             "tech_suppressed": [lv for lv in range(8) if (pl.tech_suppressed >> lv) & 1],
             "peeks": pl.peeks,
             "keep": [(ITEMS.get(pl.keep[i].kind), pl.keep[i].a, pl.keep[i].b, pl.keep[i].c)
@@ -256,9 +258,9 @@ cdef class GameState:
         place_tile(&s.g, s.rules.R, p, tile, o, x, y, False)
         footprint(ori, x, y, foot, pa, pb)
         if self.rules.R.tile_ta[tile] == ENERGY:
-            energy_candidates_after(pl, pa, &mask)
+            energy_candidates_after(self.rules.R, pl, pa, &mask)
         else:
-            energy_candidates_after(pl, pb, &mask)
+            energy_candidates_after(self.rules.R, pl, pb, &mask)
         mask &= movable_tracks(&s.g, p)
         return [t for t in range(N_TRACKS) if (mask >> t) & 1]
 
@@ -312,6 +314,8 @@ cdef class GameState:
             pl.stored_patches = value
         elif field == "civ_cards":
             pl.civ_cards = value
+        elif field == "waiver_used":
+            pl.waiver_used = value
         else:
             raise KeyError(field)
 
@@ -455,7 +459,8 @@ cdef class GameState:
         self._check_player(p)
         cdef int level = find_place_level(&self.g, self.rules.R, p,
                                           depot_tile(&self.g, self.rules.R, p, 0),
-                                          depot_tile(&self.g, self.rules.R, p, 1))
+                                          depot_tile(&self.g, self.rules.R, p, 1),
+                                          N_LEVELS - 1)
         self.g.pl[p].place_level = level
         self.g.pl[p].can_place = level != LEVEL_NONE
         self.g.stage = ST_DRAFT

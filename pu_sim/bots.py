@@ -49,6 +49,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "meteor_target": 0.5,  # rover target value of a meteorite (lifepod = 1)
         "noise": 0.0,  # uniform noise added to every option (0: ties only)
         "objective": 1.0,  # scale of objective-card incentives
+        "planet": 1.0,  # scale of planet scoring terms (cities, sub-planets)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""

@@ -133,6 +133,9 @@ class Planet:
     # Cerberus: 12 rows, digit = sub-planet, '.' none:
     subplanet_map: tuple[str, ...] = ()
     subplanet_bonus: int = 0  # Cerberus: medals per completely covered sub-planet
+    # Cerberus, BGA parity: the boxes BGA's code checks per sub-planet, as
+    # (x_min, x_max, y_min, y_max) inclusive; empty unless given.
+    bga_subplanet_boxes: tuple[tuple[int, int, int, int], ...] = ()
     quadrant_map: tuple[str, ...] = ()  # Persephone: 12 rows of quadrant digits 1-4
     quadrant_banned_icon: Mapping[int, str] = field(default_factory=dict)
     chasm_side_map: tuple[str, ...] = ()  # Tartarus: 12 rows of 'A'/'B' ('.' non-grid)

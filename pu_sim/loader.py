@@ -1202,6 +1202,22 @@ def _planet(node: _Node) -> Planet:
                 raise node.error(f"sub-planet {label} is not connected")
     if bool(subplanet_map) != (subplanet_bonus > 0):
         raise node.error("subplanet_bonus and subplanet_map go together")
+    boxes: list[tuple[int, int, int, int]] = []
+    if node.has("bga_subplanet_boxes"):
+        for box in node.get_list("bga_subplanet_boxes"):
+            if (
+                not isinstance(box, list)
+                or len(box) != 4
+                or not all(isinstance(v, int) and 0 <= v < 12 for v in box)
+                or box[0] > box[1]
+                or box[2] > box[3]
+            ):
+                raise node.error(
+                    "bga_subplanet_boxes: expected [x_min, x_max, y_min, y_max] boxes"
+                )
+            boxes.append((box[0], box[1], box[2], box[3]))
+        if len(boxes) != len(_regions(subplanet_map)):
+            raise node.error("bga_subplanet_boxes needs one box per sub-planet")
 
     quadrant_map: tuple[str, ...] = ()
     banned: dict[int, str] = {}
@@ -1264,6 +1280,7 @@ def _planet(node: _Node) -> Planet:
         city_medals=city_medals,
         subplanet_map=subplanet_map,
         subplanet_bonus=subplanet_bonus,
+        bga_subplanet_boxes=tuple(boxes),
         quadrant_map=quadrant_map,
         quadrant_banned_icon=MappingProxyType(banned),
         chasm_side_map=chasm_map,

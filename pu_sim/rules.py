@@ -36,7 +36,7 @@ from pu_sim.gamedata import (
 )
 from pu_sim.loader import load_game_data
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """Hand-bumped integer: the game's behaviour changed (pgx's meaning)."""
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -109,6 +109,24 @@ class RuleOptions:
     private_objectives
         The multiplayer private-objective module: deal 2, keep 1 (ST-13).  Solo
         always draws 4 and keeps 3.
+    planet_fallback
+        ``"rulebook"``: a planet's placement restrictions are dropped when they
+        alone would end the game (planets.md 2.8 level 3); ``"bga"`` never
+        drops them.
+    lacuna_oblivion_adjacency_waiver
+        On Lacuna and Oblivion with 2+ players, each player may once ignore
+        adjacency when nothing else fits (add-on FAQ; planets.md 2.8 level 4).
+    cerberus_bonus_region
+        ``"whole"``: the +2 needs every square of a sub-planet covered;
+        ``"bga_boxes"`` checks only the squares BGA's code looks at (3.2).
+    pajitnov_slide
+        ``"straight"``: the tile slides in straight from off the planet
+        (add-on rulebook); ``"one_step"``: BGA's one-square shift test (3.9).
+    petra_currents_count_covered
+        Uncovered currents count as covered for rows and columns and BGA's
+        objective side effects apply (3.11).
+    gaia_city_covered_by_patch
+        A biomass patch on a Gaia city forfeits its 2 medals, as a tile does (3.4).
     """
 
     patches_anchor_adjacency: bool = True
@@ -129,6 +147,12 @@ class RuleOptions:
     event_may_empty_depot: bool = False
     neighbour_objectives: bool = True
     private_objectives: bool = False
+    planet_fallback: Literal["rulebook", "bga"] = "rulebook"
+    lacuna_oblivion_adjacency_waiver: bool = True
+    cerberus_bonus_region: Literal["whole", "bga_boxes"] = "whole"
+    pajitnov_slide: Literal["straight", "one_step"] = "straight"
+    petra_currents_count_covered: bool = True
+    gaia_city_covered_by_patch: bool = True
 
     def __post_init__(self) -> None:
         for name in ("interior_shift", "initial_rotation"):
@@ -142,6 +166,9 @@ class RuleOptions:
             ("end_phase_pick_commander", ("final_round", "next_player")),
             ("event_round_rule_until", ("round_end", "next_event")),
             ("event_tech_suppression", ("until_reentered", "next_round", "none")),
+            ("planet_fallback", ("rulebook", "bga")),
+            ("cerberus_bonus_region", ("whole", "bga_boxes")),
+            ("pajitnov_slide", ("straight", "one_step")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -228,6 +255,15 @@ class RuleOptions:
             == "next_round",
             "event_tech_suppression=none": self.event_tech_suppression == "none",
             "event_may_empty_depot": self.event_may_empty_depot,
+            "planet_fallback=bga": self.planet_fallback == "bga",
+            "lacuna_oblivion_adjacency_waiver=off": (
+                not self.lacuna_oblivion_adjacency_waiver
+            ),
+            "cerberus_bonus_region=bga_boxes": self.cerberus_bonus_region
+            == "bga_boxes",
+            "pajitnov_slide=one_step": self.pajitnov_slide == "one_step",
+            "petra_currents_count_covered=off": not self.petra_currents_count_covered,
+            "gaia_city_covered_by_patch=off": not self.gaia_city_covered_by_patch,
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -242,6 +278,10 @@ class RuleOptions:
             event_round_rule_until="next_event",
             event_tech_suppression="none",
             event_may_empty_depot=True,
+            planet_fallback="bga",
+            lacuna_oblivion_adjacency_waiver=False,
+            cerberus_bonus_region="bga_boxes",
+            pajitnov_slide="one_step",
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -453,6 +493,11 @@ def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
         for s in range(3):
             masks[k, pm["sub1"] + s] = _mask(
                 _map_squares(planet.subplanet_map, str(s + 1))
+            )
+        for s, (x0, x1, y0, y1) in enumerate(planet.bga_subplanet_boxes):
+            region = _map_squares(planet.subplanet_map, str(s + 1))
+            masks[k, pm["subbga1"] + s] = _mask(
+                (x, y) for x, y in region if x0 <= x <= x1 and y0 <= y <= y1
             )
         for quadrant, terrain in planet.quadrant_banned_icon.items():
             idx = pm["ban0"] + TERRAINS.index(terrain)

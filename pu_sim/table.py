@@ -23,8 +23,13 @@ from pu_sim.rules import RuleOptions
 PLAYABLE_CORPORATIONS = frozenset({"universal_coalition"})
 """Corporations whose every rule the engine implements (the others: issue 5)."""
 
-PLAYABLE_PLANETS = frozenset({"ksb_4156"})
-"""Planets whose every rule the engine implements (the others: issue 6)."""
+PLAYABLE_PLANETS = frozenset(
+    {
+        "ksb_4156", "arashi", "cerberus", "charybdis", "gaia", "k_273", "k_aax",
+        "lacuna", "oblivion", "pajitnov", "persephone", "petra", "tartarus",
+    }
+)  # fmt: skip
+"""Planets whose every rule the engine implements: all thirteen."""
 
 SeatChoice = str | Sequence[str]
 """One name, ``"random"`` (every playable one), or a sequence of names (a pool)."""
@@ -122,8 +127,8 @@ class TableSetup:
             for p in self.per_seat(self.planets, "planets")
         ]
         if self.unique_asymmetric:
-            _check_unique(corp_pools, "corporation", symmetric_id=0)
-            _check_unique(planet_pools, "planet", symmetric_id=0)
+            _check_unique(corp_pools, "corporation", 0, corp_ids)
+            _check_unique(planet_pools, "planet", 0, planet_ids)
         seat_bots = self.seat_bots()
         labels = sorted({b.label for b in seat_bots})
         options = self.options
@@ -154,15 +159,18 @@ class TableSetup:
         }
 
 
-def _check_unique(pools: list[list[int]], kind: str, symmetric_id: int) -> None:
+def _check_unique(
+    pools: list[list[int]], kind: str, symmetric_id: int, names: dict[str, int]
+) -> None:
     """Every seat can still get a board when asymmetric boards are unique."""
+    key_of = {i: k for k, i in names.items()}
     fixed = [p[0] for p in pools if len(p) == 1 and p[0] != symmetric_id]
-    dupes = sorted({i for i in fixed if fixed.count(i) > 1})
+    dupes = sorted({key_of[i] for i in fixed if fixed.count(i) > 1})
     if dupes:
         raise ValueError(
-            f"impossible setup: asymmetric {kind} id(s) {dupes} fixed on several "
-            "seats, but each board exists once (pass unique_asymmetric=False to "
-            "allow it)"
+            f"impossible setup: asymmetric {kind}(s) {', '.join(dupes)} fixed on "
+            "several seats, but each board exists once (pass unique_asymmetric=False "
+            "to allow it)"
         )
     union = set().union(*pools)
     if symmetric_id not in union and len(union) < len(pools):

@@ -17,12 +17,25 @@ from pu_sim.gamedata import GameData, Planet
 from pu_sim.rules import Rules
 
 
+def _planet_bonus_max(planet: Planet) -> int:
+    """The most a planet's own scoring (cities, sub-planets) can pay."""
+    cities = sum(row.count("C") for row in planet.grid)
+    subplanets = len({ch for row in planet.subplanet_map for ch in row if ch.isdigit()})
+    return planet.city_medals * cities + planet.subplanet_bonus * subplanets
+
+
 def _planet_counts(data: GameData) -> pl.DataFrame:
     return pl.DataFrame(
         {
             "planet": [p.name for p in data.planets],
             "_grid": [len(p.grid_squares) for p in data.planets],
             "_lifepods": [len(p.lifepods) for p in data.planets],
+            "_line_medals": [
+                sum(p.row_medals) + sum(p.col_medals) for p in data.planets
+            ],
+            "_bonus_max": [_planet_bonus_max(p) for p in data.planets],
+            "_restricted": [bool(p.restrictions) for p in data.planets],
+            "_waiver": [p.adjacency_waiver for p in data.planets],
         }
     ).with_columns(pl.col("planet").cast(pl.Enum([p.name for p in data.planets])))
 
@@ -72,8 +85,18 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
             & (pl.col("won") == (pl.col("rank") == 1))
         ),
         "the game ended by a trigger": pl.col("end_trigger") != "none",
-        "a planet scores at most its row and column medals": pl.col("score_planet")
-        <= 45,
+        "a planet's lines score at most their medals": (
+            pl.col("score_planet") - pl.col("score_planet_bonus")
+        ).is_between(0, pl.col("_line_medals")),
+        "a planet's own bonus stays within what it offers": pl.col(
+            "score_planet_bonus"
+        ).is_between(0, pl.col("_bonus_max")),
+        "planet rules are dropped only on planets that have them": pl.col("_restricted")
+        | (pl.col("placements_relaxed") == 0),
+        "the adjacency waiver only on Lacuna/Oblivion with 2+ players": (
+            pl.col("waiver_used") == 0
+        )
+        | (pl.col("_waiver") & (pl.col("n_players") >= 2)),
     }
     bad = [
         df.filter(~expr).with_columns(pl.lit(name).alias("invariant"))

@@ -45,7 +45,14 @@ def test_custom_bot_labels_and_weights():
         ),
         (dict(planets="mars"), r"unknown planet 'mars'; valid planets: .*ksb_4156"),
         (dict(corporations="cosmos_inc"), r"not playable yet.*universal_coalition"),
-        (dict(planets="gaia"), r"not playable yet"),
+        (
+            dict(players=2, planets="gaia"),
+            r"impossible setup: asymmetric planet\(s\) gaia fixed on several seats",
+        ),
+        (
+            dict(players=3, planets=["gaia", "petra"]),
+            r"got 2 entries for 3 players",
+        ),
         (dict(players=7), r"players must be an integer 1..6"),
         (dict(players=0), r"players must be an integer 1..6"),
         (dict(players=2, bots=["greedy"] * 3), r"got 3 entries for 2 players"),

@@ -449,6 +449,29 @@ def test_cerberus_subplanets(data: GameData) -> None:
     } == set(p.grid_squares)
 
 
+def test_cerberus_bga_boxes_skip_exactly_the_reference_squares(data: GameData) -> None:
+    # the squares of each sub-planet outside BGA's box are the ones planets.json
+    # lists as never checked by BGA's exclusive loop bounds
+    p = planet(data, "cerberus")
+    reference = next(
+        r for r in ref("planets.json")["planets"] if r["name"] == "Cerberus"
+    )
+    for s, (x0, x1, y0, y1) in enumerate(p.bga_subplanet_boxes):
+        label = str(s + 1)
+        region = {
+            (x, y)
+            for y, r in enumerate(p.subplanet_map)
+            for x, ch in enumerate(r)
+            if ch == label
+        }
+        skipped = {(x, y) for x, y in region if not (x0 <= x <= x1 and y0 <= y <= y1)}
+        unchecked = reference["bga_cerberus_unchecked_squares"][label]
+        assert skipped == {(c["x"], c["y"]) for c in unchecked}
+    assert (
+        sum(len(v) for v in reference["bga_cerberus_unchecked_squares"].values()) == 22
+    )
+
+
 def test_planet_special_rules(data: GameData) -> None:
     restrictions = {p.key: set(p.restrictions) for p in data.planets if p.restrictions}
     assert restrictions == {

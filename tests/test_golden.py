@@ -24,6 +24,24 @@ CASES = {
     "solo_random_seed4": dict(players=1, bots="random", seed=4),
     "two_random_seed2": dict(players=2, bots="random", seed=2),
     "four_greedy_seed3": dict(players=4, bots="greedy", seed=3),
+    "four_greedy_planets_seed5": dict(
+        players=4,
+        bots="greedy",
+        seed=5,
+        planets=["pajitnov", "gaia", "petra", "tartarus"],
+    ),
+    "three_random_planets_seed6": dict(
+        players=3, bots="random", seed=6, planets=["lacuna", "k_aax", "cerberus"]
+    ),
+    "solo_greedy_arashi_seed7": dict(
+        players=1, bots="greedy", seed=7, planets="arashi"
+    ),
+    "two_greedy_planets_seed8": dict(
+        players=2, bots="greedy", seed=8, planets=["k_273", "persephone"]
+    ),
+    "two_random_planets_seed9": dict(
+        players=2, bots="random", seed=9, planets=["oblivion", "charybdis"]
+    ),
 }
 
 

@@ -69,6 +69,38 @@ def test_bga_profile_games_keep_every_invariant(rules, bot):
     check(pu_sim.simulate(150, players=2, bots=bot, seed=41, options=options), rules)
 
 
+PLANETS = ("arashi", "cerberus", "charybdis", "gaia", "k_273", "k_aax", "lacuna",
+           "oblivion", "pajitnov", "persephone", "petra", "tartarus")  # fmt: skip
+
+
+@pytest.mark.parametrize("planet", PLANETS)
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_games_on_every_planet_keep_every_invariant(rules, planet, bot):
+    n = 240 if bot == "random" else 60
+    solo = pu_sim.simulate(n // 2, players=1, planets=planet, bots=bot, seed=7)
+    table = pu_sim.simulate(
+        n // 8, players=4, planets=[planet, "random", "random", "random"], bots=bot,
+        seed=8,
+    )  # fmt: skip
+    check(solo, rules)
+    check(table, rules)
+    assert (solo["planet"] == planet_name(rules, planet)).all()
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_bga_planet_rules_keep_every_invariant(rules, bot):
+    options = RuleOptions.bga()
+    check(
+        pu_sim.simulate(60, players=3, planets="random", bots=bot, seed=43,
+                        options=options),
+        rules,
+    )  # fmt: skip
+
+
+def planet_name(rules, key: str) -> str:
+    return next(p.name for p in rules.data.planets if p.key == key)
+
+
 def test_the_checker_catches_a_broken_row(rules):
     frame = pu_sim.simulate(5, players=2, bots="random", seed=1)
     broken = frame.with_columns(

@@ -1,7 +1,7 @@
 """Tile and patch placement legality (rules.md section 7) and perft counts.
 
 The perft tests compare the core's number of legal placements with an
-independent, slow enumeration written here from the tile data: every one of
+independent, slow enumeration (tests/slow_placement.py) from the tile data: every one of
 the 8 transforms at every translation, kept when it passes PL-1..PL-5, counted
 once per distinct outcome (squares, parts, icons, meteor).
 """
@@ -11,73 +11,21 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from slow_placement import slow_placements
 
 from pu_sim.engine import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import empty_drawing, find_placement, place_move, placement_cells
 
 Cell = tuple[int, int]
-NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-# ---- the independent slow method ------------------------------------------------
-
-
-def slow_outcomes(rules, tile: int) -> set[tuple]:
-    """Every distinct oriented tile, normalised to its box, from the raw shape data."""
-    shape = rules.data.shapes[rules.data.tiles[tile].shape]
-    meteor = rules.data.tiles[tile].meteor
-    out = set()
-    for mirror in (False, True):
-        for turns in range(4):
-            cells = []
-            for (x, y), part in zip(shape.cells, shape.parts, strict=True):
-                if mirror:
-                    x = -x
-                for _ in range(turns):
-                    x, y = -y, x
-                cells.append((x, y, part, (x, y)))
-            # where do icon and meteor end up: transform them the same way
-            marks = []
-            for cx, cy in (shape.icon_a, shape.icon_b, shape.meteor):
-                if mirror:
-                    cx = -cx
-                for _ in range(turns):
-                    cx, cy = -cy, cx
-                marks.append((cx, cy))
-            mx = min(c[0] for c in cells)
-            my = min(c[1] for c in cells)
-            norm = frozenset((x - mx, y - my, part) for x, y, part, _ in cells)
-            icons = tuple((x - mx, y - my) for x, y in marks[:2])
-            met = (marks[2][0] - mx, marks[2][1] - my) if meteor else None
-            out.add((norm, icons, met))
-    return out
+# ---- the independent slow method (tests/slow_placement.py) ----------------------
 
 
 def slow_count(rules, planet, covered: set[Cell], tile: int, *, adjacency=True) -> int:
     """Legal placements of `tile` on `planet` with `covered` squares, by brute force."""
-    grid = set(planet.grid_squares)
-    edge = set(planet.edge_squares)
-    count = 0
-    for norm, _icons, _met in slow_outcomes(rules, tile):
-        for x in range(-5, 13):
-            for y in range(-5, 13):
-                squares = {(x + cx, y + cy) for cx, cy, _ in norm}
-                if not squares <= grid or squares & covered:  # PL-1, PL-2
-                    continue
-                if not covered:
-                    if not squares & edge:  # PL-3
-                        continue
-                elif adjacency:
-                    touching = {
-                        (sx + dx, sy + dy)
-                        for sx, sy in squares
-                        for dx, dy in NEIGHBOURS
-                    }
-                    if not touching & covered:  # PL-4
-                        continue
-                count += 1
-    return count
+    return len(slow_placements(rules, planet, covered, tile, adjacency=adjacency))
 
 
 # ---- fixtures ----------------------------------------------------------------------
