@@ -49,7 +49,7 @@ cdef inline void take_card(Game_t* g, const Rules_t* R, int p, int card) noexcep
             for i in range(arg):
                 push_item(g, p, IT_PATCH, 0, 0, 0)
         elif op == OP_MOVEMENT:
-            pl.move_budget += arg           # cards.md A3: no tech bonus on card movement
+            gain_card_movement(g, R, p, arg)   # cards.md A3: no tech bonus
         elif op == OP_PLACE_TILE:
             push_item(g, p, IT_PLACE_TILE, arg, 0, 0)
         elif op == OP_TELEPORT:

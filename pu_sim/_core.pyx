@@ -26,6 +26,8 @@ include "_rng.pxi"
 include "_bitboard.pxi"
 include "_station.pxi"
 include "_tracks.pxi"
+include "_corporations.pxi"
+include "_corp_horizon.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -39,6 +41,7 @@ include "_moves.pxi"
 include "_round.pxi"
 include "_greedy_objectives.pxi"
 include "_greedy_planets.pxi"
+include "_greedy_corporations.pxi"
 include "_greedy.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
@@ -54,8 +57,8 @@ CONSTANTS = {
     "GRID": GRID, "MAX_PLAYERS": MAX_PLAYERS, "MAX_ROVERS": MAX_ROVERS,
     "MAX_BOT_PARAMS": MAX_BOT_PARAMS, "N_PMASK": N_PMASK, "N_SPACE_FIELDS": N_SPACE_FIELDS,
     "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
-    "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE,
-    "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR,
+    "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE, "MV_POWER": MV_POWER,
+    "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
     "LEVEL_NONE": LEVEL_NONE,
@@ -107,6 +110,8 @@ OPTIONS = {
     "pajitnov_slide=one_step": OPT_PAJITNOV_ONE_STEP,
     "petra_currents_count_covered=off": OPT_PETRA_CURRENTS_OPEN,
     "gaia_city_covered_by_patch=off": OPT_GAIA_PATCH_KEEPS_CITY,
+    "horizon_tech1_scope=all_checks": OPT_HORIZON_ALL_CHECKS,
+    "once_per_round_reset=bga_phases": OPT_RESET_BGA_PHASES,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -155,6 +160,7 @@ DECISIONS = {
     D_METEOR_SYMBOL: "meteor_symbol", D_DESTROY_LIFEPOD: "destroy_lifepod",
     D_DESTROY_ROVER: "destroy_rover", D_COLLECT_METEORITE: "collect_meteorite",
     D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
+    D_POWER: "power", D_YES_NO: "yes_no",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
@@ -165,7 +171,7 @@ ITEMS = {
     IT_PLACE_METEORITE: "place_meteorite", IT_DESTROY_LIFEPOD: "destroy_lifepod",
     IT_DESTROY_ROVER: "destroy_rover", IT_COLLECT_METEORITE: "collect_meteorite",
     IT_DISCARD_OBJECTIVE: "discard_objective", IT_ROTATE_STATION: "rotate_station",
-    IT_REMOVE_STACK: "remove_stack",
+    IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option",
 }
 STAGES = {
     ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",
@@ -292,6 +298,10 @@ cdef class CoreRules:
         _fill(tables, "score_pos", R.score_pos, np.uint8, N_CORPS * N_TRACKS * 16)
         _fill(tables, "tech_level_at", R.tech_level_at, np.uint8, N_CORPS * 16)
         _fill(tables, "corp_rovers", R.corp_rovers, np.uint8, N_CORPS)
+        _fill(tables, "tech_limit", R.tech_limit, np.uint8, N_CORPS * (MAX_TECH + 1))
+        _fill(tables, "tech_activated", R.tech_activated, np.uint8,
+              N_CORPS * (MAX_TECH + 1))
+        _fill(tables, "corp_has_powers", R.corp_has_powers, np.uint8, N_CORPS)
         _fill(tables, "card_rank", R.card_rank, np.uint8, N_CIV + 1)
         _fill(tables, "card_immediate", R.card_immediate, np.uint8, N_CIV + 1)
         _fill(tables, "card_op", R.card_op, np.uint8, (N_CIV + 1) * 2)

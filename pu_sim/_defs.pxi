@@ -45,6 +45,28 @@ cdef enum:
     TECH = 4
     ENERGY = 5
 
+# ==== corporations (ids as BGA's) ===============================================
+
+cdef enum:
+    CORP_UC = 0                 # Universal Coalition (symmetric side)
+    CORP_COSMOS = 1
+    CORP_FLUX = 2
+    CORP_HORIZON = 3
+    CORP_JUMP = 4
+    CORP_MAKESHIFT = 5
+    CORP_OASIS = 6
+    CORP_REPUBLIC = 7
+    CORP_WORMHOLE = 8
+    MAX_TECH = 6                # Jump Drive's techs A-F are levels 1-6
+
+# Tech use limits (Rules_t.tech_limit)
+cdef enum:
+    LIMIT_PASSIVE = 0
+    LIMIT_ONCE_PER_ROUND = 1
+    LIMIT_ONCE_PER_GAME = 2
+    LIMIT_ROUND_START = 3
+    LIMIT_GAME_END = 4
+
 # ==== planet masks (Rules_t.pmask[planet][kind]) ==============================
 
 cdef enum:
@@ -149,7 +171,9 @@ cdef enum:
     D_COLLECT_METEORITE = 22    # event 83: which meteorite to collect
     D_REMOVE_STACK = 23         # event 116: which stack of the facing depot leaves (slot)
     D_OBJ_DISCARD = 24          # which objective card to give up (setup, event 110)
-    N_DECISIONS = 25
+    D_POWER = 25                # use an activated corporation power (tech level) or not
+    D_YES_NO = 26               # an optional triggered power (Game_t.item says which): 1 = use
+    N_DECISIONS = 27
 
 # Move values with a special meaning
 cdef enum:
@@ -184,6 +208,7 @@ cdef enum:
     IT_DISCARD_OBJECTIVE = 22
     IT_ROTATE_STATION = 23
     IT_REMOVE_STACK = 24
+    IT_OPTION = 25              # an optional triggered power; a: OPTION_* (D_YES_NO)
 
 # ==== round stages ============================================================
 
@@ -247,6 +272,8 @@ cdef enum:
     OPT_PAJITNOV_ONE_STEP = 1 << 12      # BGA / designer: the one-square slide test
     OPT_PETRA_CURRENTS_OPEN = 1 << 13    # uncovered currents are not "covered" for lines
     OPT_GAIA_PATCH_KEEPS_CITY = 1 << 14  # a patch on a city does not forfeit its medals
+    OPT_HORIZON_ALL_CHECKS = 1 << 15     # BGA: Horizon tech 1 rover tiles skip every check
+    OPT_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -382,6 +409,9 @@ cdef struct Rules_t:
     uint8_t score_pos[N_CORPS][N_TRACKS][16]
     uint8_t tech_level_at[N_CORPS][16]   # standard boards: tech level by tech position
     uint8_t corp_rovers[N_CORPS]
+    uint8_t tech_limit[N_CORPS][MAX_TECH + 1]     # LIMIT_* per tech level
+    uint8_t tech_activated[N_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
+    uint8_t corp_has_powers[N_CORPS]
     # civ cards (index = id, 0 unused)
     uint8_t card_rank[N_CIV + 1]
     uint8_t card_immediate[N_CIV + 1]
@@ -437,6 +467,11 @@ cdef struct Player_t:
     uint64_t end_effects_done            # end-game card effects already resolved
     # -- the player's turn -------------------------------------------------
     int16_t move_budget
+    int16_t round_move                   # round-start movement, spendable all round
+    uint8_t used_round                   # once-per-round powers used (bit = tech level)
+    uint8_t used_game                    # once-per-game powers used (bit = tech level)
+    uint8_t power_declined               # powers declined in this pool resolution
+    uint8_t stop_moving                  # movement declined at the end of this pool
     uint8_t n_items
     Item_t items[MAX_ITEMS]
     uint8_t n_owed

@@ -621,48 +621,54 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
             d += 1
 
 
-cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, int p,
-                           double pod_value, double met_value, const int* qx,
-                           const int* qy, int nq, double* out) noexcept nogil:
-    """target_distances() at a few squares only: the BFS stops once all are reached."""
-    cdef const Player_t* pl = &g.pl[p]
+cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targets,
+                      double tv, const int* qx, const int* qy, int nq,
+                      double* out) noexcept nogil:
+    """out[i] = max(out[i], tv / (1 + rover distance from query i to a target));
+    the BFS stops once every query square is reached."""
     cdef uint16_t passable[GRID]
     cdef uint16_t front[GRID]
     cdef uint16_t seen[GRID]
     cdef uint16_t nb[GRID]
-    cdef int y, d, kind, i, left
-    cdef double tv, cand
+    cdef int y, d = 0, i, left = nq
+    cdef double cand
     cdef bint more
     cdef bint done[4 * MAX_ROVERS + MAX_ROVERS]
     rover_passable(R, pl, passable)
+    for y in range(GRID):
+        front[y] = targets[y] & passable[y]
+        seen[y] = front[y]
+    for i in range(nq):
+        done[i] = False
+    more = grid_any(front)
+    while more and left > 0:
+        cand = tv / (1.0 + d)
+        for i in range(nq):
+            if not done[i] and (front[qy[i]] >> qx[i]) & 1:
+                done[i] = True
+                left -= 1
+                if cand > out[i]:
+                    out[i] = cand
+        rover_neighbours(R, pl, front, passable, nb)
+        more = False
+        for y in range(GRID):
+            front[y] = nb[y] & ~seen[y]
+            seen[y] |= front[y]
+            if front[y]:
+                more = True
+        d += 1
+
+
+cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           double pod_value, double met_value, const int* qx,
+                           const int* qy, int nq, double* out) noexcept nogil:
+    """target_distances() at a few squares only."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int i
     for i in range(nq):
         out[i] = 0.0
-    for kind in range(2):
-        tv = pod_value if kind == 0 else met_value
-        for y in range(GRID):
-            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & passable[y]
-            seen[y] = front[y]
-        for i in range(nq):
-            done[i] = False
-        left = nq
-        d = 0
-        more = grid_any(front)
-        while more and left > 0:
-            cand = tv / (1.0 + d)
-            for i in range(nq):
-                if not done[i] and (front[qy[i]] >> qx[i]) & 1:
-                    done[i] = True
-                    left -= 1
-                    if cand > out[i]:
-                        out[i] = cand
-            rover_neighbours(R, pl, front, passable, nb)
-            more = False
-            for y in range(GRID):
-                front[y] = nb[y] & ~seen[y]
-                seen[y] |= front[y]
-                if front[y]:
-                    more = True
-            d += 1
+    values_near(R, pl, pl.lifepod, pod_value, qx, qy, nq, out)
+    values_near(R, pl, pl.meteorite, met_value, qx, qy, nq, out)
 
 
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
@@ -674,6 +680,8 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
     cdef double val[4 * MAX_ROVERS + MAX_ROVERS]
     cdef int i, r, sq, nq = 0, m = 0
     cdef Argmax a
+    cdef double deliver[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef bint horizon = pl.corp == CORP_HORIZON
     # queries: every rover's square (indices 0..MAX_ROVERS-1), then each destination
     for r in range(MAX_ROVERS):
         qx[r] = pl.rover_x[r] if pl.rover_status[r] == RV_PLANET else 0
@@ -685,15 +693,27 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
             qx[nq] = sq % GRID
             qy[nq] = sq // GRID
             nq += 1
-    target_values_at(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
-                     qx, qy, nq, val)
+    if horizon:
+        # Horizon: meteorites are picked up, then delivered to rover icons
+        target_values_at(g, R, w, p, 1.0 + inc.lifepod,
+                         HORIZON_PICKUP * (w[G_METEOR_TARGET] + inc.meteorite), qx, qy, nq, val)
+        for i in range(nq):
+            deliver[i] = 0.0
+        values_near(R, pl, pl.icon[ROVER], horizon_delivery_value(g, R, w, p, inc),
+                    qx, qy, nq, deliver)
+    else:
+        target_values_at(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
+                         qx, qy, nq, val)
     argmax_init(&a, 0.0)
     for i in range(n):
         if moves[i] == MV_DONE:
             argmax_offer(&a, g, i, 1e-6)     # stop unless a step gets closer to a target
             continue
         r = moves[i] >> 8
-        argmax_offer(&a, g, i, val[MAX_ROVERS + m] - val[r])
+        if horizon and horizon_carries(pl, r):
+            argmax_offer(&a, g, i, deliver[MAX_ROVERS + m] - deliver[r])
+        else:
+            argmax_offer(&a, g, i, val[MAX_ROVERS + m] - val[r])
         m += 1
     return a.index
 
@@ -941,9 +961,22 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
         return a.index
     if d == D_ORDER:
         for i in range(n):
-            v = 0.0 if moves[i] == MV_MOVE else item_priority(&pl.items[moves[i]])
+            if moves[i] == MV_MOVE:
+                v = 0.0
+            elif moves[i] > MV_POWER:
+                v = power_priority(g, R, w, p, <int>(moves[i] - MV_POWER))
+            else:
+                v = item_priority(&pl.items[moves[i]])
             argmax_offer(&a, g, i, v)
         return a.index
+    if d == D_POWER:
+        for i in range(n):
+            v = 0.0 if moves[i] == MV_DONE else power_value(g, R, w, p, <int>moves[i])
+            argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_YES_NO:
+        v = option_value(g, R, w, p, &g.item)
+        return 1 if v > 0 else 0
     if d == D_ROVER_STEP:
         objective_incentives(g, R, w, p, &inc)
         return greedy_rover_step(g, R, w, p, moves, n, &inc)

@@ -59,7 +59,15 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         if rover_can_step(g, R, p):
             out[n] = MV_MOVE
             n += 1
-        return n
+        return n + gen_powers(g, R, p, out + n, MV_POWER)
+    if d == D_POWER:
+        n = gen_powers(g, R, p, out, 0)
+        out[n] = MV_DONE
+        return n + 1
+    if d == D_YES_NO:
+        out[0] = 0
+        out[1] = 1
+        return 2
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         return gen_track_moves(track_options(g, p, &g.item), out)
     if d == D_PATCH:
@@ -186,7 +194,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         if g.place_from_depot == 0:
             place_tile(g, R, p, tile, o, x, y, True)   # the draft: resolve it fully
             g.ctx = CTX_DRAFT
-            g.in_pool = 1
+            open_pool(g, p)
         else:
             place_tile(g, R, p, tile, o, x, y, g.place_from_depot == 2)
             g.place_from_depot = 0
@@ -194,10 +202,12 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         tile = take_depot_tile(g, R, p, <int>mv)
         take_unplaced_tile(g, R, p, tile)
         g.ctx = CTX_DRAFT
-        g.in_pool = 1
+        open_pool(g, p)
     elif d == D_ORDER:
         if mv == MV_MOVE:
             g.moving = 1
+        elif mv > MV_POWER:
+            use_power(g, R, p, <int>(mv - MV_POWER))
         else:
             it = pl.items[mv]
             remove_item(pl, <int>mv)
@@ -210,28 +220,28 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         else:
             place_patch(g, p, mv % GRID, mv // GRID)
     elif d == D_ROVER_PLACE:
-        put_rover(g, p, supply_rover(pl), mv % GRID, mv // GRID)
+        put_rover(g, R, p, supply_rover(pl), mv % GRID, mv // GRID, False)
     elif d == D_ROVER_STEP:
         if mv == MV_DONE:
             if pl.n_items == 0 and not (
                     (g.ctx == CTX_CIV or g.ctx == CTX_END_PICKS) and pl.n_owed > 0):
                 pl.move_budget = 0                     # stop: the rest lapses (14.25)
+                pl.stop_moving = 1                     # (round movement is kept)
             g.moving = 0
         else:
             r = mv >> 8
-            put_rover(g, p, r, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID)
-            pl.move_budget -= 1
+            spend_movement(pl, 1)
+            put_rover(g, R, p, r, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID, True)
     elif d == D_CIV_PICK:
         take_card(g, R, p, <int>mv)
-        g.in_pool = 1
+        open_pool(g, p)
     elif d == D_LIFEPOD:
-        grid_clear_sq(pl.lifepod, mv % GRID, mv // GRID)
-        pl.lifepods_collected += 1
+        collect_lifepod(g, R, p, mv % GRID, mv // GRID)
         if g.item.a > 1:
             push_item(g, p, IT_LIFEPOD, g.item.a - 1, 0, 0)
     elif d == D_TELEPORT:
         if mv != MV_DONE:
-            put_rover(g, p, mv >> 8, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID)
+            put_rover(g, R, p, mv >> 8, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID, False)
     elif d == D_LINE:
         # Landing Zone Approved: every meteorite of the line leaves the game
         if mv < GRID:
@@ -251,6 +261,13 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
                 push_item(g, p, IT_METEORITE, g.item.a - 1, 0, 0)
     elif d == D_REGRESS:
         regress_tracker(g, p, <int>mv, regress_amount(g, p, g.item.a, g.item.b))
+    elif d == D_POWER:
+        if mv == MV_DONE:
+            pl.power_declined = 1
+        else:
+            use_power(g, R, p, <int>mv)
+    elif d == D_YES_NO:
+        apply_option(g, R, p, g.item, mv == 1)
     elif d == D_CHOOSE_ONE:
         if mv == 0:
             push_item(g, p, IT_SYNERGY, 0, 0, 0)
@@ -271,8 +288,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         grid_clear_sq(pl.rover_at, pl.rover_x[r], pl.rover_y[r])
         pl.rovers_lost += 1
     elif d == D_COLLECT_METEORITE:
-        grid_clear_sq(pl.meteorite, mv % GRID, mv // GRID)
-        pl.meteorites_collected += 1
+        collect_meteorite(g, R, p, mv % GRID, mv // GRID)
         if g.item.a > 1:
             push_item(g, p, IT_COLLECT_METEORITE, g.item.a - 1, 0, 0)
     elif d == D_REMOVE_STACK:

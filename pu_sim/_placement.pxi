@@ -31,6 +31,9 @@ cdef struct PlaceCtx:
     uint16_t allow[N_TERRAINS][GRID]     # squares a tile square of terrain t may cover
     uint16_t anchor[GRID]                # squares one tile square must cover
     bint need_anchor
+    bint rover_tiles_free                # Horizon tech 1: rover tiles skip adjacency
+    bint rover_tiles_unchecked           # ... and every other check (BGA option)
+    uint16_t open_sq[GRID]               # uncovered grid squares (unchecked rover tiles)
     # Planet placement restrictions in force (planets.md 3; 0 once dropped, 2.8):
     uint32_t prules                      # PF_* restriction flags
     int planet
@@ -51,10 +54,14 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
     cdef int y, t
     for y in range(GRID):
         base[y] = grid[y] & ~pl.occ[y]               # PL-1, PL-2
+        c.open_sq[y] = base[y]
     for t in range(N_TERRAINS):
         for y in range(GRID):
             c.allow[t][y] = base[y]
     c.need_anchor = True
+    c.rover_tiles_free = False
+    c.rover_tiles_unchecked = (not patch and g.options & OPT_HORIZON_ALL_CHECKS
+                               and horizon_tile_skips_adjacency(g, R, p, ROVER, ROVER))
     if not grid_any(pl.occ):
         # PL-3: the first tile covers a perimeter square (planet may override)
         if R.planet_flags[pl.planet] & PF_FIRST_CELLS:
@@ -71,6 +78,7 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             dilate(base, c.anchor)
         if tech_ignores_adjacency(g, R, p) or level >= LEVEL_WAIVER:
             c.need_anchor = False
+        c.rover_tiles_free = horizon_tile_skips_adjacency(g, R, p, ROVER, ROVER)
     if not patch and level == LEVEL_ALL and rule_restricts_tiles(g):
         apply_tile_rule(g, R, pl, c)                    # events: tiles only (14.26)
     c.planet = pl.planet
@@ -96,12 +104,16 @@ cdef inline uint16_t fit_row(const Rules_t* R, const Orient_t* o, int ta, int tb
     cdef uint16_t fit = <uint16_t>((1 << (GRID + 1 - o.w)) - 1)
     cdef const uint16_t* allow_a = c.allow[ta]
     cdef const uint16_t* allow_b = c.allow[tb]
+    if c.rover_tiles_unchecked and (ta == ROVER or tb == ROVER):
+        for i in range(o.ncells):                    # BGA: grid and overlap only
+            fit &= c.open_sq[y + o.dy[i]] >> o.dx[i]
+        return fit
     for i in range(o.ncells):
         if o.part[i] == 0:
             fit &= allow_a[y + o.dy[i]] >> o.dx[i]
         else:
             fit &= allow_b[y + o.dy[i]] >> o.dx[i]
-    if fit and c.need_anchor:
+    if fit and c.need_anchor and not (c.rover_tiles_free and (ta == ROVER or tb == ROVER)):
         touch = 0
         for i in range(o.ncells):
             touch |= c.anchor[y + o.dy[i]] >> o.dx[i]
@@ -355,8 +367,9 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
         mx = x + ori.dx[ori.meteor]
         my = y + ori.dy[ori.meteor]
         grid_set(pl.msym, mx, my)
-        if not tech_no_meteorites(g, R, p):
-            grid_set(pl.meteorite, mx, my)                     # ME-1
+        if not tech_no_meteorites(g, R, p) and not grid_has(pl.meteorite, mx, my):
+            # ME-1 (a Horizon meteorite carried onto that square already sits there)
+            grid_set(pl.meteorite, mx, my)
             pl.meteorites_placed += 1
     destroy_lifepods_on(pl, foot)
     destroy_rovers_on(g, p, foot)

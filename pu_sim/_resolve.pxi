@@ -132,7 +132,7 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
             return
         if n == 1:
             lowest_square(sq, &x, &y)
-            put_rover(g, p, supply_rover(pl), x, y)
+            put_rover(g, R, p, supply_rover(pl), x, y, False)
             return
         g.item = it
         set_decision(g, D_ROVER_PLACE, p)
@@ -143,8 +143,7 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         g.item = it
         if n == 1:
             lowest_square(pl.lifepod, &x, &y)
-            grid_clear_sq(pl.lifepod, x, y)
-            pl.lifepods_collected += 1
+            collect_lifepod(g, R, p, x, y)
             return
         set_decision(g, D_LIFEPOD, p)
     elif it.kind == IT_TELEPORT:
@@ -211,8 +210,7 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         g.item = it
         if n == 1:
             lowest_square(pl.meteorite, &x, &y)
-            grid_clear_sq(pl.meteorite, x, y)
-            pl.meteorites_collected += 1
+            collect_meteorite(g, R, p, x, y)
             return
         set_decision(g, D_COLLECT_METEORITE, p)
     elif it.kind == IT_DISCARD_OBJECTIVE:
@@ -277,7 +275,10 @@ cdef bint resolve_pool(Game_t* g, const Rules_t* R) noexcept nogil:
         if pl.n_items == 0:
             if (g.ctx == CTX_CIV or g.ctx == CTX_END_PICKS) and pl.n_owed > 0:
                 return False                          # the turn goes on: keep the budget
-            if can_move:
+            if not pl.power_declined and any_power(g, R, p):
+                set_decision(g, D_POWER, p)           # activated powers: any time
+                return True
+            if can_move and not pl.stop_moving:
                 set_decision(g, D_ROVER_STEP, p)
                 return True
             pl.move_budget = 0                        # RS-3: unspent movement lapses

@@ -23,6 +23,7 @@ cdef inline void stage_round_start(Game_t* g, const Rules_t* R) noexcept nogil:
         g.status = STATUS_TURN_LIMIT
         return
     g.round_commander = g.commander
+    corp_round_start(g, R)
     if g.options & OPT_SUPPRESS_NEXT_ROUND:
         for p in range(g.n_players):
             g.pl[p].tech_suppressed = 0                 # cards.md A1, "next_round"
@@ -72,7 +73,7 @@ cdef inline void stage_event_players(Game_t* g, const Rules_t* R) noexcept nogil
         if push_event_effect(g, R, p):
             g.active = <uint8_t>p
             g.ctx = CTX_EVENT
-            g.in_pool = 1
+            open_pool(g, p)
             return
     g.stage = ST_EVENT_CIV
     g.order_i = 0
@@ -81,6 +82,7 @@ cdef inline void stage_event_players(Game_t* g, const Rules_t* R) noexcept nogil
 cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
     """End trigger A (9.1 A, rules.md 14.12): can every player place a depot tile?"""
     cdef int p, level
+    corp_tile_phase_start(g, R)                         # round-start techs (G2)
     for p in range(g.n_players):
         level = find_place_level(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1),
                                  N_LEVELS - 1)
@@ -100,6 +102,8 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
     if g.order_i >= g.n_players:
         g.stage = ST_CIV
         g.order_i = 0
+        if g.options & OPT_RESET_BGA_PHASES:
+            corp_phase_reset(g)                         # BGA: the civ-card phase
         return
     p = commander_order(g, g.order_i)
     g.order_i += 1
@@ -117,7 +121,7 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
     elif t0 != NO_TILE or t1 != NO_TILE:
         take_unplaced_tile(g, R, p, take_depot_tile(g, R, p, 0 if t0 != NO_TILE else 1))
         g.ctx = CTX_DRAFT
-        g.in_pool = 1
+        open_pool(g, p)
 
 
 cdef inline bint start_pick(Game_t* g, int p) noexcept nogil:
@@ -149,7 +153,7 @@ cdef inline void stage_picks(Game_t* g, const Rules_t* R, int next_stage, int ct
         if g.pl[p].move_budget > 0:
             # RS-3: movement gained from picks may be spent until the turn ends
             g.active = <uint8_t>p
-            g.in_pool = 1
+            open_pool(g, p)
             return
         g.order_i += 1
     g.stage = <uint8_t>next_stage
@@ -170,6 +174,8 @@ cdef inline void stage_end_round(Game_t* g, const Rules_t* R) noexcept nogil:
             g.round_commander = g.commander            # BGA passes the token first
         g.stage = ST_END_EFFECTS                       # 14.27: final round's commander
         g.order_i = 0
+        if g.options & OPT_RESET_BGA_PHASES:
+            corp_phase_reset(g)                         # BGA: the end-game phase
     else:
         g.stage = ST_ROUND_START
 
@@ -182,7 +188,7 @@ cdef inline void stage_end_effects(Game_t* g, const Rules_t* R) noexcept nogil:
         if push_end_effects(g, R, p):
             g.active = <uint8_t>p
             g.ctx = CTX_END
-            g.in_pool = 1
+            open_pool(g, p)
             return
         g.order_i += 1
     g.stage = ST_END_PICKS

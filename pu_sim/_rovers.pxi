@@ -7,15 +7,27 @@ cdef inline int sq_of(int x, int y) noexcept nogil:
     return y * GRID + x
 
 
-cdef inline void collect_at(Game_t* g, int p, int x, int y) noexcept nogil:
+cdef inline void collect_lifepod(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
+    """A lifepod leaves the planet for the player's collection (rover or card)."""
+    grid_clear_sq(g.pl[p].lifepod, x, y)
+    g.pl[p].lifepods_collected += 1
+
+
+cdef inline void collect_meteorite(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
+    """A meteorite leaves the planet for the player's collection (rover or card)."""
+    grid_clear_sq(g.pl[p].meteorite, x, y)
+    g.pl[p].meteorites_collected += 1
+    if g.pl[p].corp == CORP_HORIZON and has_tech(g, R, p, 3):
+        push_item(g, p, IT_PATCH, 0, 0, 0)          # Horizon tech 3: and a patch
+
+
+cdef inline void collect_at(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
     """RV-4: a rover entering a square takes its lifepod and meteorite."""
     cdef Player_t* pl = &g.pl[p]
     if grid_has(pl.lifepod, x, y):
-        grid_clear_sq(pl.lifepod, x, y)
-        pl.lifepods_collected += 1
+        collect_lifepod(g, R, p, x, y)
     if grid_has(pl.meteorite, x, y):
-        grid_clear_sq(pl.meteorite, x, y)
-        pl.meteorites_collected += 1
+        collect_meteorite(g, R, p, x, y)
 
 
 cdef inline int supply_rover(const Player_t* pl) noexcept nogil:
@@ -35,16 +47,25 @@ cdef inline int rovers_on_planet(const Player_t* pl) noexcept nogil:
     return n
 
 
-cdef inline void put_rover(Game_t* g, int p, int r, int x, int y) noexcept nogil:
-    """Set rover r down on (x, y) and collect there."""
+cdef inline void put_rover(Game_t* g, const Rules_t* R, int p, int r, int x, int y,
+                           bint stepped) noexcept nogil:
+    """Set rover r down on (x, y) (a step, a teleport or a new rover) and collect there."""
     cdef Player_t* pl = &g.pl[p]
+    cdef int fx = -1, fy = -1
+    cdef bint carried = False
     if pl.rover_status[r] == RV_PLANET:
-        grid_clear_sq(pl.rover_at, pl.rover_x[r], pl.rover_y[r])
+        fx = pl.rover_x[r]
+        fy = pl.rover_y[r]
+        carried = grid_has(pl.meteorite, fx, fy)
+        grid_clear_sq(pl.rover_at, fx, fy)
     pl.rover_status[r] = RV_PLANET
     pl.rover_x[r] = <int8_t>x
     pl.rover_y[r] = <int8_t>y
     grid_set(pl.rover_at, x, y)
-    collect_at(g, p, x, y)
+    if pl.corp == CORP_HORIZON:
+        horizon_enter(g, R, p, fx, fy, x, y, carried, stepped)
+    else:
+        collect_at(g, R, p, x, y)
 
 
 cdef inline void rover_place_squares(const Player_t* pl, uint16_t* out) noexcept nogil:
@@ -96,6 +117,6 @@ cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out
 cdef inline bint rover_can_step(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Whether spending movement is possible at all."""
     cdef uint32_t buf[4 * MAX_ROVERS]
-    if g.pl[p].move_budget <= 0:
+    if movement_left(&g.pl[p]) <= 0:
         return False
     return gen_rover_steps(g, R, p, buf) > 0

@@ -173,7 +173,8 @@ cdef class GameState:
             "stored_patches": pl.stored_patches, "patches_placed": pl.patches_placed,
             "patches_lost": pl.patches_lost,
             "civ_cards": [c for c in range(1, N_CIV + 1) if (pl.civ_cards >> (c - 1)) & 1],
-            "move_budget": pl.move_budget,
+            "move_budget": pl.move_budget, "round_move": pl.round_move,
+            "used_round": pl.used_round, "used_game": pl.used_game,
             "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
                        pl.items[i].c) for i in range(pl.n_items)],
             "owed": [pl.owed[i] for i in range(pl.n_owed)],
@@ -316,6 +317,12 @@ cdef class GameState:
             pl.civ_cards = value
         elif field == "waiver_used":
             pl.waiver_used = value
+        elif field == "used_round":
+            pl.used_round = value
+        elif field == "used_game":
+            pl.used_game = value
+        elif field == "round_move":
+            pl.round_move = value
         else:
             raise KeyError(field)
 
@@ -370,7 +377,7 @@ cdef class GameState:
         for name, a, b, c in items:
             push_item(&self.g, p, kinds[name], a, b, c)
         self.g.active = p
-        self.g.in_pool = 1
+        open_pool(&self.g, p)
         self.g.ctx = CTX_DRAFT
         self.g.stage = ST_PAUSED
         self.g.decision = D_NONE

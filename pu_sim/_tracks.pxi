@@ -120,7 +120,7 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
             push_item(g, p, IT_ROVER, 0, 0, 0)
     if sp[SP_MOVE]:
         # RV-2: the tech bonus applies to rover-track movement only
-        pl.move_budget += sp[SP_MOVE] + tech_move_bonus(g, R, p)
+        gain_track_movement(g, R, p, sp[SP_MOVE])
 
 
 cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,

@@ -127,6 +127,14 @@ class RuleOptions:
         objective side effects apply (3.11).
     gaia_city_covered_by_patch
         A biomass patch on a Gaia city forfeits its 2 medals, as a tile does (3.4).
+    once_per_round_reset
+        Once-per-round powers come back only when a round starts
+        (``"round_start"``), or also in the civ-card and end-game phases
+        (``"bga_phases"``) (corporations.md G3).
+    horizon_tech1_scope
+        Horizon tech 1: tiles with rover terrain skip only adjacency
+        (``"adjacency_only"``, rulebook) or every check but grid and overlap
+        (``"all_checks"``, BGA) (H4).
     """
 
     patches_anchor_adjacency: bool = True
@@ -153,6 +161,8 @@ class RuleOptions:
     pajitnov_slide: Literal["straight", "one_step"] = "straight"
     petra_currents_count_covered: bool = True
     gaia_city_covered_by_patch: bool = True
+    once_per_round_reset: Literal["round_start", "bga_phases"] = "round_start"
+    horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
 
     def __post_init__(self) -> None:
         for name in ("interior_shift", "initial_rotation"):
@@ -169,6 +179,8 @@ class RuleOptions:
             ("planet_fallback", ("rulebook", "bga")),
             ("cerberus_bonus_region", ("whole", "bga_boxes")),
             ("pajitnov_slide", ("straight", "one_step")),
+            ("once_per_round_reset", ("round_start", "bga_phases")),
+            ("horizon_tech1_scope", ("adjacency_only", "all_checks")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -264,6 +276,9 @@ class RuleOptions:
             "pajitnov_slide=one_step": self.pajitnov_slide == "one_step",
             "petra_currents_count_covered=off": not self.petra_currents_count_covered,
             "gaia_city_covered_by_patch=off": not self.gaia_city_covered_by_patch,
+            "once_per_round_reset=bga_phases": self.once_per_round_reset
+            == "bga_phases",
+            "horizon_tech1_scope=all_checks": self.horizon_tech1_scope == "all_checks",
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -282,6 +297,8 @@ class RuleOptions:
             lacuna_oblivion_adjacency_waiver=False,
             cerberus_bonus_region="bga_boxes",
             pajitnov_slide="one_step",
+            once_per_round_reset="bga_phases",
+            horizon_tech1_scope="all_checks",
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -528,6 +545,10 @@ def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     )  # fmt: skip
 
 
+LIMITS = ("passive", "once_per_round", "once_per_game", "round_start", "game_end")
+"""Tech use limits in the core's LIMIT_* order."""
+
+
 def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     core = import_core()
     sf = core.SPACE_FIELDS
@@ -537,6 +558,9 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
     score_pos = np.zeros((n, 5, 16), np.uint8)
     tech_level_at = np.zeros((n, 16), np.uint8)
     rovers = np.zeros(n, np.uint8)
+    max_tech = core.CONSTANTS["MAX_TECH"]
+    limit = np.zeros((n, max_tech + 1), np.uint8)
+    activated = np.zeros((n, max_tech + 1), np.uint8)
     corp: Corporation
     for corp in data.corporations:
         for ti, track_name in enumerate(TRACKS):
@@ -563,8 +587,16 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
                 level = max(level, sp.tech_level)
             tech_level_at[corp.id, pos] = level
         rovers[corp.id] = corp.rovers
+        for tech in corp.techs:
+            limit[corp.id, tech.level] = LIMITS.index(tech.limit)
+            activated[corp.id, tech.level] = any(
+                e.when == "activated" for e in tech.effects
+            )
     t.update(space=space, score_pos=score_pos, tech_level_at=tech_level_at)
     t["corp_rovers"] = rovers
+    t["tech_limit"] = limit
+    t["tech_activated"] = activated
+    t["corp_has_powers"] = np.asarray(activated.any(axis=1), np.uint8)
 
 
 def _card_op(card: CivCard, op: str, params: dict[str, Any]) -> tuple[str, int]:

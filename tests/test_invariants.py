@@ -7,6 +7,7 @@ import pytest
 
 import pu_sim
 from pu_sim.rules import RuleOptions
+from pu_sim.table import PLAYABLE_CORPORATIONS
 from pu_sim.testing import frame_violations
 
 
@@ -95,6 +96,31 @@ def test_bga_planet_rules_keep_every_invariant(rules, bot):
                         options=options),
         rules,
     )  # fmt: skip
+
+
+ASYMMETRIC_CORPORATIONS = sorted(PLAYABLE_CORPORATIONS - {"universal_coalition"})
+
+
+@pytest.mark.parametrize("corporation", ASYMMETRIC_CORPORATIONS)
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_games_of_every_corporation_keep_every_invariant(
+    rules, corporation, players, bot
+):
+    n = (400 if bot == "random" else 100) // players + 10
+    seats = [corporation] + ["random"] * (players - 1)
+    frame = pu_sim.simulate(
+        n, players=players, corporations=seats, planets="random", bots=bot, seed=players
+    )
+    check(frame, rules)
+    assert (
+        frame.filter(pl.col("seat") == 0)["corporation"]
+        == corp_name(rules, corporation)
+    ).all()
+
+
+def corp_name(rules, key: str) -> str:
+    return next(c.name for c in rules.data.corporations if c.key == key)
 
 
 def planet_name(rules, key: str) -> str:

@@ -1,0 +1,50 @@
+# What the greedy bot knows about the corporations' own powers.
+#
+# Activated powers are valued in medals like every other option, so the bot
+# uses one when it beats keeping it (D_POWER's "done" is worth 0), and ranks
+# it among the pending items of its pool (D_ORDER).  Triggered options (D_YES_NO)
+# are answered yes when their value is positive.
+
+cdef double HORIZON_PICKUP = 0.6        # a meteorite still to deliver, vs one collected
+
+
+cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                        int level) noexcept nogil:
+    """Medal value of using an activated power now (0: as good as keeping it)."""
+    cdef Incentive inc
+    cdef const Player_t* pl = &g.pl[p]
+    if pl.corp == CORP_HORIZON and level == 5:
+        objective_incentives(g, R, w, p, &inc)
+        return track_value(g, R, w, p, ROVER, 1, &inc)
+    return 0.0
+
+
+cdef double power_priority(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           int level) noexcept nogil:
+    """D_ORDER rank of using a power now: before the pool's tracks if it is worth it
+    (its benefits may chain into them), else never before the pool is done."""
+    return 7.0 if power_value(g, R, w, p, level) > 0 else -1.0
+
+
+cdef double horizon_delivery_value(const Game_t* g, const Rules_t* R, const double* w,
+                                   int p, const Incentive* inc) noexcept nogil:
+    """What delivering a carried meteorite brings: a third of a medal, tech 3's patch."""
+    cdef double v = w[G_METEOR_TARGET] + inc.meteorite
+    if has_tech(g, R, p, 3):
+        v += w[G_PATCH]
+    return v
+
+
+cdef double option_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                         const Item_t* it) noexcept nogil:
+    """Value of answering yes to an optional triggered power (no: 0)."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef double keep
+    cdef Incentive inc
+    if it.a == OPTION_HORIZON_DESTROY:
+        # destroying frees the meteorite's row and column for scoring; keeping it
+        # is worth a delivery if any rover icon is on the planet
+        objective_incentives(g, R, w, p, &inc)
+        keep = horizon_delivery_value(g, R, w, p, &inc) if grid_any(pl.icon[ROVER]) else 0.0
+        return w[G_METEORITE] * meteorite_line_value(pl, R, it.b, it.c) - keep
+    return 0.0
