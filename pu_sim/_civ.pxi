@@ -72,6 +72,8 @@ cdef inline bint push_end_effects(Game_t* g, const Rules_t* R, int p) noexcept n
     cdef Player_t* pl = &g.pl[p]
     cdef int card, k
     cdef bint added = False
+    if republic_end_cards_due(g, R, p):
+        republic_end_cards(g, R, p)                  # picks follow in the end phase
     while pl.stored_patches > 0:
         pl.stored_patches -= 1
         push_item(g, p, IT_PATCH, 1, 0, 0)     # a = 1: cannot be stored again
@@ -91,7 +93,7 @@ cdef inline bint has_end_work(const Game_t* g, const Rules_t* R, int p) noexcept
     """Stored patches or an end-game card whose end step has not run yet."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int card, k
-    if pl.stored_patches > 0:
+    if pl.stored_patches > 0 or republic_end_cards_due(g, R, p):
         return True
     for card in range(1, N_CIV + 1):
         if holds_card(pl, card) and not (pl.end_effects_done >> (card - 1)) & 1:

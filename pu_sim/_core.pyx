@@ -28,6 +28,7 @@ include "_station.pxi"
 include "_tracks.pxi"
 include "_corporations.pxi"
 include "_corp_horizon.pxi"
+include "_corp_republic.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -112,6 +113,7 @@ OPTIONS = {
     "gaia_city_covered_by_patch=off": OPT_GAIA_PATCH_KEEPS_CITY,
     "horizon_tech1_scope=all_checks": OPT_HORIZON_ALL_CHECKS,
     "once_per_round_reset=bga_phases": OPT_RESET_BGA_PHASES,
+    "republic_tech3_squares=terrain": OPT_REPUBLIC_TERRAIN,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,

@@ -12,6 +12,7 @@ cdef enum:
 # Optional triggered powers (IT_OPTION.a, then Game_t.item.a of D_YES_NO)
 cdef enum:
     OPTION_HORIZON_DESTROY = 1  # Horizon tech 4: destroy the carried meteorite (a, b: square)
+    OPTION_REPUBLIC_CIV_FIRST = 2  # Republic tech 1: select a civ tile, move, then place
 
 
 # ==== tech levels ==================================================================
@@ -108,6 +109,8 @@ cdef void apply_option(Game_t* g, const Rules_t* R, int p, Item_t it, bint yes) 
     """The answer to an optional triggered power (D_YES_NO)."""
     if it.a == OPTION_HORIZON_DESTROY:
         horizon_destroy_answer(g, R, p, it, yes)
+    elif it.a == OPTION_REPUBLIC_CIV_FIRST:
+        republic_civ_first_answer(g, R, p, yes)
 
 
 # ==== round flow ===========================================================================

@@ -33,6 +33,8 @@ cdef enum:
     MAX_DECISIONS = 20000       # safety net per game
     MAX_BOT_PARAMS = 32
     MAX_NBR = 12                # outside neighbours of an oriented tile (10 at most)
+    MAX_ROVER_MOVES = 8 * MAX_ROVERS + 2 * GRID * GRID  # steps, diagonals and jumps
+    MAX_ROVER_QUERIES = MAX_ROVERS + MAX_ROVER_MOVES
 
 # ==== tracks and terrains =====================================================
 # Track index == terrain index for the five tracked resources.
@@ -274,6 +276,7 @@ cdef enum:
     OPT_GAIA_PATCH_KEEPS_CITY = 1 << 14  # a patch on a city does not forfeit its medals
     OPT_HORIZON_ALL_CHECKS = 1 << 15     # BGA: Horizon tech 1 rover tiles skip every check
     OPT_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
+    OPT_REPUBLIC_TERRAIN = 1 << 17       # BGA: Republic tech 3 jumps between civ terrain
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -541,7 +544,10 @@ cdef struct Game_t:
     # the pending decision
     uint8_t decision, decider
     Item_t item                          # the pool item the decision belongs to
-    uint8_t pick_rank                    # D_CIV_PICK
+    uint8_t pick_rank                    # D_CIV_PICK (ALL_RANKS: every pile)
+    uint8_t pick_extra                   # Republic tech 2: a card of the next rank
+    uint8_t draft_barred                 # depot slots the draft may not take (bit per slot)
+    uint8_t preselected                  # Republic tech 1: 1 moving first, 2 placing
     uint8_t place_level                  # D_PLACE: fallback level in force
     uint8_t place_from_depot             # D_PLACE from a civ card (no draft)
     uint32_t n_decisions

@@ -633,7 +633,7 @@ cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targ
     cdef int y, d = 0, i, left = nq
     cdef double cand
     cdef bint more
-    cdef bint done[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef bint done[MAX_ROVER_QUERIES]
     rover_passable(R, pl, passable)
     for y in range(GRID):
         front[y] = targets[y] & passable[y]
@@ -675,12 +675,12 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
                            const uint32_t* moves, int n, const Incentive* inc) noexcept nogil:
     """Step a rover toward the closest lifepod or meteorite; stop when none gets closer."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef int qx[4 * MAX_ROVERS + MAX_ROVERS]
-    cdef int qy[4 * MAX_ROVERS + MAX_ROVERS]
-    cdef double val[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef int qx[MAX_ROVER_QUERIES]
+    cdef int qy[MAX_ROVER_QUERIES]
+    cdef double val[MAX_ROVER_QUERIES]
     cdef int i, r, sq, nq = 0, m = 0
     cdef Argmax a
-    cdef double deliver[4 * MAX_ROVERS + MAX_ROVERS]
+    cdef double deliver[MAX_ROVER_QUERIES]
     cdef bint horizon = pl.corp == CORP_HORIZON
     # queries: every rover's square (indices 0..MAX_ROVERS-1), then each destination
     for r in range(MAX_ROVERS):
@@ -688,7 +688,7 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
         qy[r] = pl.rover_y[r] if pl.rover_status[r] == RV_PLANET else 0
     nq = MAX_ROVERS
     for i in range(n):
-        if moves[i] != MV_DONE and nq < 5 * MAX_ROVERS:
+        if moves[i] != MV_DONE and nq < MAX_ROVER_QUERIES:
             sq = moves[i] & 0xFF
             qx[nq] = sq % GRID
             qy[nq] = sq // GRID

@@ -47,4 +47,20 @@ cdef double option_value(const Game_t* g, const Rules_t* R, const double* w, int
         objective_incentives(g, R, w, p, &inc)
         keep = horizon_delivery_value(g, R, w, p, &inc) if grid_any(pl.icon[ROVER]) else 0.0
         return w[G_METEORITE] * meteorite_line_value(pl, R, it.b, it.c) - keep
+    if it.a == OPTION_REPUBLIC_CIV_FIRST:
+        return republic_civ_first_value(g, R, w, p)
     return 0.0
+
+
+cdef double republic_civ_first_value(const Game_t* g, const Rules_t* R, const double* w,
+                                     int p) noexcept nogil:
+    """Select the civ tile first when it is the tile the bot would take anyway."""
+    cdef int slot, civ = republic_civ_slots(g, R, p)
+    cdef double best_civ = -1e9, best_other = -1e9, v
+    for slot in range(2):
+        v = tile_quick_value(g, R, w, p, depot_tile(g, R, p, slot))
+        if (civ >> slot) & 1:
+            best_civ = v if v > best_civ else best_civ
+        else:
+            best_other = v if v > best_other else best_other
+    return 1.0 if best_civ >= best_other else -1.0

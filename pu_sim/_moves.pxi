@@ -37,7 +37,9 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
             out[i] = i
         return 6
     if d == D_PLACE:
-        return gen_placements(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1),
+        return gen_placements(g, R, p,
+                              depot_tile(g, R, p, 0) if not g.draft_barred & 1 else NO_TILE,
+                              depot_tile(g, R, p, 1) if not g.draft_barred & 2 else NO_TILE,
                               g.place_level, out)
     if d == D_NO_PLACE:
         for i in range(2):
@@ -85,9 +87,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         out[n] = MV_DONE
         return n + 1
     if d == D_CIV_PICK:
-        for i in range(g.pile_n[g.pick_rank - 1]):
-            out[i] = g.pile[g.pick_rank - 1][i]
-        return g.pile_n[g.pick_rank - 1]
+        return gen_pick_moves(g, out)
     if d == D_LIFEPOD:
         return gen_squares(pl.lifepod, out, 0)
     if d == D_TELEPORT:
@@ -187,6 +187,9 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
     elif d == D_PLACE:
         unpack_place(mv, &slot, &o, &x, &y)
         tile = take_depot_tile(g, R, p, slot)
+        republic_tile_taken(g, R, p, tile)             # before placing (FAQ A12)
+        g.preselected = 0
+        g.draft_barred = 0
         if g.place_level == LEVEL_NO_PLANET:
             g.pl[p].placements_relaxed += 1
         if g.place_level == LEVEL_WAIVER:

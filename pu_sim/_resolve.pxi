@@ -231,10 +231,10 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
             return
         set_decision(g, D_REMOVE_STACK, p)
     elif it.kind == IT_CIV_PICK:
-        if g.pile_n[it.a - 1] == 0:
+        if pick_pool_size(g, it.a) == 0:
             return                                    # CV-3: empty pile, nothing
         g.item = it
-        g.pick_rank = it.a
+        prepare_pick(g, R, p, it.a)
         set_decision(g, D_CIV_PICK, p)
     elif it.kind == IT_PLACE_TILE:
         t0 = depot_tile(g, R, p, 0)

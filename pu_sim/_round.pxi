@@ -99,6 +99,10 @@ cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
 cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
     """Step 4: each player takes a tile and resolves it completely (DR-1..DR-3)."""
     cdef int p, t0, t1
+    if g.preselected == 1:
+        g.preselected = 2                               # Republic: moved; now place
+        set_decision(g, D_PLACE, g.active)
+        return
     if g.order_i >= g.n_players:
         g.stage = ST_CIV
         g.order_i = 0
@@ -111,6 +115,12 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
     if g.pl[p].can_place:
         g.place_level = g.pl[p].place_level
         g.place_from_depot = 0
+        g.draft_barred = 0
+        if republic_offers_civ_first(g, R, p):
+            g.item.kind = IT_OPTION
+            g.item.a = OPTION_REPUBLIC_CIV_FIRST
+            set_decision(g, D_YES_NO, p)
+            return
         set_decision(g, D_PLACE, p)
         return
     # 9.2: take a tile without placing it
@@ -124,7 +134,7 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
         open_pool(g, p)
 
 
-cdef inline bint start_pick(Game_t* g, int p) noexcept nogil:
+cdef inline bint start_pick(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Start player p's next owed civ pick; False when none is owed."""
     cdef Player_t* pl = &g.pl[p]
     cdef int rank, i
@@ -133,9 +143,9 @@ cdef inline bint start_pick(Game_t* g, int p) noexcept nogil:
         for i in range(pl.n_owed - 1):
             pl.owed[i] = pl.owed[i + 1]
         pl.n_owed -= 1
-        if g.pile_n[rank - 1] == 0:
+        if pick_pool_size(g, rank) == 0:
             continue                                    # CV-3: empty pile, nothing
-        g.pick_rank = <uint8_t>rank
+        prepare_pick(g, R, p, rank)
         g.active = <uint8_t>p
         set_decision(g, D_CIV_PICK, p)
         return True
@@ -148,7 +158,7 @@ cdef inline void stage_picks(Game_t* g, const Rules_t* R, int next_stage, int ct
     while g.order_i < g.n_players:
         p = commander_order(g, g.order_i)
         g.ctx = <uint8_t>ctx
-        if start_pick(g, p):
+        if start_pick(g, R, p):
             return
         if g.pl[p].move_budget > 0:
             # RS-3: movement gained from picks may be spent until the turn ends

@@ -111,12 +111,14 @@ cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out
             if step_allowed(g, R, p, pl.rover_x[r], pl.rover_y[r], nx, ny):
                 out[n] = <uint32_t>((r << 8) | sq_of(nx, ny))
                 n += 1
+        if pl.corp == CORP_REPUBLIC and has_tech(g, R, p, 3):
+            n += republic_jumps(g, R, p, r, out + n)
     return n
 
 
 cdef inline bint rover_can_step(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Whether spending movement is possible at all."""
-    cdef uint32_t buf[4 * MAX_ROVERS]
+    cdef uint32_t buf[MAX_ROVER_MOVES]
     if movement_left(&g.pl[p]) <= 0:
         return False
     return gen_rover_steps(g, R, p, buf) > 0

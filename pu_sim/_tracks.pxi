@@ -106,6 +106,8 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
         elif milestones:
             pl.tech_suppressed &= <uint8_t>~(1 << sp[SP_TECH])  # re-entered: unlocked
     if sp[SP_CIV] and milestones:
+        if pl.corp == CORP_REPUBLIC:
+            republic_civ_milestone(g, R, p)
         if g.options & OPT_CIV_ON_MILESTONE:
             push_item(g, p, IT_CIV_PICK, sp[SP_CIV], 0, 0)   # rulebook track wording
         else:

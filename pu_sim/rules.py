@@ -131,6 +131,9 @@ class RuleOptions:
         Once-per-round powers come back only when a round starts
         (``"round_start"``), or also in the civ-card and end-game phases
         (``"bga_phases"``) (corporations.md G3).
+    republic_tech3_squares
+        Republic tech 3 jumps between squares with a civ resource icon
+        (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
     horizon_tech1_scope
         Horizon tech 1: tiles with rover terrain skip only adjacency
         (``"adjacency_only"``, rulebook) or every check but grid and overlap
@@ -163,6 +166,7 @@ class RuleOptions:
     gaia_city_covered_by_patch: bool = True
     once_per_round_reset: Literal["round_start", "bga_phases"] = "round_start"
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
+    republic_tech3_squares: Literal["icons", "terrain"] = "icons"
 
     def __post_init__(self) -> None:
         for name in ("interior_shift", "initial_rotation"):
@@ -181,6 +185,7 @@ class RuleOptions:
             ("pajitnov_slide", ("straight", "one_step")),
             ("once_per_round_reset", ("round_start", "bga_phases")),
             ("horizon_tech1_scope", ("adjacency_only", "all_checks")),
+            ("republic_tech3_squares", ("icons", "terrain")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -279,6 +284,7 @@ class RuleOptions:
             "once_per_round_reset=bga_phases": self.once_per_round_reset
             == "bga_phases",
             "horizon_tech1_scope=all_checks": self.horizon_tech1_scope == "all_checks",
+            "republic_tech3_squares=terrain": self.republic_tech3_squares == "terrain",
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -299,6 +305,7 @@ class RuleOptions:
             pajitnov_slide="one_step",
             once_per_round_reset="bga_phases",
             horizon_tech1_scope="all_checks",
+            republic_tech3_squares="terrain",
         )
 
     def as_dict(self) -> dict[str, Any]:
