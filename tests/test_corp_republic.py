@@ -108,7 +108,7 @@ def test_tech_1_select_the_civ_tile_and_move_before_placing(rules):
 
 
 def test_tech_1_declined_still_gives_the_movement_for_a_civ_tile(rules):
-    game, civ_tile, other = civ_draft(rules)
+    game, civ_tile, _ = civ_draft(rules)
     game.start_draft(0)
     game.apply(0)
     assert game.decision == "place"
