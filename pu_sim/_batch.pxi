@@ -61,6 +61,7 @@ cdef packed struct SeatRecord:
     int16_t score_planet_bonus           # part of score_planet: cities, sub-planets
     uint8_t placements_relaxed           # draft placements with planet rules dropped
     uint8_t waiver_used                  # Lacuna/Oblivion adjacency waiver spent
+    uint8_t lifepods_on_board            # collected but on Cosmos tracks / Jump Drive slots
 
 
 cdef struct TableSpec:
@@ -259,6 +260,7 @@ cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec
         r.score_planet_bonus = pl.s_planet_bonus
         r.placements_relaxed = pl.placements_relaxed
         r.waiver_used = pl.waiver_used
+        r.lifepods_on_board = pl.pods_on_tracks + pl.pods_on_slots
 
 
 cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64_t k1,

@@ -29,6 +29,7 @@ include "_tracks.pxi"
 include "_corporations.pxi"
 include "_corp_horizon.pxi"
 include "_corp_republic.pxi"
+include "_corp_cosmos.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -59,6 +60,7 @@ CONSTANTS = {
     "MAX_BOT_PARAMS": MAX_BOT_PARAMS, "N_PMASK": N_PMASK, "N_SPACE_FIELDS": N_SPACE_FIELDS,
     "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE, "MV_POWER": MV_POWER,
+    "POD_AREA": POD_AREA,
     "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
@@ -68,7 +70,7 @@ PLANET_MASKS = {
     "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
     "first": PM_FIRST, "ring": PM_RING, "city": PM_CITY, "toxic": PM_TOXIC,
     "current": PM_CURRENT, "side_a": PM_SIDE_A, "q1": PM_Q1, "sub1": PM_SUB1,
-    "hole": PM_HOLE, "ban0": PM_BAN0, "subbga1": PM_SUBBGA1,
+    "hole": PM_HOLE, "ban0": PM_BAN0, "subbga1": PM_SUBBGA1, "cross": PM_CROSS,
 }
 PLANET_FLAGS = {
     "ring_anchor": PF_RING_ANCHOR, "ice_or_land": PF_ICE_OR_LAND,
@@ -114,6 +116,7 @@ OPTIONS = {
     "horizon_tech1_scope=all_checks": OPT_HORIZON_ALL_CHECKS,
     "once_per_round_reset=bga_phases": OPT_RESET_BGA_PHASES,
     "republic_tech3_squares=terrain": OPT_REPUBLIC_TERRAIN,
+    "space_citizen_decree_counts=all_collected": OPT_DECREE_ALL_COLLECTED,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -162,7 +165,8 @@ DECISIONS = {
     D_METEOR_SYMBOL: "meteor_symbol", D_DESTROY_LIFEPOD: "destroy_lifepod",
     D_DESTROY_ROVER: "destroy_rover", D_COLLECT_METEORITE: "collect_meteorite",
     D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
-    D_POWER: "power", D_YES_NO: "yes_no",
+    D_POWER: "power", D_YES_NO: "yes_no", D_POD_PLACE: "pod_place",
+    D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
@@ -173,8 +177,15 @@ ITEMS = {
     IT_PLACE_METEORITE: "place_meteorite", IT_DESTROY_LIFEPOD: "destroy_lifepod",
     IT_DESTROY_ROVER: "destroy_rover", IT_COLLECT_METEORITE: "collect_meteorite",
     IT_DISCARD_OBJECTIVE: "discard_objective", IT_ROTATE_STATION: "rotate_station",
-    IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option",
+    IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option", IT_POD_PLACE: "pod_place",
+    IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy",
 }
+TRIGGERED_OPTIONS = {
+    OPTION_HORIZON_DESTROY: "Horizon tech 4: destroy the carried meteorite",
+    OPTION_REPUBLIC_CIV_FIRST: "Republic tech 1: select the civ tile first",
+}
+"""The optional triggered powers a yes/no decision asks about, by code."""
+
 STAGES = {
     ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",
     ST_CHECK: "check", ST_DRAFT: "draft", ST_CIV: "civ", ST_END_ROUND: "end_round",
@@ -304,6 +315,7 @@ cdef class CoreRules:
         _fill(tables, "tech_activated", R.tech_activated, np.uint8,
               N_CORPS * (MAX_TECH + 1))
         _fill(tables, "corp_has_powers", R.corp_has_powers, np.uint8, N_CORPS)
+        _fill(tables, "tech_pos", R.tech_pos, np.uint8, N_CORPS * (MAX_TECH + 1))
         _fill(tables, "card_rank", R.card_rank, np.uint8, N_CIV + 1)
         _fill(tables, "card_immediate", R.card_immediate, np.uint8, N_CIV + 1)
         _fill(tables, "card_op", R.card_op, np.uint8, (N_CIV + 1) * 2)

@@ -75,6 +75,8 @@ cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) n
         return False
     if pl.corp == CORP_HORIZON:
         return horizon_power_available(g, R, p, level)
+    if pl.corp == CORP_COSMOS:
+        return cosmos_power_available(g, R, p, level)
     return False
 
 
@@ -101,6 +103,8 @@ cdef void use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept nogi
     mark_power_used(&g.pl[p], R, level)
     if g.pl[p].corp == CORP_HORIZON:
         horizon_use_power(g, R, p, level)
+    elif g.pl[p].corp == CORP_COSMOS:
+        cosmos_use_power(g, R, p, level)
 
 
 # ==== triggered options ===================================================================

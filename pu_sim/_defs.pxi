@@ -87,7 +87,8 @@ cdef enum:
     PM_HOLE = 17                # Lacuna holes (non-grid)
     PM_BAN0 = 18                # Persephone: squares banning icon of terrain t (18..23)
     PM_SUBBGA1 = 24             # Cerberus, BGA parity: the squares BGA checks (24..26)
-    N_PMASK = 27
+    PM_CROSS = 27               # Tartarus: ends of the two diagonal chasm crossings
+    N_PMASK = 28
 
 # Planet rule flags (Rules_t.planet_flags)
 cdef enum:
@@ -175,7 +176,10 @@ cdef enum:
     D_OBJ_DISCARD = 24          # which objective card to give up (setup, event 110)
     D_POWER = 25                # use an activated corporation power (tech level) or not
     D_YES_NO = 26               # an optional triggered power (Game_t.item says which): 1 = use
-    N_DECISIONS = 27
+    D_POD_PLACE = 27            # Cosmos/Jump Drive: where a collected lifepod goes
+    D_POD_MOVE = 28             # Cosmos: move a collected lifepod (from << 8 | to) or stop
+    D_POD_DESTROY = 29          # Cosmos: which collected lifepod an event destroys
+    N_DECISIONS = 30
 
 # Move values with a special meaning
 cdef enum:
@@ -211,6 +215,9 @@ cdef enum:
     IT_ROTATE_STATION = 23
     IT_REMOVE_STACK = 24
     IT_OPTION = 25              # an optional triggered power; a: OPTION_* (D_YES_NO)
+    IT_POD_PLACE = 26           # place a newly collected lifepod (Cosmos, Jump Drive)
+    IT_POD_MOVE = 27            # a: collected lifepods still to move (Cosmos)
+    IT_POD_DESTROY = 28         # a collected lifepod is destroyed (event 114, Cosmos)
 
 # ==== round stages ============================================================
 
@@ -277,6 +284,7 @@ cdef enum:
     OPT_HORIZON_ALL_CHECKS = 1 << 15     # BGA: Horizon tech 1 rover tiles skip every check
     OPT_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
     OPT_REPUBLIC_TERRAIN = 1 << 17       # BGA: Republic tech 3 jumps between civ terrain
+    OPT_DECREE_ALL_COLLECTED = 1 << 18   # BGA: Space Citizen Decree counts every lifepod
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -415,6 +423,7 @@ cdef struct Rules_t:
     uint8_t tech_limit[N_CORPS][MAX_TECH + 1]     # LIMIT_* per tech level
     uint8_t tech_activated[N_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
     uint8_t corp_has_powers[N_CORPS]
+    uint8_t tech_pos[N_CORPS][MAX_TECH + 1]       # tech track index of each milestone
     # civ cards (index = id, 0 unused)
     uint8_t card_rank[N_CIV + 1]
     uint8_t card_immediate[N_CIV + 1]
@@ -465,6 +474,9 @@ cdef struct Player_t:
     # -- collections -------------------------------------------------------
     uint8_t lifepods_collected, meteorites_collected
     uint8_t lifepods_lost, rovers_lost, meteorites_destroyed
+    uint16_t pod_on[N_TRACKS]            # Cosmos: track spaces holding a lifepod
+    uint8_t pods_on_tracks               # Cosmos: collected lifepods on tracks
+    uint8_t pods_on_slots                # Jump Drive: collected lifepods on tech slots
     uint8_t stored_patches, patches_placed, patches_lost
     uint64_t civ_cards                   # bit (id - 1)
     uint64_t end_effects_done            # end-game card effects already resolved

@@ -171,7 +171,9 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     elif op == EV_DESTROY_LIFEPOD:
         push_item(g, p, IT_DESTROY_LIFEPOD, 0, 0, 0)
     elif op == EV_DESTROY_COLLECTED_LIFEPOD:
-        if pl.lifepods_collected > 0:                    # 114: no choice among identical
+        if pl.pods_on_tracks > 0:
+            push_item(g, p, IT_POD_DESTROY, 0, 0, 0)     # Cosmos: which one matters
+        elif pl.lifepods_collected > pl.pods_on_slots:   # 114: no choice among identical
             pl.lifepods_collected -= 1
             pl.lifepods_lost += 1
     elif op == EV_DESTROY_COLLECTED_METEORITE:
@@ -201,12 +203,26 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     return pl.n_items > 0
 
 
+cdef inline int regress_room(const Player_t* pl, int t) noexcept nogil:
+    """How many single steps tracker t can go down (Cosmos: lifepods are jumped)."""
+    cdef int pos, n = 0
+    if pl.corp != CORP_COSMOS:
+        return pl.track[t]
+    pos = cosmos_space_below(pl, t, pl.track[t])
+    while pos >= 0:
+        n += 1
+        pos = cosmos_space_below(pl, t, pos)
+    return n
+
+
 cdef inline int regress_amount(const Game_t* g, int p, int mask, int steps) noexcept nogil:
     """cards.md 5: the full amount if some listed tracker can go that far, else less."""
     cdef int t, best = 0, can
     for t in range(N_TRACKS):
         if (mask >> t) & 1:
-            can = g.pl[p].track[t] if g.pl[p].track[t] < steps else steps
+            can = regress_room(&g.pl[p], t)
+            if can > steps:
+                can = steps
             if can > best:
                 best = can
     return best
@@ -218,14 +234,20 @@ cdef inline int regress_options(const Game_t* g, int p, const Item_t* it) noexce
     if amount == 0:
         return 0
     for t in range(N_TRACKS):
-        if (it.a >> t) & 1 and g.pl[p].track[t] >= amount:
+        if (it.a >> t) & 1 and regress_room(&g.pl[p], t) >= amount:
             m |= 1 << t
     return m
 
 
 cdef inline void regress_tracker(Game_t* g, int p, int t, int steps) noexcept nogil:
     """2.4: down `steps` spaces, claiming nothing (tech levels follow the position)."""
-    g.pl[p].track[t] -= <int8_t>steps
+    cdef Player_t* pl = &g.pl[p]
+    cdef int s
+    for s in range(steps):
+        if pl.corp == CORP_COSMOS:
+            pl.track[t] = <int8_t>cosmos_space_below(pl, t, pl.track[t])
+        else:
+            pl.track[t] -= 1
 
 
 cdef inline int empty_meteor_symbols(const Player_t* pl, uint16_t* out) noexcept nogil:

@@ -79,7 +79,7 @@ cdef double track_gain(const Game_t* g, const Rules_t* R, const double* w, int p
             if t == ROVER:
                 v += space_benefit(g, R, w, p, t, BEYOND_TOP)
             continue
-        pos += 1
+        pos = next_space(pl, t, pos)               # Cosmos: lifepods are jumped
         v += space_benefit(g, R, w, p, t, pos)
     v += (medal_potential(R, w, pl.corp, t, pos)
           - medal_potential(R, w, pl.corp, t, pos0))
@@ -977,6 +977,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     if d == D_YES_NO:
         v = option_value(g, R, w, p, &g.item)
         return 1 if v > 0 else 0
+    if d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
+        return greedy_pods(g, R, w, p, moves, n, &a)
     if d == D_ROVER_STEP:
         objective_incentives(g, R, w, p, &inc)
         return greedy_rover_step(g, R, w, p, moves, n, &inc)

@@ -13,9 +13,14 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
     """Medal value of using an activated power now (0: as good as keeping it)."""
     cdef Incentive inc
     cdef const Player_t* pl = &g.pl[p]
+    cdef double gain
     if pl.corp == CORP_HORIZON and level == 5:
         objective_incentives(g, R, w, p, &inc)
         return track_value(g, R, w, p, ROVER, 1, &inc)
+    if pl.corp == CORP_COSMOS:
+        # tech 5 comes back each round; tech 2 (three moves, once) waits for a big gain
+        gain = best_pod_move(g, R, w, p)
+        return gain - (0.2 if level == 5 else 1.5)
     return 0.0
 
 
@@ -64,3 +69,71 @@ cdef double republic_civ_first_value(const Game_t* g, const Rules_t* R, const do
         else:
             best_other = v if v > best_other else best_other
     return 1.0 if best_civ >= best_other else -1.0
+
+
+# ---- Cosmos: lifepods on tracks --------------------------------------------------------
+
+cdef double pod_value(const Game_t* g, const Rules_t* R, const double* w, int p, int loc,
+                      const Incentive* inc) noexcept nogil:
+    """Worth of a collected lifepod at loc, against the scoring area (0): ahead of a
+    tracker it buys a free step (discounted by distance) but hides the space; behind
+    it can only hide medals and tech; either way it no longer scores its medal."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int t, pos, ahead, level, medal
+    cdef double v = -1.0, step
+    if loc == POD_AREA:
+        return 0.0
+    t = loc >> 4
+    pos = loc & 15
+    ahead = pos - pl.track[t]
+    if ahead > 0:
+        step = track_value(g, R, w, p, t, 1, inc)
+        v += step * (0.8 ** (ahead - 1)) - w[G_TRACK] * space_benefit(g, R, w, p, t, pos)
+        medal = R.space[CORP_COSMOS][t][pos][SP_MEDAL]
+        v -= 0.3 * medal
+    else:
+        medal = R.space[CORP_COSMOS][t][pos][SP_MEDAL]
+        if medal and medal == cosmos_medal(pl, R, t):
+            v -= medal                                   # it is the medal scored now
+        level = R.space[CORP_COSMOS][t][pos][SP_TECH]
+        if t == TECH and level:
+            v -= 2.0 * w[G_TECH]                        # locks a reached tech (C2)
+    return v
+
+
+cdef int greedy_pods(const Game_t* g, const Rules_t* R, const double* w, int p,
+                     const uint32_t* moves, int n, Argmax* a) noexcept nogil:
+    """D_POD_PLACE / D_POD_MOVE / D_POD_DESTROY by pod_value."""
+    cdef Incentive inc
+    cdef int i
+    cdef double v
+    objective_incentives(g, R, w, p, &inc)
+    for i in range(n):
+        if g.decision == D_POD_PLACE:
+            v = pod_value(g, R, w, p, <int>moves[i], &inc)
+        elif g.decision == D_POD_MOVE:
+            if moves[i] == MV_DONE:
+                v = 0.05                                # move only for a clear gain
+            else:
+                v = (pod_value(g, R, w, p, <int>(moves[i] & 0xFF), &inc)
+                     - pod_value(g, R, w, p, <int>(moves[i] >> 8), &inc))
+        else:
+            v = -pod_value(g, R, w, p, <int>moves[i], &inc)
+        argmax_offer(a, <Game_t*>g, i, v)
+    return a.index
+
+
+cdef double best_pod_move(const Game_t* g, const Rules_t* R, const double* w,
+                          int p) noexcept nogil:
+    """The best gain of moving one collected lifepod."""
+    cdef uint32_t moves[(N_TRACKS * 16 + 1) * (N_TRACKS * 16 + 1)]
+    cdef Incentive inc
+    cdef int i, n = gen_pod_moves(&g.pl[p], moves)
+    cdef double v, best = 0.0
+    objective_incentives(g, R, w, p, &inc)
+    for i in range(n):
+        v = (pod_value(g, R, w, p, <int>(moves[i] & 0xFF), &inc)
+             - pod_value(g, R, w, p, <int>(moves[i] >> 8), &inc))
+        if v > best:
+            best = v
+    return best

@@ -70,6 +70,8 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         out[0] = 0
         out[1] = 1
         return 2
+    if d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
+        return pod_legal(g, d, p, out)
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         return gen_track_moves(track_options(g, p, &g.item), out)
     if d == D_PATCH:
@@ -233,8 +235,11 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             g.moving = 0
         else:
             r = mv >> 8
-            spend_movement(pl, 1)
-            put_rover(g, R, p, r, (mv & 0xFF) % GRID, (mv & 0xFF) // GRID, True)
+            x = (mv & 0xFF) % GRID
+            y = (mv & 0xFF) // GRID
+            if not cosmos_step_free(g, R, p, x, y):
+                spend_movement(pl, 1)                  # Cosmos tech 4: energy is free
+            put_rover(g, R, p, r, x, y, True)
     elif d == D_CIV_PICK:
         take_card(g, R, p, <int>mv)
         open_pool(g, p)
@@ -271,6 +276,8 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             use_power(g, R, p, <int>mv)
     elif d == D_YES_NO:
         apply_option(g, R, p, g.item, mv == 1)
+    elif d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
+        pod_apply(g, d, p, mv)
     elif d == D_CHOOSE_ONE:
         if mv == 0:
             push_item(g, p, IT_SYNERGY, 0, 0, 0)

@@ -120,11 +120,14 @@ cdef inline bint toxic_open(const Rules_t* R, const Player_t* pl, int x, int y) 
 cdef inline bint rover_may_step(const Rules_t* R, const Player_t* pl, int fx, int fy,
                                 int x, int y) noexcept nogil:
     """Planet limits on a rover step from (fx, fy) to (x, y) (planets.md 2.7, 3.6, 3.12)."""
+    cdef const uint16_t* cross
     if toxic_open(R, pl, x, y):
         return False
     if planet_has(R, pl.planet, PF_CHASM) and (grid_has(R.pmask[pl.planet][PM_SIDE_A], fx, fy)
                                                != grid_has(R.pmask[pl.planet][PM_SIDE_A], x, y)):
-        return False                             # Tartarus: never across the chasm
+        # Tartarus: never across the chasm, except diagonally at its two faded corners
+        cross = R.pmask[pl.planet][PM_CROSS]
+        return fx != x and fy != y and grid_has(cross, fx, fy) and grid_has(cross, x, y)
     return True
 
 
@@ -139,15 +142,33 @@ cdef inline void rover_passable(const Rules_t* R, const Player_t* pl, uint16_t* 
             out[y] &= ~(R.pmask[pl.planet][PM_TOXIC][y] & ~pl.occ[y])
 
 
+cdef inline void add_diagonals(const uint16_t* front, uint16_t* out) noexcept nogil:
+    """out |= squares diagonally next to front."""
+    cdef int y
+    cdef uint16_t v
+    for y in range(GRID):
+        v = 0
+        if y > 0:
+            v |= (front[y - 1] << 1) | (front[y - 1] >> 1)
+        if y < GRID - 1:
+            v |= (front[y + 1] << 1) | (front[y + 1] >> 1)
+        out[y] |= v & ROW_BITS
+
+
 cdef inline void rover_neighbours(const Rules_t* R, const Player_t* pl, const uint16_t* front,
                                   const uint16_t* passable, uint16_t* out) noexcept nogil:
-    """Squares one orthogonal rover step from `front` (never across Tartarus' chasm)."""
+    """Squares one rover step from `front` (never across Tartarus' chasm; for the
+    bots' distances, so Cosmos' diagonals count and the chasm's corners do not)."""
     cdef uint16_t part[GRID]
     cdef uint16_t near[GRID]
     cdef const uint16_t* side_a
     cdef int y
+    cdef bint diagonal = (pl.corp == CORP_COSMOS
+                          and R.tech_level_at[CORP_COSMOS][pl.track[TECH]] >= 1)
     if not planet_has(R, pl.planet, PF_CHASM):
         dilate(front, out)
+        if diagonal:
+            add_diagonals(front, out)
         for y in range(GRID):
             out[y] &= passable[y]
         return

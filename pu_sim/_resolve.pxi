@@ -221,6 +221,8 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_ROTATE_STATION:
         g.item = it
         set_decision(g, D_ROTATION, p)
+    elif it.kind == IT_POD_PLACE or it.kind == IT_POD_MOVE or it.kind == IT_POD_DESTROY:
+        pod_begin_item(g, R, p, it)
     elif it.kind == IT_REMOVE_STACK:
         m = removable_stacks(g, R, p)
         if m == 0:

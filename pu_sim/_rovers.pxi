@@ -11,6 +11,8 @@ cdef inline void collect_lifepod(Game_t* g, const Rules_t* R, int p, int x, int 
     """A lifepod leaves the planet for the player's collection (rover or card)."""
     grid_clear_sq(g.pl[p].lifepod, x, y)
     g.pl[p].lifepods_collected += 1
+    if g.pl[p].corp == CORP_COSMOS:
+        cosmos_lifepod_collected(g, p)               # it may go onto a track space
 
 
 cdef inline void collect_meteorite(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
@@ -89,11 +91,13 @@ cdef inline bint step_allowed(const Game_t* g, const Rules_t* R, int p, int fx, 
 
 
 cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out) noexcept nogil:
-    """Every single-square move of every rover on the planet."""
+    """Every single-square move of every rover on the planet (orthogonal; diagonal
+    with Cosmos tech 1; Republic tech 3's jumps)."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int r, d, nx, ny, n = 0
-    cdef int dxs[4]
-    cdef int dys[4]
+    cdef int n_dirs = 8 if cosmos_diagonal(g, R, p) else 4
+    cdef int dxs[8]
+    cdef int dys[8]
     dxs[0] = 1
     dxs[1] = -1
     dxs[2] = 0
@@ -102,10 +106,18 @@ cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out
     dys[1] = 0
     dys[2] = 1
     dys[3] = -1
+    dxs[4] = 1
+    dxs[5] = 1
+    dxs[6] = -1
+    dxs[7] = -1
+    dys[4] = 1
+    dys[5] = -1
+    dys[6] = 1
+    dys[7] = -1
     for r in range(MAX_ROVERS):
         if pl.rover_status[r] != RV_PLANET:
             continue
-        for d in range(4):
+        for d in range(n_dirs):
             nx = pl.rover_x[r] + dxs[d]
             ny = pl.rover_y[r] + dys[d]
             if step_allowed(g, R, p, pl.rover_x[r], pl.rover_y[r], nx, ny):

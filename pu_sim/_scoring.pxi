@@ -78,7 +78,9 @@ cdef inline int civ_card_medals(const Game_t* g, const Rules_t* R, int p) noexce
             elif op == OP_SCORE_PATCHES:
                 medals += grid_count(pl.patch)
             elif op == OP_LIFEPOD_BONUS:
-                medals += pl.lifepods_collected
+                # Space Citizen Decree (cards D5): scoring lifepods, or BGA's all collected
+                medals += (pl.lifepods_collected if g.options & OPT_DECREE_ALL_COLLECTED
+                           else scoring_lifepods(pl))
     # Meteorite Repo: (1 + N) per 3 meteorites; the base 1 per 3 is category C
     n = count_cards_with_op(pl, R, OP_METEORITE_REPO)
     medals += (pl.meteorites_collected // 3) * n
@@ -100,7 +102,7 @@ cdef void score_game(Game_t* g, const Rules_t* R) noexcept nogil:
         pl.s_tracks = 0
         for t in range(N_TRACKS):
             pl.s_tracks += track_medals(g, R, p, t)
-        pl.s_lifepods = pl.lifepods_collected
+        pl.s_lifepods = scoring_lifepods(pl)        # Cosmos / Jump Drive: not on the board
         pl.s_meteorites = pl.meteorites_collected // 3
         pl.s_civ = <int16_t>civ_card_medals(g, R, p)
     score_objectives(g, R)                               # E and F

@@ -175,6 +175,8 @@ cdef class GameState:
             "civ_cards": [c for c in range(1, N_CIV + 1) if (pl.civ_cards >> (c - 1)) & 1],
             "move_budget": pl.move_budget, "round_move": pl.round_move,
             "used_round": pl.used_round, "used_game": pl.used_game,
+            "pod_on": [pl.pod_on[t] for t in range(N_TRACKS)],
+            "pods_on_tracks": pl.pods_on_tracks, "pods_on_slots": pl.pods_on_slots,
             "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
                        pl.items[i].c) for i in range(pl.n_items)],
             "owed": [pl.owed[i] for i in range(pl.n_owed)],
@@ -243,6 +245,11 @@ cdef class GameState:
         cdef uint16_t sq[GRID]
         patch_squares(&self.g, self.rules.R, p, sq)
         return [(x, y) for y in range(GRID) for x in range(GRID) if (sq[y] >> x) & 1]
+
+    def has_tech(self, int p, int level):
+        """Whether player p may use tech `level` now (corporation rules included)."""
+        self._check_player(p)
+        return bool(has_tech(&self.g, self.rules.R, p, level))
 
     def energy_candidates(self, int p, int tile, int o, int x, int y):
         """Tracks an energy icon could advance if the tile were placed so (EN-1..EN-5)."""

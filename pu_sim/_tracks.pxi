@@ -46,9 +46,13 @@ cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept no
 
 cdef inline bint has_tech(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
     """Tech `level` is usable: its milestone reached, and not suppressed by a
-    no-milestone event round (cards.md D2/A1)."""
-    return (tech_level(g, R, p) >= level
-            and not (g.pl[p].tech_suppressed >> level) & 1)
+    no-milestone event round (cards.md D2/A1); Cosmos: not under a lifepod (C2)."""
+    cdef const Player_t* pl = &g.pl[p]
+    if tech_level(g, R, p) < level or (pl.tech_suppressed >> level) & 1:
+        return False
+    if pl.corp == CORP_COSMOS:
+        return not cosmos_milestone_covered(pl, R, level)
+    return True
 
 
 cdef inline bint tech_ignores_adjacency(const Game_t* g, const Rules_t* R,
@@ -125,6 +129,13 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
         gain_track_movement(g, R, p, sp[SP_MOVE])
 
 
+cdef inline int next_space(const Player_t* pl, int t, int pos) noexcept nogil:
+    """Where one advance from pos lands (Cosmos trackers jump lifepods)."""
+    if pl.corp == CORP_COSMOS:
+        return cosmos_next_space(pl, t, pos)
+    return pos + 1
+
+
 cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,
                               bint skip_synergy) noexcept nogil:
     """Advance tracker t one space; returns False if it could not move (TR-2)."""
@@ -136,12 +147,14 @@ cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint cl
                 claim_space(g, R, p, t, BEYOND_TOP, skip_synergy)
             return True
         return False
-    pl.track[t] += 1
+    pl.track[t] = <int8_t>next_space(pl, t, pl.track[t])
     if claim:
         claim_space(g, R, p, t, pl.track[t], skip_synergy)
     return True
 
 
 cdef inline int track_medals(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
-    """TR-5: the highest medal at or below the tracker."""
+    """TR-5: the highest medal at or below the tracker (Cosmos: not under a lifepod)."""
+    if g.pl[p].corp == CORP_COSMOS:
+        return cosmos_medal(&g.pl[p], R, t)
     return R.score_pos[g.pl[p].corp][t][g.pl[p].track[t]]

@@ -286,6 +286,8 @@ class Game:
         if d == "order":
             if move == core["MV_MOVE"]:
                 return "move rovers now"
+            if move > core["MV_POWER"]:
+                return self._power_name(move - core["MV_POWER"])
             kind, a, b, c = self.player(self.decider)["items"][move]
             return f"resolve {self._item_name(kind, a, b, c)}"
         if d in ("energy", "synergy", "track"):
@@ -319,10 +321,42 @@ class Game:
             return f"lose rover {move + 1}"
         if d == "remove_stack":
             return f"remove the {'small' if move == 0 else 'large'} stack"
+        if d == "power":
+            return (
+                "keep the powers" if move == core["MV_DONE"] else self._power_name(move)
+            )
+        if d == "yes_no":
+            return f"{'use' if move else 'decline'} {self._option_name()}"
+        if d in ("pod_place", "pod_destroy"):
+            where = self._pod_place(move)
+            return (
+                f"lifepod to {where}"
+                if d == "pod_place"
+                else f"lose the lifepod {where}"
+            )
+        if d == "pod_move":
+            if move == core["MV_DONE"]:
+                return "stop moving lifepods"
+            source, target = self._pod_place(move >> 8), self._pod_place(move & 0xFF)
+            return f"move a lifepod {source} -> {target}"
         if d == "objective_discard":
             objective = next(o for o in data.objectives if o.id == move + 37)
             return f"give up objective {objective.id} {objective.private.name!r}"
         return f"{d} {move}"
+
+    def _power_name(self, level: int) -> str:
+        corp = self.rules.data.corporations[self.player(self.decider)["corp"]]
+        tech = next(t for t in corp.techs if t.level == level)
+        return f"use tech {tech.label or level}: {tech.text}"
+
+    def _option_name(self) -> str:
+        code = self.fields()["item"][1]
+        return str(self._core.TRIGGERED_OPTIONS.get(code, f"option {code}"))
+
+    def _pod_place(self, loc: int) -> str:
+        if loc == self._core.CONSTANTS["POD_AREA"]:
+            return "the scoring area"
+        return f"{TRACKS[loc >> 4]} space {loc & 15}"
 
     def _item_name(self, kind: str, a: int, b: int, c: int) -> str:
         if kind == "advance":

@@ -131,6 +131,10 @@ class RuleOptions:
         Once-per-round powers come back only when a round starts
         (``"round_start"``), or also in the civ-card and end-game phases
         (``"bga_phases"``) (corporations.md G3).
+    space_citizen_decree_counts
+        Space Citizen Decree's +1 per lifepod counts lifepods that score
+        (``"scoring_lifepods"``) or every collected one, including those on
+        Cosmos tracks or Jump Drive slots (``"all_collected"``, BGA) (cards D5).
     republic_tech3_squares
         Republic tech 3 jumps between squares with a civ resource icon
         (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
@@ -167,6 +171,9 @@ class RuleOptions:
     once_per_round_reset: Literal["round_start", "bga_phases"] = "round_start"
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
     republic_tech3_squares: Literal["icons", "terrain"] = "icons"
+    space_citizen_decree_counts: Literal["scoring_lifepods", "all_collected"] = (
+        "scoring_lifepods"
+    )
 
     def __post_init__(self) -> None:
         for name in ("interior_shift", "initial_rotation"):
@@ -186,6 +193,7 @@ class RuleOptions:
             ("once_per_round_reset", ("round_start", "bga_phases")),
             ("horizon_tech1_scope", ("adjacency_only", "all_checks")),
             ("republic_tech3_squares", ("icons", "terrain")),
+            ("space_citizen_decree_counts", ("scoring_lifepods", "all_collected")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -285,6 +293,9 @@ class RuleOptions:
             == "bga_phases",
             "horizon_tech1_scope=all_checks": self.horizon_tech1_scope == "all_checks",
             "republic_tech3_squares=terrain": self.republic_tech3_squares == "terrain",
+            "space_citizen_decree_counts=all_collected": (
+                self.space_citizen_decree_counts == "all_collected"
+            ),
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -306,6 +317,7 @@ class RuleOptions:
             once_per_round_reset="bga_phases",
             horizon_tech1_scope="all_checks",
             republic_tech3_squares="terrain",
+            space_citizen_decree_counts="all_collected",
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -510,6 +522,9 @@ def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
         masks[k, pm["current"]] = _mask(_char_squares(planet, "EQ"))
         masks[k, pm["side_a"]] = _mask(_map_squares(planet.chasm_side_map, "A"))
         masks[k, pm["hole"]] = _mask(_char_squares(planet, "H"))
+        masks[k, pm["cross"]] = _mask(
+            c for pair in planet.chasm_diagonal_crossings for c in pair
+        )
         for q in range(4):
             masks[k, pm["q1"] + q] = _mask(
                 _map_squares(planet.quadrant_map, str(q + 1))
@@ -568,6 +583,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
     max_tech = core.CONSTANTS["MAX_TECH"]
     limit = np.zeros((n, max_tech + 1), np.uint8)
     activated = np.zeros((n, max_tech + 1), np.uint8)
+    tech_pos = np.zeros((n, max_tech + 1), np.uint8)
     corp: Corporation
     for corp in data.corporations:
         for ti, track_name in enumerate(TRACKS):
@@ -594,6 +610,9 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
                 level = max(level, sp.tech_level)
             tech_level_at[corp.id, pos] = level
         rovers[corp.id] = corp.rovers
+        for pos, sp in enumerate(corp.tracks["tech"].spaces):
+            if sp.tech_level:
+                tech_pos[corp.id, sp.tech_level] = pos
         for tech in corp.techs:
             limit[corp.id, tech.level] = LIMITS.index(tech.limit)
             activated[corp.id, tech.level] = any(
@@ -603,6 +622,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
     t["corp_rovers"] = rovers
     t["tech_limit"] = limit
     t["tech_activated"] = activated
+    t["tech_pos"] = tech_pos
     t["corp_has_powers"] = np.asarray(activated.any(axis=1), np.uint8)
 
 

@@ -20,7 +20,9 @@ from pu_sim.bots import BotSpec
 from pu_sim.gamedata import GameData
 from pu_sim.rules import RuleOptions
 
-PLAYABLE_CORPORATIONS = frozenset({"universal_coalition", "horizon_group", "republic"})
+PLAYABLE_CORPORATIONS = frozenset(
+    {"universal_coalition", "cosmos_inc", "horizon_group", "republic"}
+)
 """Corporations whose every rule the engine implements (the others: issue 5)."""
 
 PLAYABLE_PLANETS = frozenset(

@@ -72,8 +72,8 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
             + pl.col("meteorites_left")
             == pl.col("meteorites_placed")
         ),
-        "lifepods score one medal each": pl.col("score_lifepods")
-        == pl.col("lifepods_collected"),
+        "lifepods in the scoring area score one medal each": pl.col("score_lifepods")
+        == pl.col("lifepods_collected") - pl.col("lifepods_on_board"),
         "meteorites score one medal per three": pl.col("score_meteorites")
         == pl.col("meteorites_collected") // 3,
         "every round takes a tile": (

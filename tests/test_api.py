@@ -44,7 +44,7 @@ def test_custom_bot_labels_and_weights():
             r"unknown corporation 'nope'; valid corporations: .*cosmos_inc",
         ),
         (dict(planets="mars"), r"unknown planet 'mars'; valid planets: .*ksb_4156"),
-        (dict(corporations="cosmos_inc"), r"not playable yet.*universal_coalition"),
+        (dict(corporations="makeshift"), r"not playable yet.*universal_coalition"),
         (
             dict(players=2, planets="gaia"),
             r"impossible setup: asymmetric planet\(s\) gaia fixed on several seats",
