@@ -62,6 +62,7 @@ cdef packed struct SeatRecord:
     uint8_t placements_relaxed           # draft placements with planet rules dropped
     uint8_t waiver_used                  # Lacuna/Oblivion adjacency waiver spent
     uint8_t lifepods_on_board            # collected but on Cosmos tracks / Jump Drive slots
+    uint8_t patches_on_tiles             # Wormhole: patches laid over tile squares
 
 
 cdef struct TableSpec:
@@ -261,6 +262,7 @@ cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec
         r.placements_relaxed = pl.placements_relaxed
         r.waiver_used = pl.waiver_used
         r.lifepods_on_board = pl.pods_on_tracks + pl.pods_on_slots
+        r.patches_on_tiles = pl.patches_on_tiles
 
 
 cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64_t k1,

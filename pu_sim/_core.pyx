@@ -30,6 +30,7 @@ include "_corporations.pxi"
 include "_corp_horizon.pxi"
 include "_corp_republic.pxi"
 include "_corp_cosmos.pxi"
+include "_corp_wormhole.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -117,6 +118,8 @@ OPTIONS = {
     "once_per_round_reset=bga_phases": OPT_RESET_BGA_PHASES,
     "republic_tech3_squares=terrain": OPT_REPUBLIC_TERRAIN,
     "space_citizen_decree_counts=all_collected": OPT_DECREE_ALL_COLLECTED,
+    "wormhole_energy_biomass=never": OPT_WH_ENERGY_NEVER,
+    "wormhole_energy_biomass=always": OPT_WH_ENERGY_ALWAYS,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -166,7 +169,7 @@ DECISIONS = {
     D_DESTROY_ROVER: "destroy_rover", D_COLLECT_METEORITE: "collect_meteorite",
     D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
     D_POWER: "power", D_YES_NO: "yes_no", D_POD_PLACE: "pod_place",
-    D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy",
+    D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy", D_BRANCH: "branch",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
@@ -178,11 +181,12 @@ ITEMS = {
     IT_DESTROY_ROVER: "destroy_rover", IT_COLLECT_METEORITE: "collect_meteorite",
     IT_DISCARD_OBJECTIVE: "discard_objective", IT_ROTATE_STATION: "rotate_station",
     IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option", IT_POD_PLACE: "pod_place",
-    IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy",
+    IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy", IT_BRANCH: "branch",
 }
 TRIGGERED_OPTIONS = {
     OPTION_HORIZON_DESTROY: "Horizon tech 4: destroy the carried meteorite",
     OPTION_REPUBLIC_CIV_FIRST: "Republic tech 1: select the civ tile first",
+    OPTION_WORMHOLE_DOUBLE: "Wormhole tech 3: two patches instead of one",
 }
 """The optional triggered powers a yes/no decision asks about, by code."""
 
@@ -316,6 +320,8 @@ cdef class CoreRules:
               N_CORPS * (MAX_TECH + 1))
         _fill(tables, "corp_has_powers", R.corp_has_powers, np.uint8, N_CORPS)
         _fill(tables, "tech_pos", R.tech_pos, np.uint8, N_CORPS * (MAX_TECH + 1))
+        _fill(tables, "wh_level_a", R.wh_level_a, np.uint8, 6)
+        _fill(tables, "wh_level_of", R.wh_level_of, np.uint8, 16)
         _fill(tables, "card_rank", R.card_rank, np.uint8, N_CIV + 1)
         _fill(tables, "card_immediate", R.card_immediate, np.uint8, N_CIV + 1)
         _fill(tables, "card_op", R.card_op, np.uint8, (N_CIV + 1) * 2)

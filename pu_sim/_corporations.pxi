@@ -13,6 +13,7 @@ cdef enum:
 cdef enum:
     OPTION_HORIZON_DESTROY = 1  # Horizon tech 4: destroy the carried meteorite (a, b: square)
     OPTION_REPUBLIC_CIV_FIRST = 2  # Republic tech 1: select a civ tile, move, then place
+    OPTION_WORMHOLE_DOUBLE = 3     # Wormhole tech 3: this patch gain gives two
 
 
 # ==== tech levels ==================================================================
@@ -77,6 +78,8 @@ cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) n
         return horizon_power_available(g, R, p, level)
     if pl.corp == CORP_COSMOS:
         return cosmos_power_available(g, R, p, level)
+    if pl.corp == CORP_WORMHOLE:
+        return wormhole_power_available(g, R, p, level)
     return False
 
 
@@ -105,6 +108,8 @@ cdef void use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept nogi
         horizon_use_power(g, R, p, level)
     elif g.pl[p].corp == CORP_COSMOS:
         cosmos_use_power(g, R, p, level)
+    elif g.pl[p].corp == CORP_WORMHOLE:
+        wormhole_use_power(g, R, p, level)
 
 
 # ==== triggered options ===================================================================
@@ -115,6 +120,8 @@ cdef void apply_option(Game_t* g, const Rules_t* R, int p, Item_t it, bint yes) 
         horizon_destroy_answer(g, R, p, it, yes)
     elif it.a == OPTION_REPUBLIC_CIV_FIRST:
         republic_civ_first_answer(g, R, p, yes)
+    elif it.a == OPTION_WORMHOLE_DOUBLE:
+        wormhole_double_answer(g, R, p, yes)
 
 
 # ==== round flow ===========================================================================

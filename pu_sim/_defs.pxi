@@ -179,7 +179,8 @@ cdef enum:
     D_POD_PLACE = 27            # Cosmos/Jump Drive: where a collected lifepod goes
     D_POD_MOVE = 28             # Cosmos: move a collected lifepod (from << 8 | to) or stop
     D_POD_DESTROY = 29          # Cosmos: which collected lifepod an event destroys
-    N_DECISIONS = 30
+    D_BRANCH = 30               # Wormhole: the level's synergy (0) or its patch (1)
+    N_DECISIONS = 31
 
 # Move values with a special meaning
 cdef enum:
@@ -218,6 +219,7 @@ cdef enum:
     IT_POD_PLACE = 26           # place a newly collected lifepod (Cosmos, Jump Drive)
     IT_POD_MOVE = 27            # a: collected lifepods still to move (Cosmos)
     IT_POD_DESTROY = 28         # a collected lifepod is destroyed (event 114, Cosmos)
+    IT_BRANCH = 29              # Wormhole level reached: a = 1 no synergy (Unionization)
 
 # ==== round stages ============================================================
 
@@ -285,6 +287,8 @@ cdef enum:
     OPT_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
     OPT_REPUBLIC_TERRAIN = 1 << 17       # BGA: Republic tech 3 jumps between civ terrain
     OPT_DECREE_ALL_COLLECTED = 1 << 18   # BGA: Space Citizen Decree counts every lifepod
+    OPT_WH_ENERGY_NEVER = 1 << 19        # BGA: Wormhole energy never picks biomass
+    OPT_WH_ENERGY_ALWAYS = 1 << 20       # Wormhole energy may always pick biomass
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -424,6 +428,8 @@ cdef struct Rules_t:
     uint8_t tech_activated[N_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
     uint8_t corp_has_powers[N_CORPS]
     uint8_t tech_pos[N_CORPS][MAX_TECH + 1]       # tech track index of each milestone
+    uint8_t wh_level_a[6]                # Wormhole: biomass index of each level's A space
+    uint8_t wh_level_of[16]              # Wormhole: level of each biomass index
     # civ cards (index = id, 0 unused)
     uint8_t card_rank[N_CIV + 1]
     uint8_t card_immediate[N_CIV + 1]
@@ -478,6 +484,7 @@ cdef struct Player_t:
     uint8_t pods_on_tracks               # Cosmos: collected lifepods on tracks
     uint8_t pods_on_slots                # Jump Drive: collected lifepods on tech slots
     uint8_t stored_patches, patches_placed, patches_lost
+    uint8_t patches_on_tiles             # Wormhole tech 2: patches laid over tile squares
     uint64_t civ_cards                   # bit (id - 1)
     uint64_t end_effects_done            # end-game card effects already resolved
     # -- the player's turn -------------------------------------------------

@@ -203,9 +203,12 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     return pl.n_items > 0
 
 
-cdef inline int regress_room(const Player_t* pl, int t) noexcept nogil:
-    """How many single steps tracker t can go down (Cosmos: lifepods are jumped)."""
+cdef inline int regress_room(const Rules_t* R, const Player_t* pl, int t) noexcept nogil:
+    """How many single steps tracker t can go down (Cosmos: lifepods are jumped;
+    Wormhole biomass: whole levels)."""
     cdef int pos, n = 0
+    if wormhole_biomass(pl, t):
+        return wh_level(R, pl)
     if pl.corp != CORP_COSMOS:
         return pl.track[t]
     pos = cosmos_space_below(pl, t, pl.track[t])
@@ -215,12 +218,13 @@ cdef inline int regress_room(const Player_t* pl, int t) noexcept nogil:
     return n
 
 
-cdef inline int regress_amount(const Game_t* g, int p, int mask, int steps) noexcept nogil:
+cdef inline int regress_amount(const Game_t* g, const Rules_t* R, int p, int mask,
+                               int steps) noexcept nogil:
     """cards.md 5: the full amount if some listed tracker can go that far, else less."""
     cdef int t, best = 0, can
     for t in range(N_TRACKS):
         if (mask >> t) & 1:
-            can = regress_room(&g.pl[p], t)
+            can = regress_room(R, &g.pl[p], t)
             if can > steps:
                 can = steps
             if can > best:
@@ -228,23 +232,27 @@ cdef inline int regress_amount(const Game_t* g, int p, int mask, int steps) noex
     return best
 
 
-cdef inline int regress_options(const Game_t* g, int p, const Item_t* it) noexcept nogil:
+cdef inline int regress_options(const Game_t* g, const Rules_t* R, int p,
+                                const Item_t* it) noexcept nogil:
     """Listed trackers able to regress the amount in force (cards.md 5)."""
-    cdef int t, m = 0, amount = regress_amount(g, p, it.a, it.b)
+    cdef int t, m = 0, amount = regress_amount(g, R, p, it.a, it.b)
     if amount == 0:
         return 0
     for t in range(N_TRACKS):
-        if (it.a >> t) & 1 and regress_room(&g.pl[p], t) >= amount:
+        if (it.a >> t) & 1 and regress_room(R, &g.pl[p], t) >= amount:
             m |= 1 << t
     return m
 
 
-cdef inline void regress_tracker(Game_t* g, int p, int t, int steps) noexcept nogil:
+cdef inline void regress_tracker(Game_t* g, const Rules_t* R, int p, int t,
+                                 int steps) noexcept nogil:
     """2.4: down `steps` spaces, claiming nothing (tech levels follow the position)."""
     cdef Player_t* pl = &g.pl[p]
     cdef int s
     for s in range(steps):
-        if pl.corp == CORP_COSMOS:
+        if wormhole_biomass(pl, t):
+            wormhole_regress(pl, R)
+        elif pl.corp == CORP_COSMOS:
             pl.track[t] = <int8_t>cosmos_space_below(pl, t, pl.track[t])
         else:
             pl.track[t] -= 1

@@ -58,6 +58,8 @@ cdef inline double space_benefit(const Game_t* g, const Rules_t* R, const double
     if sp[SP_CIV]:
         v += w[G_CIV] * sp[SP_CIV]
     v += w[G_SYNERGY] * sp[SP_SYNERGY]
+    if sp[SP_SYN_TARGET]:
+        v += w[G_SYNERGY]                       # Wormhole: a synergy for one named track
     v += w[G_PATCH] * sp[SP_PATCH]
     if sp[SP_ROVER] and supply_rover(pl) >= 0:
         v += w[G_ROVER]
@@ -79,7 +81,7 @@ cdef double track_gain(const Game_t* g, const Rules_t* R, const double* w, int p
             if t == ROVER:
                 v += space_benefit(g, R, w, p, t, BEYOND_TOP)
             continue
-        pos = next_space(pl, t, pos)               # Cosmos: lifepods are jumped
+        pos = next_space(R, pl, t, pos)            # Cosmos jumps, Wormhole levels
         v += space_benefit(g, R, w, p, t, pos)
     v += (medal_potential(R, w, pl.corp, t, pos)
           - medal_potential(R, w, pl.corp, t, pos0))
@@ -557,6 +559,16 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
     cdef double v = 0.0
     cdef uint16_t up, down, left, right
     cdef uint16_t foot[1]
+    if grid_has(pl.occ, x, y):
+        # Wormhole: over a tile square nothing new is covered; a meteorite there goes
+        v = -0.1
+        if grid_has(pl.meteorite, x, y):
+            v += w[G_METEORITE] * meteorite_line_value(pl, R, x, y)
+        if grid_has(pl.lifepod, x, y):
+            v -= w[G_LIFEPOD_LOST]
+        if grid_has(pl.rover_at, x, y):
+            v -= w[G_ROVER_LOST]
+        return v
     if not grid_has(e.pt.cur_open, x, y):           # Petra: a current is already covered
         v += line_gain(1, e.row_rem[y], e.row_complete[y], e.row_unit[y], False)
         v += line_gain(1, e.col_rem[x], e.col_complete[x], e.col_unit[x], False)
@@ -897,7 +909,7 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     if d == D_REGRESS:
         # lose as little as possible: medals and progress, plus tech levels
         objective_incentives(g, R, w, p, &inc)
-        q = regress_amount(g, p, g.item.a, g.item.b)
+        q = regress_amount(g, R, p, g.item.a, g.item.b)
         for i in range(n):
             t0 = <int>moves[i]
             v = -(medal_potential(R, w, pl.corp, t0, pl.track[t0])
@@ -979,6 +991,10 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
         return 1 if v > 0 else 0
     if d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
         return greedy_pods(g, R, w, p, moves, n, &a)
+    if d == D_BRANCH:
+        for i in range(n):
+            argmax_offer(&a, g, i, branch_value(g, R, w, p, <int>moves[i]))
+        return a.index
     if d == D_ROVER_STEP:
         objective_incentives(g, R, w, p, &inc)
         return greedy_rover_step(g, R, w, p, moves, n, &inc)

@@ -21,6 +21,9 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
         # tech 5 comes back each round; tech 2 (three moves, once) waits for a big gain
         gain = best_pod_move(g, R, w, p)
         return gain - (0.2 if level == 5 else 1.5)
+    if pl.corp == CORP_WORMHOLE and level == 1:
+        # back to 0: the top medal (5) against the patches and boosts of a new climb
+        return w[G_PATCH] * 0.5 * (18 - g.round) - 5.0
     return 0.0
 
 
@@ -54,6 +57,8 @@ cdef double option_value(const Game_t* g, const Rules_t* R, const double* w, int
         return w[G_METEORITE] * meteorite_line_value(pl, R, it.b, it.c) - keep
     if it.a == OPTION_REPUBLIC_CIV_FIRST:
         return republic_civ_first_value(g, R, w, p)
+    if it.a == OPTION_WORMHOLE_DOUBLE:
+        return w[G_PATCH]                                # a second patch, this round
     return 0.0
 
 
@@ -137,3 +142,18 @@ cdef double best_pod_move(const Game_t* g, const Rules_t* R, const double* w,
         if v > best:
             best = v
     return best
+
+
+# ---- Wormhole: the branching biomass track ------------------------------------------
+
+cdef double branch_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                         int side) noexcept nogil:
+    """The level's synergy half (side 0) or its patch half (side 1)."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int pos = R.wh_level_a[wh_level(R, pl)] + side
+    cdef const int8_t* sp = R.space[CORP_WORMHOLE][BIOMASS][pos]
+    cdef Incentive inc
+    if sp[SP_SYN_TARGET]:
+        objective_incentives(g, R, w, p, &inc)
+        return track_value(g, R, w, p, sp[SP_SYN_TARGET] - 1, 1, &inc)
+    return space_benefit(g, R, w, p, BIOMASS, pos)

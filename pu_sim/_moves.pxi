@@ -72,6 +72,10 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         return 2
     if d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
         return pod_legal(g, d, p, out)
+    if d == D_BRANCH:
+        out[0] = 0
+        out[1] = 1
+        return 2
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         return gen_track_moves(track_options(g, p, &g.item), out)
     if d == D_PATCH:
@@ -125,7 +129,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         out[n] = MV_DONE
         return n + 1
     if d == D_REGRESS:
-        return gen_track_moves(regress_options(g, p, &g.item), out)
+        return gen_track_moves(regress_options(g, R, p, &g.item), out)
     if d == D_CHOOSE_ONE or d == D_KEEP_RESOURCE:
         out[0] = 0
         out[1] = 1
@@ -268,7 +272,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             if g.item.a > 1:
                 push_item(g, p, IT_METEORITE, g.item.a - 1, 0, 0)
     elif d == D_REGRESS:
-        regress_tracker(g, p, <int>mv, regress_amount(g, p, g.item.a, g.item.b))
+        regress_tracker(g, R, p, <int>mv, regress_amount(g, R, p, g.item.a, g.item.b))
     elif d == D_POWER:
         if mv == MV_DONE:
             pl.power_declined = 1
@@ -278,6 +282,8 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         apply_option(g, R, p, g.item, mv == 1)
     elif d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
         pod_apply(g, d, p, mv)
+    elif d == D_BRANCH:
+        branch_choice(g, R, p, g.item, <int>mv)
     elif d == D_CHOOSE_ONE:
         if mv == 0:
             push_item(g, p, IT_SYNERGY, 0, 0, 0)

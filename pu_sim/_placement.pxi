@@ -334,8 +334,13 @@ cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int til
         elif terrain == ENERGY:
             # EN-4: candidates fixed right after placement
             energy_candidates_after(R, pl, part, &mask)
+            if pl.corp == CORP_WORMHOLE and not wormhole_energy_biomass(g, R, pl, tile,
+                                                                        part_a, part_b):
+                mask &= ~(1 << BIOMASS)                # W1
             res[side].kind = IT_ENERGY
             res[side].a = <uint8_t>mask
+        elif terrain == BIOMASS and pl.corp == CORP_WORMHOLE and not wormhole_expands(pl, part):
+            continue                                   # Wormhole: no new area, no advance
         else:
             res[side].kind = IT_ADVANCE
             res[side].a = <uint8_t>terrain

@@ -108,6 +108,11 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         g.item = it
         set_decision(g, track_decision_kind(it.kind), p)
     elif it.kind == IT_PATCH:
+        if wormhole_offers_double(g, R, p, &it):
+            g.item.kind = IT_OPTION
+            g.item.a = OPTION_WORMHOLE_DOUBLE
+            set_decision(g, D_YES_NO, p)
+            return
         n = patch_squares(g, R, p, sq)
         if n == 0:
             # BI-3 / rules.md 14.8: lost, or kept with storage tech (option)
@@ -157,11 +162,11 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         g.item = it
         set_decision(g, D_LINE if it.kind == IT_LINE else D_METEORITE, p)
     elif it.kind == IT_REGRESS:
-        m = regress_options(g, p, &it)
+        m = regress_options(g, R, p, &it)
         if m == 0:
             return                                    # nothing can go down
         if single_bit(m):
-            regress_tracker(g, p, __builtin_ctz(m), regress_amount(g, p, it.a, it.b))
+            regress_tracker(g, R, p, __builtin_ctz(m), regress_amount(g, R, p, it.a, it.b))
             return
         g.item = it
         set_decision(g, D_REGRESS, p)
@@ -221,6 +226,9 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_ROTATE_STATION:
         g.item = it
         set_decision(g, D_ROTATION, p)
+    elif it.kind == IT_BRANCH:
+        g.item = it
+        set_decision(g, D_BRANCH, p)
     elif it.kind == IT_POD_PLACE or it.kind == IT_POD_MOVE or it.kind == IT_POD_DESTROY:
         pod_begin_item(g, R, p, it)
     elif it.kind == IT_REMOVE_STACK:

@@ -177,6 +177,7 @@ cdef class GameState:
             "used_round": pl.used_round, "used_game": pl.used_game,
             "pod_on": [pl.pod_on[t] for t in range(N_TRACKS)],
             "pods_on_tracks": pl.pods_on_tracks, "pods_on_slots": pl.pods_on_slots,
+            "patches_on_tiles": pl.patches_on_tiles,
             "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
                        pl.items[i].c) for i in range(pl.n_items)],
             "owed": [pl.owed[i] for i in range(pl.n_owed)],

@@ -62,8 +62,10 @@ cdef inline bint tech_ignores_adjacency(const Game_t* g, const Rules_t* R,
 
 
 cdef inline bint tech_stores_patches(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Universal Coalition L2: patches may be kept for the end of the game (BI-2)."""
-    return g.pl[p].corp == 0 and has_tech(g, R, p, 2)
+    """Universal Coalition L2 / Wormhole L4: patches may be kept for the end (BI-2)."""
+    if g.pl[p].corp == CORP_UC:
+        return has_tech(g, R, p, 2)
+    return g.pl[p].corp == CORP_WORMHOLE and has_tech(g, R, p, 4)
 
 
 cdef inline int tech_move_bonus(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
@@ -85,6 +87,8 @@ cdef inline bint tech_no_meteorites(const Game_t* g, const Rules_t* R, int p) no
 
 cdef inline bint can_advance(const Game_t* g, int p, int t) noexcept nogil:
     """TR-2/TR-3: a tracker below its top can move; the rover tracker always can."""
+    if g.pl[p].corp == CORP_WORMHOLE and t == BIOMASS:
+        return g.pl[p].track[t] < TOP - 1               # level 5 is the top (14/15)
     return g.pl[p].track[t] < TOP or t == ROVER
 
 
@@ -119,6 +123,8 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     if not skip_synergy and g.round_rule != RR_NO_SYNERGY:   # event 122
         for i in range(sp[SP_SYNERGY]):
             push_item(g, p, IT_SYNERGY, 0, 0, 0)
+        if sp[SP_SYN_TARGET]:
+            push_item(g, p, IT_ADVANCE, sp[SP_SYN_TARGET] - 1, 1, 0)  # Wormhole synergy:T
     if milestones:
         for i in range(sp[SP_PATCH]):
             push_item(g, p, IT_PATCH, 0, 0, 0)
@@ -129,10 +135,12 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
         gain_track_movement(g, R, p, sp[SP_MOVE])
 
 
-cdef inline int next_space(const Player_t* pl, int t, int pos) noexcept nogil:
-    """Where one advance from pos lands (Cosmos trackers jump lifepods)."""
+cdef inline int next_space(const Rules_t* R, const Player_t* pl, int t, int pos) noexcept nogil:
+    """Where one advance from pos lands (Cosmos jumps lifepods, Wormhole levels)."""
     if pl.corp == CORP_COSMOS:
         return cosmos_next_space(pl, t, pos)
+    if wormhole_biomass(pl, t):
+        return wh_next_space(R, pl, pos)
     return pos + 1
 
 
@@ -140,6 +148,8 @@ cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint cl
                               bint skip_synergy) noexcept nogil:
     """Advance tracker t one space; returns False if it could not move (TR-2)."""
     cdef Player_t* pl = &g.pl[p]
+    if wormhole_biomass(pl, t):
+        return wormhole_advance(g, R, p, claim, skip_synergy)
     if pl.track[t] >= TOP:
         if t == ROVER:
             # TR-3: the topped rover tracker re-grants its top movement (BGA: any advance)
@@ -147,7 +157,7 @@ cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint cl
                 claim_space(g, R, p, t, BEYOND_TOP, skip_synergy)
             return True
         return False
-    pl.track[t] = <int8_t>next_space(pl, t, pl.track[t])
+    pl.track[t] = <int8_t>next_space(R, pl, t, pl.track[t])
     if claim:
         claim_space(g, R, p, t, pl.track[t], skip_synergy)
     return True

@@ -135,6 +135,9 @@ class RuleOptions:
         Space Citizen Decree's +1 per lifepod counts lifepods that score
         (``"scoring_lifepods"``) or every collected one, including those on
         Cosmos tracks or Jump Drive slots (``"all_collected"``, BGA) (cards D5).
+    wormhole_energy_biomass
+        Wormhole energy may advance biomass ``"if_expanded"`` (the same tile grew a
+        biomass area; no energy tile can), ``"never"`` (BGA) or ``"always"`` (W1).
     republic_tech3_squares
         Republic tech 3 jumps between squares with a civ resource icon
         (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
@@ -171,6 +174,7 @@ class RuleOptions:
     once_per_round_reset: Literal["round_start", "bga_phases"] = "round_start"
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
     republic_tech3_squares: Literal["icons", "terrain"] = "icons"
+    wormhole_energy_biomass: Literal["if_expanded", "never", "always"] = "if_expanded"
     space_citizen_decree_counts: Literal["scoring_lifepods", "all_collected"] = (
         "scoring_lifepods"
     )
@@ -194,6 +198,7 @@ class RuleOptions:
             ("horizon_tech1_scope", ("adjacency_only", "all_checks")),
             ("republic_tech3_squares", ("icons", "terrain")),
             ("space_citizen_decree_counts", ("scoring_lifepods", "all_collected")),
+            ("wormhole_energy_biomass", ("if_expanded", "never", "always")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -296,6 +301,8 @@ class RuleOptions:
             "space_citizen_decree_counts=all_collected": (
                 self.space_citizen_decree_counts == "all_collected"
             ),
+            "wormhole_energy_biomass=never": self.wormhole_energy_biomass == "never",
+            "wormhole_energy_biomass=always": self.wormhole_energy_biomass == "always",
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -318,6 +325,7 @@ class RuleOptions:
             horizon_tech1_scope="all_checks",
             republic_tech3_squares="terrain",
             space_citizen_decree_counts="all_collected",
+            wormhole_energy_biomass="never",
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -595,7 +603,8 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
                 row = space[corp.id, ti, pos]
                 row[sf["medal"]] = sp.medal
                 row[sf["civ"]] = sp.civ_rank
-                row[sf["synergy"]] = sp.synergy
+                # a targeted synergy ("synergy:civ") is counted in sp.synergy too
+                row[sf["synergy"]] = sp.synergy - (1 if sp.synergy_target else 0)
                 row[sf["patch"]] = sp.patches
                 row[sf["rover"]] = int(sp.rover)
                 row[sf["move"]] = sp.move
@@ -623,6 +632,18 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
     t["tech_limit"] = limit
     t["tech_activated"] = activated
     t["tech_pos"] = tech_pos
+    level_a = np.zeros(6, np.uint8)
+    level_of = np.zeros(16, np.uint8)
+    for corp in data.corporations:
+        if corp.biomass_levels:
+            stops = [
+                i for i, s in enumerate(corp.tracks["biomass"].spaces) if not s.no_stop
+            ]
+            level_a[:] = [stops[0], *stops[1::2]]
+            for level, a in enumerate(level_a):
+                level_of[a : a + 2 if level else 1] = level
+    t["wh_level_a"] = level_a
+    t["wh_level_of"] = level_of
     t["corp_has_powers"] = np.asarray(activated.any(axis=1), np.uint8)
 
 

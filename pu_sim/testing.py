@@ -57,7 +57,10 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
             *[pl.col(t).is_between(0, 15) for t in tracks]
         ),
         "no square is covered twice": (
-            pl.col("tile_squares") + pl.col("patches_placed") + pl.col("uncovered")
+            pl.col("tile_squares")
+            + pl.col("patches_placed")
+            - pl.col("patches_on_tiles")
+            + pl.col("uncovered")
             == pl.col("_grid")
         ),
         "every lifepod is collected, lost or left": (
