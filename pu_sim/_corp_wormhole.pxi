@@ -65,8 +65,9 @@ cdef inline bint wormhole_expands(const Player_t* pl, const uint16_t* part) noex
 
 
 cdef inline bint wormhole_energy_biomass(const Game_t* g, const Rules_t* R,
-                                        const Player_t* pl, int tile, const uint16_t* part_a,
-                                        const uint16_t* part_b) noexcept nogil:
+                                         const Player_t* pl, int tile,
+                                         const uint16_t* part_a,
+                                         const uint16_t* part_b) noexcept nogil:
     """W1: may the tile's energy advance biomass?  Only if the same tile expanded a
     biomass area (no energy tile shows biomass, so it plays as BGA's never), or by
     option."""
