@@ -92,6 +92,7 @@ def win_rates(
     by: Sequence[str] = ("corporation",),
     confidence: float = 0.95,
     correction: Correction = "holm",
+    ties: Literal["split", "count"] = "split",
 ) -> pl.DataFrame:
     """Win rate per label and player count, against the fair share 1/n.
 
@@ -100,8 +101,11 @@ def win_rates(
     p-value against ``1/n``; the p-values are adjusted for multiple comparisons
     over the whole table (every label at every player count), so "significant"
     survives the fact that many labels were tested.  Solo rows (``n_players ==
-    1``, always "won") are ignored.  Shared first places (rare ties) count as
-    wins for each tied seat.
+    1``, always "won") are ignored.
+
+    A first place shared by ``k`` seats counts ``1/k`` win for each with
+    ``ties="split"`` (the default: wins then sum to one per game, so 1/n stays
+    the fair share), or a full win each with ``"count"``.
 
     Parameters
     ----------
@@ -139,10 +143,21 @@ def win_rates(
     """
     alpha = _alpha(confidence)
     keys = ["n_players", *by]
-    df = _collect(games, [*keys, "won"]).filter(pl.col("n_players") >= 2)
+    gk = game_keys(games)
+    names = games.lazy().collect_schema().names()
+    split = ties == "split" and all(c in names for c in gk)
+    if ties not in ("split", "count"):
+        raise ValueError(f"ties must be 'split' or 'count', got {ties!r}")
+    df = _collect(games, [*keys, "won", *(gk if split else [])]).filter(
+        pl.col("n_players") >= 2
+    )
+    win = pl.col("won").cast(pl.Float64)
+    if split:  # a window must run on the whole frame, before grouping by label
+        win = win / pl.col("won").sum().over(gk).clip(lower_bound=1)
+    df = df.with_columns(_win=win)
     out = (
         df.group_by(keys)
-        .agg(n=pl.len().cast(pl.Int64), wins=pl.col("won").sum().cast(pl.Int64))
+        .agg(n=pl.len().cast(pl.Int64), wins=pl.col("_win").sum())
         .sort(keys)
     )
     n = out["n"].to_numpy().astype(np.float64)
@@ -293,7 +308,8 @@ def balance_table(
     df = _collect(games, [*keys, "won", "score", "rank"]).filter(
         pl.col("n_players") >= 2
     )
-    wins = win_rates(df, by=by, confidence=confidence, correction=correction).select(
+    wins = win_rates(games, by=by, confidence=confidence, correction=correction)
+    wins = wins.select(
         *keys, "n", "win_rate", "lower", "upper", "excess", "p_adjusted", "significant"
     )
     score = score_summary(df, by=by, value="score", confidence=confidence).select(

@@ -66,9 +66,10 @@ def plot_forest(
     est = table[estimate].to_numpy().astype(float)
     lo = table[lower].to_numpy().astype(float)
     hi = table[upper].to_numpy().astype(float)
-    err = np.vstack([est - lo, hi - est])
+    # A percentile-bootstrap interval need not contain its point estimate.
+    err = np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0.0, None)
     artists: list[Artist] = []
-    bars = ax.errorbar(est, y, xerr=np.nan_to_num(err), fmt="none", ecolor="0.3")
+    bars = ax.errorbar(est, y, xerr=err, fmt="none", ecolor="0.3")
     artists.extend(bars.lines[2])
     sig = (
         table[significant].to_numpy().astype(bool)
@@ -236,12 +237,12 @@ def plot_adjustments(
                     label=f"{colour}: published")
         )  # fmt: skip
         est = sub[estimate].to_numpy().astype(float)
-        err = np.vstack(
-            [est - sub[lower].to_numpy().astype(float),
-             sub[upper].to_numpy().astype(float) - est]
-        )  # fmt: skip
-        bars = ax.errorbar(dx, est, yerr=np.nan_to_num(err), fmt="o", color=c,
-                           label=f"{colour}: fitted")  # fmt: skip
+        lo = sub[lower].to_numpy().astype(float)
+        hi = sub[upper].to_numpy().astype(float)
+        err = np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0.0, None)
+        bars = ax.errorbar(
+            dx, est, yerr=err, fmt="o", color=c, label=f"{colour}: fitted"
+        )
         artists.extend(bars.lines[2])
         if recalibrated is not None and recalibrated in sub.columns:
             artists.append(

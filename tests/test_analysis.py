@@ -302,3 +302,15 @@ def test_robustness_summary():
     assert out["conflicts"] == 1
     detail = analysis.robustness_detail(a, b, on=["seat"])
     assert detail["agree"].to_list() == [True, False, False, False]
+
+
+def test_shared_first_places_are_split():
+    # Game 0: a and b tie for first; game 1: a wins alone.
+    df = pl.DataFrame({"game_id": [0, 0, 0, 1, 1, 1], "n_players": [3] * 6,
+                       "corporation": ["a", "b", "c"] * 2,
+                       "won": [True, True, False, True, False, False]})  # fmt: skip
+    split = analysis.win_rates(df)
+    assert split["wins"].to_list() == [1.5, 0.5, 0.0]
+    assert split["win_rate"].sum() == pytest.approx(3 * 1 / 3)  # one win per game
+    counted = analysis.win_rates(df, ties="count")
+    assert counted["wins"].to_list() == [2.0, 1.0, 0.0]
