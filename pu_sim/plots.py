@@ -247,7 +247,7 @@ def plot_adjustments(
         if recalibrated is not None and recalibrated in sub.columns:
             artists.append(
                 ax.scatter(dx, sub[recalibrated].to_numpy(), marker="_", s=200,
-                           color=c, zorder=4)
+                           color=c, zorder=4, label=f"{colour}: recalibrated")
             )  # fmt: skip
     ax.axhline(0, color="0.5", lw=0.8)
     ax.set_xticks(x, [str(b) for b in bands])

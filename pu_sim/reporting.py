@@ -419,6 +419,19 @@ def _seat_section(rep: _Report, homo: pl.DataFrame) -> pl.DataFrame | None:
             )
             ax.set_title(str(bot))
         figs.append(rep.figure(name, fig, caption))
+    main_bot = homo["bot"].mode().sort()[0]
+    paired = analysis.paired_differences(
+        homo.filter(pl.col("bot") == main_bot), by="seat"
+    )
+    pairing = ""
+    if paired.height:
+        rep.table("seat_paired", paired)
+        ratio = float(paired["variance_ratio"].median())  # type: ignore[arg-type]
+        pairing = (
+            f"Comparing two seats inside the same game ({main_bot}) instead of "
+            f"across games: {_ratio_words(ratio)} (median over {paired.height} "
+            "seat pairs; `seat_paired.csv` has each pair's difference)."
+        )
     rep.section(
         "Seat order and the first commander",
         "Games in which every seat used the same bot, so the only difference "
@@ -427,6 +440,7 @@ def _seat_section(rep: _Report, homo: pl.DataFrame) -> pl.DataFrame | None:
         "intervals, score test, Holm correction over the whole table); the score "
         "against the table mean is paired within games, so the game's luck cancels.",
         _md_table(rows, header),
+        pairing,
         *figs,
     )
     return table
@@ -921,13 +935,16 @@ def _band_headlines(rep: _Report, band_fit: pl.DataFrame, who: str) -> None:
         )
 
 
-def _calibration(rep: _Report, solo: pl.DataFrame, key: str, title: str) -> None:
+def _calibration(
+    rep: _Report, solo: pl.DataFrame, key: str, title: str
+) -> pl.DataFrame | None:
+    """The calibration section of one group; returns its band fit, if any."""
     published = TargetTable.published()
     suffix = f"_{_slug(key)}" if key else ""
     who = f" ({key})" if key else ""
     comp = calibration.deck_summary(solo)
     if comp.height < 3:
-        return  # one or two decks: the solo table already shows their success
+        return None  # one or two decks: the solo table already shows them
     bands = calibration.deck_summary(solo, level="bands")
     rep.table(f"solo_decks{suffix}", comp)
     rep.table(f"solo_deck_bands{suffix}", bands)
@@ -955,9 +972,9 @@ def _calibration(rep: _Report, solo: pl.DataFrame, key: str, title: str) -> None
             f"Band-level model not fitted: {err}. Play random decks "
             "(`event_deck_mix='random'`) to fit and recalibrate the full table."
         )
-        _ecdf_figure(rep, solo, [published], suffix, parts)
+        _ecdf_figure(rep, solo, published, [], suffix, parts)
         rep.section(title, *parts)
-        return
+        return None
     rep.table(f"solo_colour_bands{suffix}", band_fit)
     _band_headlines(rep, band_fit, who)
     same = calibration.recalibrate(solo)
@@ -1037,8 +1054,9 @@ def _calibration(rep: _Report, solo: pl.DataFrame, key: str, title: str) -> None
         f"base {base['recalibrated']:.0f} keeps this bot's overall success rate "
         f"({_pct(base['success'])}), base {par_base:.0f} makes it par."
     )
-    _ecdf_figure(rep, solo, [published, new_par], suffix, parts)
+    _ecdf_figure(rep, solo, published, [pub_par, new_par], suffix, parts)
     rep.section(title, *parts)
+    return band_fit
 
 
 def _outcomes_part(
@@ -1086,6 +1104,7 @@ def _outcomes_part(
 def _ecdf_figure(
     rep: _Report,
     solo: pl.DataFrame,
+    published: TargetTable,
     tables: list[TargetTable],
     suffix: str,
     parts: list[str],
@@ -1095,9 +1114,9 @@ def _ecdf_figure(
     A fixed deck is a composition holding at least 5% of the games (a grid
     cell, not a random draw); with two to eight of them, their score
     distributions are drawn against their targets.  With a table fitted from
-    many decks, the margin distributions by red band show the calibration.
+    many decks, the margin distributions by red band under ``tables`` (best at
+    one difficulty, e.g. both at par) show the calibration.
     """
-    published = tables[0]
     big = max(100, solo.height // 20)
     counts = solo.group_by(DECK_COLUMNS).len().filter(pl.col("len") >= big)
     if 2 <= counts.height <= 8:
@@ -1140,9 +1159,10 @@ def _ecdf_figure(
         ax.axvline(0, color="k", lw=1)
         ax.set_title(f"{table.label} table (base {table.base:.0f})")
     caption = (
-        "Distribution of score minus target by number of red cards, under each "
-        "table: under a calibrated table the curves cross the target line (0) "
-        "at the same height."
+        "Distribution of score minus target by number of red cards, under the "
+        "published and the recalibrated adjustments, both with the base at par: "
+        "under a calibrated table the curves cross the target line (0) at the "
+        "same height."
     )
     parts.append(rep.figure(f"solo_margin_ecdf{suffix}", fig, caption))
 
@@ -1158,11 +1178,59 @@ def _solo(rep: _Report, games: pl.DataFrame) -> None:
     if not split:
         _calibration(rep, solo, "", "Solo target calibration")
         return
+    fits: dict[str, pl.DataFrame] = {}
     for key, part in solo.partition_by(
         split, as_dict=True, maintain_order=True
     ).items():
         name = " / ".join(str(k) for k in key)
-        _calibration(rep, part, name, f"Solo target calibration: {name}")
+        fit = _calibration(rep, part, name, f"Solo target calibration: {name}")
+        if fit is not None:
+            fits[name] = fit
+    _calibration_robustness(rep, fits)
+
+
+def _calibration_robustness(rep: _Report, fits: dict[str, pl.DataFrame]) -> None:
+    """Whether the table's errors look the same for every bot (or board)."""
+    if len(fits) < 2:
+        return
+    rows = []
+    frames = []
+    for a, b in combinations(fits, 2):
+        ta, tb = (
+            fits[k]
+            .filter(pl.col("term") != "intercept")
+            .with_columns(
+                significant=(pl.col("drift_lower") > 0) | (pl.col("drift_upper") < 0)
+            )
+            for k in (a, b)
+        )
+        res = analysis.robustness(ta, tb, on=("term",), estimate="drift")
+        r = res.row(0, named=True)
+        frames.append(res.with_columns(a=pl.lit(a), b=pl.lit(b)))
+        rows.append(
+            [
+                f"{a} vs {b}",
+                str(r["keys"]),
+                _fmt(r["spearman"], ".2f"),
+                f"{r['significant_a']} / {r['significant_b']}",
+                _fmt(r["sign_agreement"], "%"),
+                str(r["conflicts"]),
+            ]
+        )
+        rep.headlines.append(
+            f"**Calibration robustness ({a} vs {b}):** the per-band drifts of the "
+            f"published table have rank correlation {_fmt(r['spearman'], '.2f')}; "
+            f"{_fmt(r['sign_agreement'], '%')} of the drifts significant for either "
+            f"have the same sign for both, {r['conflicts']} conflict."
+        )
+    rep.table("solo_calibration_robustness", pl.concat(frames))
+    header = ["groups", "bands", "Spearman", "significant (a / b)", "same sign"]
+    rep.section(
+        "Solo calibration: robustness",
+        "Do two bots (or boards) find the same faults in the published table? The "
+        "per-band drifts (score effect - table adjustment) compared between groups.",
+        _md_table(rows, [*header, "conflicts"]),
+    )
 
 
 # ---------------------------------------------------------------- assembly

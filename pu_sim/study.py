@@ -13,7 +13,7 @@
 
 and writes the report to ``reports/main/<run>/`` (README.md, figures, tables;
 the run folders with their manifests under ``runs/``).  Flags:
-``--games`` scales the sizes (the number of 4-player games; default 6,000),
+``--games`` scales the sizes (the number of 4-player games; default 10,000),
 ``--seed``, ``--jobs``, ``--out`` (reports root) and ``--smoke``.
 """
 
@@ -41,7 +41,7 @@ NO_OBJECTIVES = bots.greedy("greedy_no_objectives", objective=0.0)
 class Config:
     """Sizes are multiples of ``n_games`` (the 4-player seat run)."""
 
-    n_games: int = 6_000
+    n_games: int = 10_000
     seed: int = 20240611
     fixed_decks: tuple[Mix, ...] = ((7, 7, 6), (14, 3, 3), (3, 14, 3), (3, 3, 14))
     solo_per_deck: float = 0.5  # x n_games, per fixed deck

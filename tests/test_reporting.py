@@ -49,6 +49,8 @@ def test_balanced_corporations_report_no_difference(tmp_path, monkeypatch):
     assert "no planet's win rate differs from 1/n" in readme
     assert "## Corporation x planet interaction" in readme
     assert (out / "tables" / "corporation_strength.csv").is_file()
+    assert "**Paired design (corporations):**" in readme
+    assert (out / "tables" / "corporation_paired.csv").is_file()
     assert (out / "manifest.json").is_file()
 
 
@@ -176,3 +178,18 @@ def test_real_engine_run_through_the_stand_in_runner(tmp_path, monkeypatch):
     assert reporting.main([str(run), "--out", str(tmp_path / "rep")]) == 0
     readme = (tmp_path / "rep" / "README.md").read_text()
     assert "## Bots against each other" in readme
+
+
+def test_two_solo_bots_get_a_calibration_robustness_check(tmp_path):
+    def mean(g, o, r):
+        return 40 + 1.0 * g - 0.4 * r
+
+    study = tmp_path / "s"
+    write_run(study / "a", solo_frame(4000, mean, seed=1, bot="alpha"))
+    write_run(study / "b", solo_frame(4000, mean, seed=2, bot="beta"))
+    out = reporting.write_report(study, tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    assert "## Solo target calibration: alpha" in readme
+    assert "## Solo target calibration: beta" in readme
+    assert "**Calibration robustness (alpha vs beta):**" in readme
+    assert (out / "tables" / "solo_recalibrated_alpha.csv").is_file()
