@@ -424,6 +424,13 @@ def add_group(games: Frame, *, group_size: int = 1) -> pl.DataFrame:
     With ``TableSetup(group_size=k)`` consecutive blocks of ``k`` games share
     one setup (station, civ piles, deck) and rotate the boards one seat per
     game; the block is the unit of pairing.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> games = pl.DataFrame({"game_id": [0, 1, 2, 3]})
+    >>> add_group(games, group_size=2)["group"].to_list()
+    [0, 0, 1, 1]
     """
     if group_size < 1:
         raise ValueError(f"group_size must be >= 1, got {group_size}")

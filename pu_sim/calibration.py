@@ -662,6 +662,15 @@ def outcomes(
     polars.DataFrame
         ``table, *by, <deck keys>, n, success, success_lower, success_upper``
         and one share column per outcome row (``"-15"`` ... ``"+15"``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"n_players": [1] * 4, "score": [48, 59, 65, 80],
+    ...     "deck_green": [7] * 4, "deck_orange": [7] * 4, "deck_red": [6] * 4})
+    >>> out = outcomes(df, tables=[TargetTable.published()])  # target 59
+    >>> out.select("success", "-15", "target", "+5", "+15").row(0)
+    (0.75, 0.25, 0.25, 0.25, 0.25)
     """
     bands = outcome_bands()
     row_labels = [b.row for b in bands]
@@ -725,6 +734,14 @@ def success_spread(per_deck: pl.DataFrame, *, by: Sequence[str] = ()) -> pl.Data
     -------
     polars.DataFrame
         ``table, *by, decks, min_success, max_success, chi2, df, p_value``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> per_deck = pl.DataFrame({"table": ["t", "t"], "n": [100, 100],
+    ...     "success": [0.5, 0.5]})
+    >>> success_spread(per_deck).select("decks", "chi2", "p_value").row(0)
+    (2, 0.0, 1.0)
     """
     rows = []
     keys = ["table", *by]

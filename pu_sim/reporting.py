@@ -231,7 +231,9 @@ def _fmt(value: Any, spec: str) -> str:
         v = float(value)
         return "<1e-300" if v == 0 else (f"{v:.2g}" if v < 0.001 else f"{v:.3f}")
     if spec == "%":
-        return f"{100 * float(value):.1f}%"
+        v = 100 * float(value)
+        near_edge = 0 < v < 0.1 or 99.9 < v < 100  # keep "never" and "always" honest
+        return f"{v:.2f}%" if near_edge else f"{v:.1f}%"
     return format(value, spec)
 
 
@@ -329,33 +331,27 @@ def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
 
 
 def _seat_headlines(rep: _Report, table: pl.DataFrame) -> None:
-    """One headline per (bot, player count)."""
+    """One headline per (bot, player count): the first commander, then the rest."""
     groups = table.partition_by(["bot", "n_players"], as_dict=True, maintain_order=True)
     for (bot, n), part in groups.items():
-        sig = part.filter(pl.col("significant"))
         r0 = part.filter(pl.col("seat") == 0).row(0, named=True)
         wins = _ci(r0, "win_rate", "lower", "upper", "%")
-        first = (
-            f"the first commander (seat 0) wins {wins}"
-            f" against a fair {_pct(r0['expected'])} and scores "
-            f"{_ci(r0, 'score_vs_table', 'svt_lower', 'svt_upper', '+.2f')} points "
-            "against its table's mean"
+        points = _ci(r0, "score_vs_table", "svt_lower", "svt_upper", "+.2f")
+        text = (
+            f"**Seats, {n} players ({bot}):** the first commander (seat 0) wins "
+            f"{wins} of games against a fair {_pct(r0['expected'])} and scores "
+            f"{points} points against its table's mean"
         )
-        head = f"**Seats, {n} players ({bot}):**"
+        sig = part.filter(pl.col("significant"))
         if sig.height == 0:
-            rep.headlines.append(
-                f"{head} no seat's win rate differs from 1/{n} after Holm "
-                f"correction; {first}."
-            )
-            continue
-        items = [
-            f"{_seat_name(r['seat'])} {_ci(r, 'win_rate', 'lower', 'upper', '%')}"
-            for r in sig.iter_rows(named=True)
-        ]
-        rep.headlines.append(
-            f"{head} win rates that differ from the fair {_pct(1 / n)} after Holm "
-            f"correction: {'; '.join(items)}. In points, {first}."
-        )
+            text += f"; no seat's win rate differs from 1/{n} after Holm correction."
+        else:
+            items = [
+                f"{_seat_name(r['seat'])} {_ci(r, 'win_rate', 'lower', 'upper', '%')}"
+                for r in sig.iter_rows(named=True)
+            ]
+            text += f". Differing from 1/{n} after Holm correction: {'; '.join(items)}."
+        rep.headlines.append(text)
 
 
 def _seat_section(rep: _Report, homo: pl.DataFrame) -> pl.DataFrame | None:
@@ -1312,6 +1308,7 @@ def write_study_report(
     elif len(run_dirs) > 1:
         study = {
             "study": infos[0].study,
+            "title": title,
             "runs": [str(_relative(i.path, out_dir)) for i in infos],
         }
         (out_dir / "study.json").write_text(json.dumps(study, indent=2) + "\n")
@@ -1365,17 +1362,17 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
     runs = find_runs(run_dir)
     if not runs:
         raise FileNotFoundError(f"no run folders (manifest.json) in {run_dir}")
+    meta_path = run_dir / "study.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     if out_dir is None:
         if (run_dir / "manifest.json").is_file():
             info = run_info(run_dir)
             study, name = info.study, info.name
         else:
-            study, name = run_dir.resolve().parent.name, run_dir.resolve().name
-            meta = run_dir / "study.json"
-            if meta.is_file():
-                study = str(json.loads(meta.read_text()).get("study", study))
+            study = str(meta.get("study") or run_dir.resolve().parent.name)
+            name = run_dir.resolve().name
         out_dir = Path("reports") / study / name
-    return write_study_report(runs, out_dir)
+    return write_study_report(runs, out_dir, title=meta.get("title"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

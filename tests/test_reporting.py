@@ -73,7 +73,7 @@ def test_first_player_advantage_is_reported(tmp_path):
     out = reporting.write_report(write_run(tmp_path / "seats", df), tmp_path / "r")
     readme = (out / "README.md").read_text()
     line = next(x for x in readme.splitlines() if x.startswith("- **Seats, 2 players"))
-    assert "seat 0 (first commander)" in line and "differ from the fair 50.0%" in line
+    assert "Differing from 1/2 after Holm correction: seat 0 (first commander)" in line
 
 
 def test_solo_report_has_the_calibration_section(tmp_path):
@@ -101,6 +101,10 @@ def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
     readme = (out / "README.md").read_text()
     assert "## Solo scores" in readme and "## Seat order" in readme
     assert json.loads((out / "study.json").read_text())["runs"]
+    # Rebuilding the study keeps its title (stored in study.json).
+    reporting.write_study_report(reporting.find_runs(study), study, title="My study")
+    reporting.write_report(study, study)
+    assert (study / "README.md").read_text().startswith("# My study\n")
     assert "| `solo` |" in readme and "| `two` |" in readme
 
 
