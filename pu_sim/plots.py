@@ -169,7 +169,7 @@ def plot_score_breakdown(
         left += width
     ax.set_yticks(y, names)
     ax.set_xlabel("mean points")
-    ax.legend(fontsize=8, ncols=3, loc="lower right")
+    ax.legend(fontsize=8, ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.1))
     return artists
 
 

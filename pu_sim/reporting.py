@@ -231,9 +231,13 @@ def _fmt(value: Any, spec: str) -> str:
         v = float(value)
         return "<1e-300" if v == 0 else (f"{v:.2g}" if v < 0.001 else f"{v:.3f}")
     if spec == "%":
+        # Keep "never" and "always" honest: rounding must not reach 0 or 100.
         v = 100 * float(value)
-        near_edge = 0 < v < 0.1 or 99.9 < v < 100  # keep "never" and "always" honest
-        return f"{v:.2f}%" if near_edge else f"{v:.1f}%"
+        if 0 < v < 0.01:
+            return "<0.01%"
+        if 99.99 < v < 100:
+            return ">99.99%"
+        return f"{v:.2f}%" if (0 < v < 0.1 or 99.9 < v < 100) else f"{v:.1f}%"
     return format(value, spec)
 
 
@@ -719,6 +723,9 @@ def _robustness_section(rep: _Report, seat: pl.DataFrame | None) -> None:
         ta = seat.filter(pl.col("bot") == a)
         tb = seat.filter(pl.col("bot") == b)
         for estimate in ("excess", "score_vs_table"):
+            if estimate == "score_vs_table":  # significant: its own CI excludes 0
+                sig = (pl.col("svt_lower") > 0) | (pl.col("svt_upper") < 0)
+                ta, tb = (t.with_columns(significant=sig) for t in (ta, tb))
             res = analysis.robustness(
                 ta, tb, on=("n_players", "seat"), estimate=estimate
             )
@@ -761,7 +768,8 @@ def _robustness_section(rep: _Report, seat: pl.DataFrame | None) -> None:
         "The same seat table under each bot policy: do the conclusions survive a "
         "change of bot? Spearman's rank correlation of the estimates over "
         "(players, seat) cells, and the sign agreement of the effects that are "
-        "significant (win rate vs 1/n, Holm) under at least one policy.",
+        "significant under at least one policy (win rate: against 1/n after Holm; "
+        "score vs table mean: its 95% interval excludes 0).",
         _md_table(rows, [*header, "same sign", "conflicts"]),
     )
 

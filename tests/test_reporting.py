@@ -197,3 +197,12 @@ def test_two_solo_bots_get_a_calibration_robustness_check(tmp_path):
     assert "## Solo target calibration: beta" in readme
     assert "**Calibration robustness (alpha vs beta):**" in readme
     assert (out / "tables" / "solo_recalibrated_alpha.csv").is_file()
+
+
+def test_percentages_never_round_to_never_or_always():
+    fmt = reporting._fmt
+    assert fmt(0.0, "%") == "0.0%" and fmt(1.0, "%") == "100.0%"
+    assert fmt(0.00002, "%") == "<0.01%"
+    assert fmt(0.9999999, "%") == ">99.99%"
+    assert fmt(0.0004, "%") == "0.04%"
+    assert fmt(0.25, "%") == "25.0%"
