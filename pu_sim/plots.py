@@ -1,0 +1,301 @@
+"""Matplotlib helpers that draw analysis tables on an Axes the caller owns.
+
+Each helper has the shape ``plot_x(ax, data, ...) -> list[Artist]`` that
+matplotlib's guide recommends for reusable plotting code: it draws on the
+given Axes, labels it and returns the artists it made, so callers can restyle
+or test them.  Nothing here selects a backend, opens a window or calls
+``plt.show()``; :func:`new_figure` builds a pyplot-free ``Figure`` (the Agg
+canvas, safe in threads and on headless machines) and :func:`save` writes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+COLOUR_OF = {"green": "tab:green", "orange": "tab:orange", "red": "tab:red"}
+"""Event colours drawn in their own colour."""
+
+
+def new_figure(width: float = 6.4, height: float = 4.0) -> tuple[Figure, Axes]:
+    """A constrained-layout figure with one Axes, independent of pyplot."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def save(fig: Figure, path: Path, *, dpi: int = 110) -> Path:
+    """Write a figure (format from the suffix) and return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=dpi)
+    return path
+
+
+def _labels(table: pl.DataFrame, label: str | Sequence[str]) -> list[str]:
+    cols = [label] if isinstance(label, str) else list(label)
+    return [" / ".join(str(v) for v in row) for row in table.select(cols).iter_rows()]
+
+
+def plot_forest(
+    ax: Axes,
+    table: pl.DataFrame,
+    *,
+    label: str | Sequence[str],
+    estimate: str = "win_rate",
+    lower: str = "lower",
+    upper: str = "upper",
+    reference: float | str | None = None,
+    significant: str | None = None,
+    xlabel: str | None = None,
+) -> list[Artist]:
+    """Forest plot: one row per label, point estimate and interval.
+
+    ``reference`` draws the null value (a number, or a column holding one per
+    row, e.g. ``"expected"`` = 1/n); rows flagged in the ``significant``
+    column are drawn filled, the others hollow, so a reader sees at once which
+    differences survive the multiple-comparison correction.
+    """
+    names = _labels(table, label)
+    y = np.arange(len(names))[::-1]
+    est = table[estimate].to_numpy().astype(float)
+    lo = table[lower].to_numpy().astype(float)
+    hi = table[upper].to_numpy().astype(float)
+    # A percentile-bootstrap interval need not contain its point estimate.
+    err = np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0.0, None)
+    artists: list[Artist] = []
+    bars = ax.errorbar(est, y, xerr=err, fmt="none", ecolor="0.3")
+    artists.extend(bars.lines[2])
+    sig = (
+        table[significant].to_numpy().astype(bool)
+        if significant is not None
+        else np.ones(len(names), dtype=bool)
+    )
+    artists.append(ax.scatter(est[sig], y[sig], color="tab:blue", zorder=3))
+    if (~sig).any():
+        artists.append(
+            ax.scatter(
+                est[~sig], y[~sig], facecolor="white", edgecolor="tab:blue", zorder=3
+            )
+        )
+    if isinstance(reference, str):
+        ref = table[reference].to_numpy().astype(float)
+        for yi, r in zip(y, ref, strict=True):
+            artists.extend(ax.plot([r, r], [yi - 0.4, yi + 0.4], color="tab:red", lw=1))
+    elif reference is not None:
+        artists.append(ax.axvline(reference, color="tab:red", lw=1, ls="--"))
+    ax.set_yticks(y, names)
+    ax.set_xlabel(xlabel or estimate)
+    ax.grid(axis="x", alpha=0.3)
+    return artists
+
+
+def plot_heatmap(
+    ax: Axes,
+    table: pl.DataFrame,
+    *,
+    row: str,
+    col: str,
+    value: str = "delta",
+    annotate: bool = True,
+    center: float | None = 0.0,
+    cmap: str = "RdBu_r",
+    fmt: str = "{:+.1f}",
+) -> list[Artist]:
+    """Heatmap of ``value`` over ``row`` x ``col`` (e.g. corporation x planet).
+
+    With ``center`` the colour scale is symmetric around it, so positive and
+    negative interaction deltas read as equally strong at equal size.
+    """
+    rows = table[row].unique(maintain_order=True).sort().to_list()
+    cols = table[col].unique(maintain_order=True).sort().to_list()
+    grid = np.full((len(rows), len(cols)), np.nan)
+    ri = {v: i for i, v in enumerate(rows)}
+    ci = {v: j for j, v in enumerate(cols)}
+    for r, c, v in table.select(row, col, value).iter_rows():
+        grid[ri[r], ci[c]] = np.nan if v is None else v
+    kwargs: dict[str, Any] = {"cmap": cmap, "aspect": "auto"}
+    if center is not None and np.isfinite(grid).any():
+        span = float(np.nanmax(np.abs(grid - center))) or 1.0
+        kwargs.update(vmin=center - span, vmax=center + span)
+    image = ax.imshow(grid, **kwargs)
+    artists: list[Artist] = [image]
+    ax.set_xticks(range(len(cols)), [str(c) for c in cols], rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), [str(r) for r in rows])
+    ax.set_xlabel(col)
+    ax.set_ylabel(row)
+    if annotate:
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                if np.isfinite(grid[i, j]):
+                    artists.append(
+                        ax.text(j, i, fmt.format(grid[i, j]), ha="center",
+                                va="center", fontsize=8)
+                    )  # fmt: skip
+    ax.figure.colorbar(image, ax=ax, label=value)
+    return artists
+
+
+def plot_score_breakdown(
+    ax: Axes,
+    breakdown: pl.DataFrame,
+    *,
+    label: str | Sequence[str],
+    part: str = "part",
+    value: str = "mean",
+) -> list[Artist]:
+    """Stacked horizontal bars: each label's mean score split by category."""
+    cols = [label] if isinstance(label, str) else list(label)
+    keys = breakdown.select(cols).unique(maintain_order=True)
+    names = _labels(keys, cols)
+    parts = breakdown[part].unique(maintain_order=True).to_list()
+    y = np.arange(len(names))[::-1]
+    left = np.zeros(len(names))
+    artists: list[Artist] = []
+    for p in parts:
+        sub = keys.join(
+            breakdown.filter(pl.col(part) == p), on=cols, how="left",
+            maintain_order="left", nulls_equal=True,
+        )  # fmt: skip
+        width = sub[value].fill_null(0.0).to_numpy().astype(float)
+        name = str(p).removeprefix("score_")
+        bars = ax.barh(y, width, left=left, label=name)
+        artists.extend(bars.patches)
+        left += width
+    ax.set_yticks(y, names)
+    ax.set_xlabel("mean points")
+    ax.legend(fontsize=8, ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.1))
+    return artists
+
+
+def plot_ecdf(
+    ax: Axes,
+    samples: Mapping[str, Sequence[float] | np.ndarray[Any, Any]],
+    *,
+    targets: Mapping[str, float] | None = None,
+    colours: Mapping[str, str] | None = None,
+    xlabel: str = "score",
+) -> list[Artist]:
+    """Empirical CDFs, one per sample, with each sample's target as a line.
+
+    Where a curve crosses its target line reads directly as the failure rate:
+    the share of games scoring below the target.
+    """
+    artists: list[Artist] = []
+    for i, (name, values) in enumerate(samples.items()):
+        colour = (colours or {}).get(name, f"C{i}")
+        data = np.sort(np.asarray(values, dtype=float))
+        if data.size == 0:
+            continue
+        y = np.arange(1, data.size + 1) / data.size
+        artists.extend(ax.step(data, y, where="post", color=colour, label=name))
+        if targets and name in targets:
+            artists.append(ax.axvline(targets[name], color=colour, ls="--", lw=1))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share of games at or below")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    if artists:
+        ax.legend(fontsize=8)
+    return artists
+
+
+def plot_adjustments(
+    ax: Axes,
+    table: pl.DataFrame,
+    *,
+    entry: str = "entry",
+    band: str = "band",
+    published: str = "published",
+    estimate: str = "estimate",
+    lower: str = "lower",
+    upper: str = "upper",
+    recalibrated: str | None = "recalibrated",
+) -> list[Artist]:
+    """Published vs fitted target adjustments per colour and count band.
+
+    Published values are crosses joined by a dashed line; the fitted effects
+    of the deck on the score are dots with their intervals; a gap between the
+    two is where the table over- or under-corrects.
+    """
+    artists: list[Artist] = []
+    rows = table.filter(pl.col(entry) != "base")
+    bands = rows[band].unique(maintain_order=True).to_list()
+    x = np.arange(len(bands))
+    offsets = {"green": -0.15, "orange": 0.0, "red": 0.15}
+    for colour in rows[entry].unique(maintain_order=True).to_list():
+        sub = rows.filter(pl.col(entry) == colour)
+        c = COLOUR_OF.get(colour)
+        dx = x + offsets.get(colour, 0.0)
+        artists.extend(
+            ax.plot(dx, sub[published].to_numpy(), "x--", color=c, lw=1,
+                    label=f"{colour}: published")
+        )  # fmt: skip
+        est = sub[estimate].to_numpy().astype(float)
+        lo = sub[lower].to_numpy().astype(float)
+        hi = sub[upper].to_numpy().astype(float)
+        err = np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0.0, None)
+        bars = ax.errorbar(
+            dx, est, yerr=err, fmt="o", color=c, label=f"{colour}: fitted"
+        )
+        artists.extend(bars.lines[2])
+        if recalibrated is not None and recalibrated in sub.columns:
+            artists.append(
+                ax.scatter(dx, sub[recalibrated].to_numpy(), marker="_", s=200,
+                           color=c, zorder=4, label=f"{colour}: recalibrated")
+            )  # fmt: skip
+    ax.axhline(0, color="0.5", lw=0.8)
+    ax.set_xticks(x, [str(b) for b in bands])
+    ax.set_xlabel("cards of the colour in the 20-card deck")
+    ax.set_ylabel("adjustment (points)")
+    ax.legend(fontsize=7, ncols=3)
+    ax.grid(alpha=0.3)
+    return artists
+
+
+def plot_deck_means(
+    ax: Axes,
+    summary: pl.DataFrame,
+    *,
+    target: str = "target",
+    mean: str = "mean",
+    colour_by: str = "deck_red",
+) -> list[Artist]:
+    """Mean score against the published target, one point per deck composition.
+
+    A calibrated table puts every point on one line of slope 1 (the dashed
+    line through the average): a point above it is a deck that is easier than
+    its target says.
+    """
+    t = summary[target].to_numpy().astype(float)
+    m = summary[mean].to_numpy().astype(float)
+    n = summary["n"].to_numpy().astype(float) if "n" in summary.columns else None
+    points = ax.scatter(
+        t, m, c=summary[colour_by].to_numpy(), cmap="Reds", edgecolor="0.3",
+        s=12 if n is None else 8 + 40 * n / n.max(),
+    )  # fmt: skip
+    artists: list[Artist] = [points]
+    weights = n if n is not None else np.ones_like(t)
+    ct, cm = np.average(t, weights=weights), np.average(m, weights=weights)
+    span = np.array([t.min(), t.max()])
+    artists.extend(ax.plot(span, cm + span - ct, "--", color="0.4", label="slope 1"))
+    ax.figure.colorbar(points, ax=ax, label=colour_by)
+    ax.set_xlabel("published target")
+    ax.set_ylabel("mean score")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return artists
+
+
+def shades(cmap: str, n: int) -> list[str]:
+    """``n`` colours from light to dark along a named colormap (ordered series)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    cm = colormaps[cmap]
+    return [to_hex(cm(0.35 + 0.6 * j / max(n - 1, 1))) for j in range(n)]

@@ -1,0 +1,211 @@
+"""Reports from run folders: computed findings, figures, tables, no simulation."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from synthetic_games import multiplayer_frame, solo_frame, write_run
+
+from pu_sim import reporting
+from pu_sim.calibration import TargetTable
+from pu_sim.experiment import simulate_run
+
+PUBLISHED = TargetTable.published()
+
+
+def no_simulation(monkeypatch):
+    """Make any attempt to simulate fail loudly."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a report must never simulate")
+
+    import pu_sim.simulation
+
+    monkeypatch.setattr(pu_sim.simulation, "simulate", refuse)
+
+
+def check_files(out):
+    readme = (out / "README.md").read_text()
+    figures = sorted((out / "figures").glob("*.png"))
+    tables = sorted((out / "tables").glob("*.csv"))
+    assert figures and tables
+    for f in figures:
+        assert f.stat().st_size > 5_000
+        assert f"figures/{f.name}" in readme  # every figure is linked
+    for t in tables:
+        assert pl.read_csv(t).height > 0
+    return readme
+
+
+def test_balanced_corporations_report_no_difference(tmp_path, monkeypatch):
+    no_simulation(monkeypatch)
+    run = write_run(tmp_path / "runs" / "fair", multiplayer_frame(1500, 3, seed=1),
+                    group_size=3)  # fmt: skip
+    out = reporting.write_report(run, tmp_path / "report")
+    readme = check_files(out)
+    assert "no corporation's win rate differs from 1/n" in readme
+    assert "no planet's win rate differs from 1/n" in readme
+    assert "## Corporation x planet interaction" in readme
+    assert (out / "tables" / "corporation_strength.csv").is_file()
+    assert "**Paired design (corporations):**" in readme
+    assert (out / "tables" / "corporation_paired.csv").is_file()
+    assert (out / "manifest.json").is_file()
+
+
+def test_a_strong_corporation_is_named_in_the_headlines(tmp_path):
+    df = multiplayer_frame(2000, 4, corp_effect={"Gamma Corp": 6.0}, seed=2)
+    out = reporting.write_report(write_run(tmp_path / "strong", df), tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    headline = next(
+        line for line in readme.splitlines() if line.startswith("- **Corporations:**")
+    )
+    assert "Gamma Corp at 4p" in headline
+    assert "after Holm correction" in headline
+    strength = pl.read_csv(out / "tables" / "corporation_strength.csv")
+    best = strength.sort("rating", descending=True)["corporation"][0]
+    assert best == "Gamma Corp"
+
+
+def test_first_player_advantage_is_reported(tmp_path):
+    df = multiplayer_frame(3000, 2, seat_effect=[2.5, 0.0], seed=3)
+    out = reporting.write_report(write_run(tmp_path / "seats", df), tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("- **Seats, 2 players"))
+    assert "Differing from 1/2 after Holm correction: seat 0 (first commander)" in line
+
+
+def test_solo_report_has_the_calibration_section(tmp_path):
+    def mean(g, o, r):
+        return 40 + 1.0 * g - 0.1 * r
+
+    run = write_run(tmp_path / "solo", solo_frame(6000, mean, seed=4))
+    out = reporting.write_report(run, tmp_path / "r")
+    readme = check_files(out)
+    assert "## Solo target calibration" in readme
+    assert "**Event colours, per card in place of an orange card:**" in readme
+    assert "**Recalibrated table**" in readme
+    assert "## Seat order" not in readme  # no multiplayer games
+    for name in ("solo_adjustments", "solo_deck_means", "solo_margin_ecdf"):
+        assert (out / "figures" / f"{name}.png").is_file()
+    recal = pl.read_csv(out / "tables" / "solo_recalibrated.csv")
+    assert set(recal["entry"]) == {"base", "green", "orange", "red"}
+
+
+def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
+    study = tmp_path / "study"
+    write_run(study / "runs" / "solo", solo_frame(1500, lambda g, o, r: 40 + 0 * g))
+    write_run(study / "runs" / "two", multiplayer_frame(300, 2, seed=5))
+    runs = reporting.find_runs(study)
+    assert [r.name for r in runs] == ["solo", "two"]
+    out = reporting.write_study_report(runs, study, title="My study")
+    readme = (out / "README.md").read_text()
+    assert "## Solo scores" in readme and "## Seat order" in readme
+    assert "| `solo` |" in readme and "| `two` |" in readme
+    assert json.loads((out / "study.json").read_text())["runs"] == [
+        "runs/solo", "runs/two",
+    ]  # fmt: skip
+    # Rebuilding the study in place keeps its title (stored in study.json).
+    reporting.write_report(study, study)
+    assert (study / "README.md").read_text().startswith("# My study\n")
+
+
+def test_default_out_dir_is_reports_study_run(tmp_path, monkeypatch):
+    run = write_run(tmp_path / "somewhere" / "myrun", multiplayer_frame(100, 2),
+                    study="mystudy")  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    out = reporting.write_report(run)
+    assert out == tmp_path.joinpath("reports", "mystudy", "myrun").relative_to(tmp_path)
+    assert (tmp_path / out / "README.md").is_file()
+
+
+def test_runner_style_manifest_keys_are_understood(tmp_path):
+    run = tmp_path / "r1"
+    (run / "data").mkdir(parents=True)
+    multiplayer_frame(50, 2).write_parquet(
+        run / "data" / "part-000000000000-000050.parquet"
+    )
+    manifest = {
+        "study": "x", "run_name": "r1", "n_games": 50, "seed_entropy": 123,
+        "bots": [{"kind": "greedy", "label": "greedy", "params": {}}],
+        "players": 2, "versions": {"RULES_VERSION": 2, "ENGINE_VERSION": 2},
+        "wall_time": 2.5, "games_per_s": 20.0,
+    }  # fmt: skip
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    info = reporting.run_info(run)
+    assert (info.name, info.entropy, info.players, info.wall_time_s) == (
+        "r1", 123, 2, 2.5,
+    )  # fmt: skip
+    out = reporting.write_report(run, tmp_path / "out")
+    assert "- rules version: 2" in (out / "README.md").read_text()
+
+
+def test_anomalous_games_are_counted_and_left_out(tmp_path):
+    df = multiplayer_frame(200, 2, seed=6).with_columns(
+        status=pl.when(pl.col("game_id") < 10).then(pl.lit("turn_limit"))
+        .otherwise(pl.lit("ok")).cast(pl.Enum(["ok", "turn_limit"]))
+    )  # fmt: skip
+    out = reporting.write_report(write_run(tmp_path / "a", df), tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    assert "20 of 400 seat rows came from anomalous games" in readme
+    seats = pl.read_csv(out / "tables" / "seat_effect.csv")
+    assert seats["n"].to_list() == [190, 190]
+
+
+def test_paired_runs_share_groups(tmp_path):
+    a = write_run(tmp_path / "ab", multiplayer_frame(20, 2), pairing="p")
+    b = write_run(tmp_path / "ba", multiplayer_frame(20, 2), pairing="p")
+    c = write_run(tmp_path / "c", multiplayer_frame(20, 2))
+    df = reporting.load_runs([a, b, c])
+    groups = df.group_by("run").agg(pl.col("group").min())
+    mins = dict(groups.iter_rows())
+    assert mins["ab"] == mins["ba"] != mins["c"]
+
+
+def test_missing_data_and_folders_are_clear_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no run folders"):
+        reporting.write_report(tmp_path)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "manifest.json").write_text("{}")
+    with pytest.raises(FileNotFoundError, match="no data"):
+        reporting.write_report(tmp_path / "empty", tmp_path / "out")
+    assert reporting.main([str(tmp_path / "nothing-here")]) == 2
+
+
+def test_real_engine_run_through_the_stand_in_runner(tmp_path, monkeypatch):
+    run = simulate_run(tmp_path / "study" / "duo", study="study", n_games=12,
+                       seed=3, n_jobs=1, players=2, bots=["greedy", "random"],
+                       pairing="x")  # fmt: skip
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["n_games"] == 12 and manifest["config"]["pairing"] == "x"
+    assert manifest["versions"]["rules_version"] >= 1
+    assert list((run / "data").glob("part-*.parquet"))
+    no_simulation(monkeypatch)
+    assert reporting.main([str(run), "--out", str(tmp_path / "rep")]) == 0
+    readme = (tmp_path / "rep" / "README.md").read_text()
+    assert "## Bots against each other" in readme
+
+
+def test_two_solo_bots_get_a_calibration_robustness_check(tmp_path):
+    def mean(g, o, r):
+        return 40 + 1.0 * g - 0.4 * r
+
+    study = tmp_path / "s"
+    write_run(study / "a", solo_frame(4000, mean, seed=1, bot="alpha"))
+    write_run(study / "b", solo_frame(4000, mean, seed=2, bot="beta"))
+    out = reporting.write_report(study, tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    assert "## Solo target calibration: alpha" in readme
+    assert "## Solo target calibration: beta" in readme
+    assert "**Calibration robustness (alpha vs beta):**" in readme
+    assert (out / "tables" / "solo_recalibrated_alpha.csv").is_file()
+
+
+def test_percentages_never_round_to_never_or_always():
+    fmt = reporting._fmt
+    assert fmt(0.0, "%") == "0.0%" and fmt(1.0, "%") == "100.0%"
+    assert fmt(0.00002, "%") == "<0.01%"
+    assert fmt(0.9999999, "%") == ">99.99%"
+    assert fmt(0.0004, "%") == "0.04%"
+    assert fmt(0.25, "%") == "25.0%"
