@@ -7,8 +7,7 @@ per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  The report gives win rates against 1/n with Holm
 correction, mean score and rank, Plackett-Luce strengths, the corporation x
 planet interaction and the paired comparisons with their variance savings.
-While only Universal Coalition on KSB-4156 is playable (issues 5 and 6), it
-reports the seat and score-breakdown tables and says why the rest is empty.
+Corporations still refused by the engine (issue 5) are left out of the pools.
 """
 
 from __future__ import annotations
@@ -56,8 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 n_jobs=args.jobs,
                 players=n,
                 bots=config.bot,
-                corporations=list(config.corporations),
-                planets=list(config.planets),
+                corporations=[config.corporations],  # one pool, every seat
+                planets=[config.planets],
                 group_size=n,
             )
         )
