@@ -31,6 +31,7 @@ include "_corp_horizon.pxi"
 include "_corp_republic.pxi"
 include "_corp_cosmos.pxi"
 include "_corp_wormhole.pxi"
+include "_corp_jump.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -61,7 +62,7 @@ CONSTANTS = {
     "MAX_BOT_PARAMS": MAX_BOT_PARAMS, "N_PMASK": N_PMASK, "N_SPACE_FIELDS": N_SPACE_FIELDS,
     "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE, "MV_POWER": MV_POWER,
-    "POD_AREA": POD_AREA,
+    "POD_AREA": POD_AREA, "POD_SLOT": POD_SLOT, "SYNERGY_TWICE": SYNERGY_TWICE,
     "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
@@ -120,6 +121,7 @@ OPTIONS = {
     "space_citizen_decree_counts=all_collected": OPT_DECREE_ALL_COLLECTED,
     "wormhole_energy_biomass=never": OPT_WH_ENERGY_NEVER,
     "wormhole_energy_biomass=always": OPT_WH_ENERGY_ALWAYS,
+    "jump_drive_tech_d=mandatory_per_square": OPT_JUMP_D_BGA,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -170,6 +172,7 @@ DECISIONS = {
     D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
     D_POWER: "power", D_YES_NO: "yes_no", D_POD_PLACE: "pod_place",
     D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy", D_BRANCH: "branch",
+    D_KEEP_OBJECTIVE: "keep_objective",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
@@ -182,11 +185,13 @@ ITEMS = {
     IT_DISCARD_OBJECTIVE: "discard_objective", IT_ROTATE_STATION: "rotate_station",
     IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option", IT_POD_PLACE: "pod_place",
     IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy", IT_BRANCH: "branch",
+    IT_CLAIM_ROW: "claim_row", IT_KEEP_OBJECTIVE: "keep_objective",
 }
 TRIGGERED_OPTIONS = {
     OPTION_HORIZON_DESTROY: "Horizon tech 4: destroy the carried meteorite",
     OPTION_REPUBLIC_CIV_FIRST: "Republic tech 1: select the civ tile first",
     OPTION_WORMHOLE_DOUBLE: "Wormhole tech 3: two patches instead of one",
+    OPTION_JUMP_PATCH_SWAP: "Jump Drive tech A: a synergy boost instead of the patch",
 }
 """The optional triggered powers a yes/no decision asks about, by code."""
 

@@ -152,6 +152,13 @@ cdef inline bint cosmos_diagonal(const Game_t* g, const Rules_t* R, int p) noexc
     return g.pl[p].corp == CORP_COSMOS and has_tech(g, R, p, 1)
 
 
+cdef inline int gen_pod_places(const Player_t* pl, uint32_t* out) noexcept nogil:
+    """Where a newly collected lifepod may go besides the scoring area."""
+    if pl.corp == CORP_JUMP:
+        return gen_slots(pl, out, 0)                 # Jump Drive: a locked tech's slot
+    return gen_pod_spaces(pl, out, 0)                # Cosmos: a free track space
+
+
 # ---- the pool items and their decisions -----------------------------------------------
 
 cdef void pod_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
@@ -159,7 +166,7 @@ cdef void pod_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept
     cdef Player_t* pl = &g.pl[p]
     cdef uint32_t buf[N_TRACKS * 16 + 1]
     if it.kind == IT_POD_PLACE:
-        if scoring_lifepods(pl) == 0 or gen_pod_spaces(pl, buf, 0) == 0:
+        if scoring_lifepods(pl) == 0 or gen_pod_places(pl, buf) == 0:
             return                                   # already moved, or nowhere to go
         g.item = it
         set_decision(g, D_POD_PLACE, p)
@@ -179,7 +186,7 @@ cdef int pod_legal(const Game_t* g, int d, int p, uint32_t* out) noexcept nogil:
     cdef const Player_t* pl = &g.pl[p]
     cdef int n
     if d == D_POD_PLACE:
-        n = gen_pod_spaces(pl, out, 0)
+        n = gen_pod_places(pl, out)
         out[n] = POD_AREA
         return n + 1
     if d == D_POD_MOVE:
@@ -192,7 +199,11 @@ cdef int pod_legal(const Game_t* g, int d, int p, uint32_t* out) noexcept nogil:
 cdef void pod_apply(Game_t* g, int d, int p, uint32_t mv) noexcept nogil:
     cdef Player_t* pl = &g.pl[p]
     if d == D_POD_PLACE:
-        pod_put(pl, <int>mv)
+        if pl.corp == CORP_JUMP:
+            if mv != POD_AREA:
+                slot_put(pl, <int>(mv - POD_SLOT))     # the tech is unlocked for good
+        else:
+            pod_put(pl, <int>mv)
     elif d == D_POD_MOVE:
         if mv == MV_DONE:
             return

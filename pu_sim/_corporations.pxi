@@ -14,6 +14,7 @@ cdef enum:
     OPTION_HORIZON_DESTROY = 1  # Horizon tech 4: destroy the carried meteorite (a, b: square)
     OPTION_REPUBLIC_CIV_FIRST = 2  # Republic tech 1: select a civ tile, move, then place
     OPTION_WORMHOLE_DOUBLE = 3     # Wormhole tech 3: this patch gain gives two
+    OPTION_JUMP_PATCH_SWAP = 4     # Jump Drive tech A: this patch becomes a synergy
 
 
 # ==== tech levels ==================================================================
@@ -80,6 +81,8 @@ cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) n
         return cosmos_power_available(g, R, p, level)
     if pl.corp == CORP_WORMHOLE:
         return wormhole_power_available(g, R, p, level)
+    if pl.corp == CORP_JUMP:
+        return jump_power_available(g, R, p, level)
     return False
 
 
@@ -110,6 +113,8 @@ cdef void use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept nogi
         cosmos_use_power(g, R, p, level)
     elif g.pl[p].corp == CORP_WORMHOLE:
         wormhole_use_power(g, R, p, level)
+    elif g.pl[p].corp == CORP_JUMP:
+        jump_use_power(g, R, p, level)
 
 
 # ==== triggered options ===================================================================
@@ -122,6 +127,8 @@ cdef void apply_option(Game_t* g, const Rules_t* R, int p, Item_t it, bint yes) 
         republic_civ_first_answer(g, R, p, yes)
     elif it.a == OPTION_WORMHOLE_DOUBLE:
         wormhole_double_answer(g, R, p, yes)
+    elif it.a == OPTION_JUMP_PATCH_SWAP:
+        jump_patch_swap_answer(g, p, yes)
 
 
 # ==== round flow ===========================================================================

@@ -180,7 +180,8 @@ cdef enum:
     D_POD_MOVE = 28             # Cosmos: move a collected lifepod (from << 8 | to) or stop
     D_POD_DESTROY = 29          # Cosmos: which collected lifepod an event destroys
     D_BRANCH = 30               # Wormhole: the level's synergy (0) or its patch (1)
-    N_DECISIONS = 31
+    D_KEEP_OBJECTIVE = 31       # Jump Drive tech F: which drawn objective card to keep
+    N_DECISIONS = 32
 
 # Move values with a special meaning
 cdef enum:
@@ -220,6 +221,8 @@ cdef enum:
     IT_POD_MOVE = 27            # a: collected lifepods still to move (Cosmos)
     IT_POD_DESTROY = 28         # a collected lifepod is destroyed (event 114, Cosmos)
     IT_BRANCH = 29              # Wormhole level reached: a = 1 no synergy (Unionization)
+    IT_CLAIM_ROW = 30           # Jump Drive tech E: claim the row of a chosen tracker
+    IT_KEEP_OBJECTIVE = 31      # Jump Drive tech F: keep one of Game_t.drawn
 
 # ==== round stages ============================================================
 
@@ -289,6 +292,7 @@ cdef enum:
     OPT_DECREE_ALL_COLLECTED = 1 << 18   # BGA: Space Citizen Decree counts every lifepod
     OPT_WH_ENERGY_NEVER = 1 << 19        # BGA: Wormhole energy never picks biomass
     OPT_WH_ENERGY_ALWAYS = 1 << 20       # Wormhole energy may always pick biomass
+    OPT_JUMP_D_BGA = 1 << 21             # BGA: Jump Drive tech D mandatory, per square
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -346,6 +350,7 @@ cdef enum:
 cdef enum:
     DECK_SIZE = 20              # the rulebook's deck
     DECK_MAX = 26               # BGA's scheme: green and orange up to 13 each
+    NO_CARD = 255               # no objective card
     OBJ_WIN = 5                 # medals for a won neighbour card / a met private card
     OBJ_TIE = 2
 
@@ -483,6 +488,8 @@ cdef struct Player_t:
     uint16_t pod_on[N_TRACKS]            # Cosmos: track spaces holding a lifepod
     uint8_t pods_on_tracks               # Cosmos: collected lifepods on tracks
     uint8_t pods_on_slots                # Jump Drive: collected lifepods on tech slots
+    uint8_t jd_techs                     # Jump Drive: techs unlocked (bit = level 1..6)
+    uint8_t extra_obj                    # Jump Drive tech F: the contested card (NO_CARD)
     uint8_t stored_patches, patches_placed, patches_lost
     uint8_t patches_on_tiles             # Wormhole tech 2: patches laid over tile squares
     uint64_t civ_cards                   # bit (id - 1)
@@ -567,6 +574,8 @@ cdef struct Game_t:
     uint8_t pick_extra                   # Republic tech 2: a card of the next rank
     uint8_t draft_barred                 # depot slots the draft may not take (bit per slot)
     uint8_t preselected                  # Republic tech 1: 1 moving first, 2 placing
+    uint8_t drawn[3]                     # Jump Drive tech F: cards drawn to keep one
+    uint8_t n_drawn
     uint8_t place_level                  # D_PLACE: fallback level in force
     uint8_t place_from_depot             # D_PLACE from a civ card (no draft)
     uint32_t n_decisions

@@ -897,14 +897,23 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         objective_incentives(g, R, w, p, &inc)
         for i in range(n):
-            t0 = <int>moves[i]
-            if g.item.kind == IT_CHOOSE_ADVANCE:
+            t0 = <int>(moves[i] & 7)
+            if moves[i] & SYNERGY_TWICE:
+                # Jump Drive tech C: worth it when two steps beat one by a margin
+                v = track_value(g, R, w, p, t0, 2, &inc) - 0.3
+            elif g.item.kind == IT_CHOOSE_ADVANCE:
                 v = track_value(g, R, w, p, t0, g.item.b, &inc)
             elif g.item.kind == IT_RAISE:
                 v = track_value(g, R, w, p, t0, g.item.a - pl.track[t0], &inc)
+            elif g.item.kind == IT_CLAIM_ROW:
+                v = claim_row_value(g, R, w, p, pl.track[t0])
             else:
                 v = track_value(g, R, w, p, t0, 1, &inc)
             argmax_offer(&a, g, i, v)
+        return a.index
+    if d == D_KEEP_OBJECTIVE:
+        for i in range(n):
+            argmax_offer(&a, g, i, contest_lead(g, R, p, <int>moves[i]))
         return a.index
     if d == D_REGRESS:
         # lose as little as possible: medals and progress, plus tech levels

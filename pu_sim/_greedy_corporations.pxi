@@ -21,6 +21,11 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
         # tech 5 comes back each round; tech 2 (three moves, once) waits for a big gain
         gain = best_pod_move(g, R, w, p)
         return gain - (0.2 if level == 5 else 1.5)
+    if pl.corp == CORP_JUMP and level == 5:
+        # claim a row: when some row is rich, or before the game runs out
+        return best_row_value(g, R, w, p) - (1.0 if g.round >= 14 else 3.0)
+    if pl.corp == CORP_JUMP and level == 6:
+        return 1.0                                       # a contested card: draw now
     if pl.corp == CORP_WORMHOLE and level == 1:
         # back to 0: the top medal (5) against the patches and boosts of a new climb
         return w[G_PATCH] * 0.5 * (18 - g.round) - 5.0
@@ -59,6 +64,8 @@ cdef double option_value(const Game_t* g, const Rules_t* R, const double* w, int
         return republic_civ_first_value(g, R, w, p)
     if it.a == OPTION_WORMHOLE_DOUBLE:
         return w[G_PATCH]                                # a second patch, this round
+    if it.a == OPTION_JUMP_PATCH_SWAP:
+        return w[G_SYNERGY] - w[G_PATCH]
     return 0.0
 
 
@@ -88,6 +95,8 @@ cdef double pod_value(const Game_t* g, const Rules_t* R, const double* w, int p,
     cdef double v = -1.0, step
     if loc == POD_AREA:
         return 0.0
+    if pl.corp == CORP_JUMP:
+        return jump_tech_value(g, loc - POD_SLOT) - 1.0
     t = loc >> 4
     pos = loc & 15
     ahead = pos - pl.track[t]
@@ -157,3 +166,59 @@ cdef double branch_value(const Game_t* g, const Rules_t* R, const double* w, int
         objective_incentives(g, R, w, p, &inc)
         return track_value(g, R, w, p, sp[SP_SYN_TARGET] - 1, 1, &inc)
     return space_benefit(g, R, w, p, BIOMASS, pos)
+
+
+# ---- Jump Drive: techs bought with lifepods -----------------------------------------
+
+cdef double jump_tech_value(const Game_t* g, int level) noexcept nogil:
+    """Rough medal worth of unlocking tech A-F now; the every-round ones are worth
+    more the more rounds are left."""
+    cdef double left = (20.0 - g.round) / 20.0
+    if left < 0:
+        left = 0
+    if level == 1:
+        return 0.6 * (0.5 + left)
+    if level == 2:
+        return 0.8 * (0.5 + left)
+    if level == 3:
+        return 1.5 * (0.5 + left)
+    if level == 4:
+        return 1.2 * (0.5 + left)
+    if level == 5:
+        return 3.0
+    return 2.5
+
+
+cdef double claim_row_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int row) noexcept nogil:
+    """Tech E: every benefit printed in one row."""
+    cdef int t
+    cdef double v = 0.0
+    for t in range(N_TRACKS):
+        v += space_benefit(g, R, w, p, t, row)
+    return w[G_TRACK] * v
+
+
+cdef double best_row_value(const Game_t* g, const Rules_t* R, const double* w,
+                           int p) noexcept nogil:
+    cdef int t
+    cdef double v, best = 0.0
+    for t in range(N_TRACKS):
+        v = claim_row_value(g, R, w, p, g.pl[p].track[t])
+        if v > best:
+            best = v
+    return best
+
+
+cdef double contest_lead(const Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
+    """Tech F: how far ahead the player is on a card everybody contests."""
+    cdef int q, mine = objective_measure(g, R, p, card), best = -1000, m
+    for q in range(g.n_players):
+        if q != p:
+            m = objective_measure(g, R, q, card)
+            best = m if m > best else best
+    if g.n_players == 1:
+        return 1.0
+    if not R.obj_neighbour[card][5]:
+        return <double>(best - mine)                     # "fewer wins"
+    return <double>(mine - best)

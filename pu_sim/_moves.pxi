@@ -77,7 +77,16 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         out[1] = 1
         return 2
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
-        return gen_track_moves(track_options(g, p, &g.item), out)
+        n = gen_track_moves(track_options(g, p, &g.item), out)
+        if d == D_SYNERGY and jump_synergy_twice(g, p):
+            for i in range(n):                         # Jump Drive tech C: twice
+                out[n + i] = out[i] | SYNERGY_TWICE
+            n *= 2
+        return n
+    if d == D_KEEP_OBJECTIVE:
+        for i in range(g.n_drawn):
+            out[i] = g.drawn[i]
+        return g.n_drawn
     if d == D_PATCH:
         patch_squares(g, R, p, sq)
         n = gen_squares(sq, out, 0)
@@ -222,7 +231,13 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             remove_item(pl, <int>mv)
             begin_item(g, R, p, it)
     elif d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
-        apply_track_choice(g, R, p, g.item, <int>mv)
+        if mv & SYNERGY_TWICE:
+            pl.used_round |= 1 << 3                    # Jump Drive tech C
+            apply_track_choice(g, R, p, g.item, <int>(mv & 7))
+        apply_track_choice(g, R, p, g.item, <int>(mv & 7))
+    elif d == D_KEEP_OBJECTIVE:
+        pl.extra_obj = <uint8_t>mv                     # the other drawn cards are discarded
+        g.n_drawn = 0
     elif d == D_PATCH:
         if mv == MV_STORE:
             pl.stored_patches += 1
@@ -243,6 +258,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             y = (mv & 0xFF) // GRID
             if not cosmos_step_free(g, R, p, x, y):
                 spend_movement(pl, 1)                  # Cosmos tech 4: energy is free
+            jump_rover_moved(g, p, pl.rover_x[r], pl.rover_y[r], x, y)
             put_rover(g, R, p, r, x, y, True)
     elif d == D_CIV_PICK:
         take_card(g, R, p, <int>mv)

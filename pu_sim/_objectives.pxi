@@ -48,7 +48,7 @@ cdef int objective_measure(const Game_t* g, const Rules_t* R, int p, int card) n
         return grid_count(pl.icon[a])
     if kind == OM_TRACKERS_TOP:
         for t in range(N_TRACKS):
-            if (a >> t) & 1 and pl.track[t] >= TOP:
+            if (a >> t) & 1 and at_top(pl, t):
                 n += 1
         return n
     if kind == OM_COLLECTED:
@@ -115,7 +115,7 @@ cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noex
     if kind == OC_AREA_RES:
         return area_with_icons(pl.terr[o[1]], pl.icon[o[2]], o[3])
     if kind == OC_TRACKER_TOP:
-        return pl.track[o[1]] >= TOP
+        return at_top(pl, o[1])
     if kind == OC_RES_AT_MOST:
         return grid_count(pl.icon[o[1]]) <= o[2]
     if kind == OC_COLLECTED_AT_LEAST:
@@ -169,5 +169,6 @@ cdef void score_objectives(Game_t* g, const Rules_t* R) noexcept nogil:
         else:
             g.pl[a].s_neighbour += OBJ_TIE
             g.pl[b].s_neighbour += OBJ_TIE
+    score_extra_objectives(g, R)                         # Jump Drive tech F
     for p in range(n):
         g.pl[p].s_objectives = g.pl[p].s_private + g.pl[p].s_neighbour

@@ -341,6 +341,11 @@ cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int til
             res[side].a = <uint8_t>mask
         elif terrain == BIOMASS and pl.corp == CORP_WORMHOLE and not wormhole_expands(pl, part):
             continue                                   # Wormhole: no new area, no advance
+        elif terrain == TECH and pl.corp == CORP_JUMP and has_tech(g, R, p, 4):
+            # Jump Drive tech D: the tech resource may act as an energy resource
+            res[side].kind = IT_ENERGY
+            res[side].a = <uint8_t>jump_tech_as_energy(g, R, pl, tile, part,
+                                                       part_b if side == 0 else part_a)
         else:
             res[side].kind = IT_ADVANCE
             res[side].a = <uint8_t>terrain

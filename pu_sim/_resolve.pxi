@@ -25,6 +25,8 @@ cdef inline int track_options(const Game_t* g, int p, const Item_t* it) noexcept
         return it.a & movable_tracks(g, p)
     if it.kind == IT_DISTINCT:
         return movable_tracks(g, p) & ~it.b          # cards.md 4: distinct trackers
+    if it.kind == IT_CLAIM_ROW:
+        return claim_row_options(g, p)
     if it.kind == IT_RAISE:
         for t in range(N_TRACKS):
             if g.pl[p].track[t] < it.a:
@@ -53,6 +55,8 @@ cdef void apply_track_choice(Game_t* g, const Rules_t* R, int p, Item_t it, int 
         advance_once(g, R, p, t, True, False)
         if it.a > 1:
             push_item(g, p, IT_DISTINCT, it.a - 1, it.b | (1 << t), 0)
+    elif it.kind == IT_CLAIM_ROW:
+        claim_row(g, R, p, t)
     elif it.kind == IT_RAISE:
         # Unionization: one step at a time, benefits except synergy (cards.md A10)
         advance_once(g, R, p, t, True, True)
@@ -61,7 +65,7 @@ cdef void apply_track_choice(Game_t* g, const Rules_t* R, int p, Item_t it, int 
 
 cdef inline bint is_track_item(int kind) noexcept nogil:
     return (kind == IT_ENERGY or kind == IT_SYNERGY or kind == IT_CHOOSE_ADVANCE
-            or kind == IT_DISTINCT or kind == IT_RAISE)
+            or kind == IT_DISTINCT or kind == IT_RAISE or kind == IT_CLAIM_ROW)
 
 
 cdef inline bint patch_storable(const Game_t* g, const Rules_t* R, int p,
@@ -102,12 +106,17 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         m = track_options(g, p, &it)
         if m == 0:
             return                                    # RS-4: an impossible item is skipped
-        if single_bit(m):
+        if single_bit(m) and not (it.kind == IT_SYNERGY and jump_synergy_twice(g, p)):
             apply_track_choice(g, R, p, it, __builtin_ctz(m))
             return
         g.item = it
         set_decision(g, track_decision_kind(it.kind), p)
     elif it.kind == IT_PATCH:
+        if jump_offers_patch_swap(g, R, p, &it):
+            g.item.kind = IT_OPTION
+            g.item.a = OPTION_JUMP_PATCH_SWAP
+            set_decision(g, D_YES_NO, p)
+            return
         if wormhole_offers_double(g, R, p, &it):
             g.item.kind = IT_OPTION
             g.item.a = OPTION_WORMHOLE_DOUBLE
@@ -229,6 +238,11 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_BRANCH:
         g.item = it
         set_decision(g, D_BRANCH, p)
+    elif it.kind == IT_KEEP_OBJECTIVE:
+        if g.n_drawn == 0:
+            return
+        g.item = it
+        set_decision(g, D_KEEP_OBJECTIVE, p)
     elif it.kind == IT_POD_PLACE or it.kind == IT_POD_MOVE or it.kind == IT_POD_DESTROY:
         pod_begin_item(g, R, p, it)
     elif it.kind == IT_REMOVE_STACK:

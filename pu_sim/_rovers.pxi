@@ -13,6 +13,8 @@ cdef inline void collect_lifepod(Game_t* g, const Rules_t* R, int p, int x, int 
     g.pl[p].lifepods_collected += 1
     if g.pl[p].corp == CORP_COSMOS:
         cosmos_lifepod_collected(g, p)               # it may go onto a track space
+    elif g.pl[p].corp == CORP_JUMP:
+        jump_lifepod_collected(g, p)                 # it may unlock a tech
 
 
 cdef inline void collect_meteorite(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
@@ -125,6 +127,8 @@ cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out
                 n += 1
         if pl.corp == CORP_REPUBLIC and has_tech(g, R, p, 3):
             n += republic_jumps(g, R, p, r, out + n)
+        elif pl.corp == CORP_JUMP and has_tech(g, R, p, 2):
+            n += jump_teleports(g, R, p, r, out + n)
     return n
 
 

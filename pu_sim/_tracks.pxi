@@ -40,7 +40,10 @@ cdef inline void owe_civ_pick(Game_t* g, int p, int rank) noexcept nogil:
 # ==== tech ========================================================================
 
 cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """TE-1: the tech level follows the tech tracker's current position."""
+    """TE-1: the tech level follows the tech tracker's current position (Jump Drive:
+    the number of techs its lifepods unlocked)."""
+    if g.pl[p].corp == CORP_JUMP:
+        return popcount16(g.pl[p].jd_techs)
     return R.tech_level_at[g.pl[p].corp][g.pl[p].track[TECH]]
 
 
@@ -48,6 +51,8 @@ cdef inline bint has_tech(const Game_t* g, const Rules_t* R, int p, int level) n
     """Tech `level` is usable: its milestone reached, and not suppressed by a
     no-milestone event round (cards.md D2/A1); Cosmos: not under a lifepod (C2)."""
     cdef const Player_t* pl = &g.pl[p]
+    if pl.corp == CORP_JUMP:
+        return jump_has_tech(pl, level)                 # lifepod slots, for good
     if tech_level(g, R, p) < level or (pl.tech_suppressed >> level) & 1:
         return False
     if pl.corp == CORP_COSMOS:
@@ -84,6 +89,13 @@ cdef inline bint tech_no_meteorites(const Game_t* g, const Rules_t* R, int p) no
 
 
 # ==== advancing ===================================================================
+
+cdef inline bint at_top(const Player_t* pl, int t) noexcept nogil:
+    """The tracker is on its track's top (Wormhole's top level is the pair 14/15)."""
+    if pl.corp == CORP_WORMHOLE and t == BIOMASS:
+        return pl.track[t] >= TOP - 1
+    return pl.track[t] >= TOP
+
 
 cdef inline bint can_advance(const Game_t* g, int p, int t) noexcept nogil:
     """TR-2/TR-3: a tracker below its top can move; the rover tracker always can."""

@@ -138,6 +138,10 @@ class RuleOptions:
     wormhole_energy_biomass
         Wormhole energy may advance biomass ``"if_expanded"`` (the same tile grew a
         biomass area; no energy tile can), ``"never"`` (BGA) or ``"always"`` (W1).
+    jump_drive_tech_d
+        Jump Drive tech D: the tile's tech terrain optionally acts as energy
+        terrain (``"optional_area"``, designer FAQ A13) or, as BGA, mandatorily
+        from the squares next to each tech square (``"mandatory_per_square"``) (J1).
     republic_tech3_squares
         Republic tech 3 jumps between squares with a civ resource icon
         (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
@@ -175,6 +179,9 @@ class RuleOptions:
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
     republic_tech3_squares: Literal["icons", "terrain"] = "icons"
     wormhole_energy_biomass: Literal["if_expanded", "never", "always"] = "if_expanded"
+    jump_drive_tech_d: Literal["optional_area", "mandatory_per_square"] = (
+        "optional_area"
+    )
     space_citizen_decree_counts: Literal["scoring_lifepods", "all_collected"] = (
         "scoring_lifepods"
     )
@@ -199,6 +206,7 @@ class RuleOptions:
             ("republic_tech3_squares", ("icons", "terrain")),
             ("space_citizen_decree_counts", ("scoring_lifepods", "all_collected")),
             ("wormhole_energy_biomass", ("if_expanded", "never", "always")),
+            ("jump_drive_tech_d", ("optional_area", "mandatory_per_square")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -303,6 +311,8 @@ class RuleOptions:
             ),
             "wormhole_energy_biomass=never": self.wormhole_energy_biomass == "never",
             "wormhole_energy_biomass=always": self.wormhole_energy_biomass == "always",
+            "jump_drive_tech_d=mandatory_per_square": self.jump_drive_tech_d
+            == "mandatory_per_square",
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -326,6 +336,7 @@ class RuleOptions:
             republic_tech3_squares="terrain",
             space_citizen_decree_counts="all_collected",
             wormhole_energy_biomass="never",
+            jump_drive_tech_d="mandatory_per_square",
         )
 
     def as_dict(self) -> dict[str, Any]:

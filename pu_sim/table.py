@@ -21,7 +21,14 @@ from pu_sim.gamedata import GameData
 from pu_sim.rules import RuleOptions
 
 PLAYABLE_CORPORATIONS = frozenset(
-    {"universal_coalition", "cosmos_inc", "horizon_group", "republic", "wormhole_corp"}
+    {
+        "universal_coalition",
+        "cosmos_inc",
+        "horizon_group",
+        "jump_drive",
+        "republic",
+        "wormhole_corp",
+    }
 )
 """Corporations whose every rule the engine implements (the others: issue 5)."""
 
