@@ -32,6 +32,7 @@ include "_corp_republic.pxi"
 include "_corp_cosmos.pxi"
 include "_corp_wormhole.pxi"
 include "_corp_jump.pxi"
+include "_corp_flux.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -122,6 +123,9 @@ OPTIONS = {
     "wormhole_energy_biomass=never": OPT_WH_ENERGY_NEVER,
     "wormhole_energy_biomass=always": OPT_WH_ENERGY_ALWAYS,
     "jump_drive_tech_d=mandatory_per_square": OPT_JUMP_D_BGA,
+    "flux_tech1_track=round_start": OPT_FLUX_T1_ROUND_START,
+    "flux_tech2_benefits_on_way=off": OPT_FLUX_T2_MILESTONE_ONLY,
+    "flux_tech3_rover_scope=track_only": OPT_FLUX_ROVER_TRACK_ONLY,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -172,7 +176,7 @@ DECISIONS = {
     D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
     D_POWER: "power", D_YES_NO: "yes_no", D_POD_PLACE: "pod_place",
     D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy", D_BRANCH: "branch",
-    D_KEEP_OBJECTIVE: "keep_objective",
+    D_KEEP_OBJECTIVE: "keep_objective", D_FLUX_TRACK: "flux_track",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
@@ -186,6 +190,7 @@ ITEMS = {
     IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option", IT_POD_PLACE: "pod_place",
     IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy", IT_BRANCH: "branch",
     IT_CLAIM_ROW: "claim_row", IT_KEEP_OBJECTIVE: "keep_objective",
+    IT_FLUX_TRACK: "flux_track",
 }
 TRIGGERED_OPTIONS = {
     OPTION_HORIZON_DESTROY: "Horizon tech 4: destroy the carried meteorite",
@@ -325,6 +330,8 @@ cdef class CoreRules:
               N_CORPS * (MAX_TECH + 1))
         _fill(tables, "corp_has_powers", R.corp_has_powers, np.uint8, N_CORPS)
         _fill(tables, "tech_pos", R.tech_pos, np.uint8, N_CORPS * (MAX_TECH + 1))
+        _fill(tables, "flux_space", R.flux_space, np.int8,
+              N_TRACKS * N_POS * N_SPACE_FIELDS)
         _fill(tables, "wh_level_a", R.wh_level_a, np.uint8, 6)
         _fill(tables, "wh_level_of", R.wh_level_of, np.uint8, 16)
         _fill(tables, "card_rank", R.card_rank, np.uint8, N_CIV + 1)

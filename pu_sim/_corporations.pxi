@@ -47,7 +47,7 @@ cdef inline void gain_track_movement(Game_t* g, const Rules_t* R, int p, int n) 
 
 cdef inline void gain_card_movement(Game_t* g, const Rules_t* R, int p, int n) noexcept nogil:
     """Movement from civ cards and events: no rover-track bonus (cards.md A3)."""
-    g.pl[p].move_budget += n
+    g.pl[p].move_budget += n + flux_movement_bonus(g, R, p)
 
 
 # ==== activated powers ==================================================================
@@ -71,7 +71,10 @@ cdef inline void mark_power_used(Player_t* pl, const Rules_t* R, int level) noex
 cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
     """An activated power the player may use now, and which would do something."""
     cdef const Player_t* pl = &g.pl[p]
-    if not R.tech_activated[pl.corp][level] or not has_tech(g, R, p, level):
+    # Flux tech 1 is a round-start tech used by choice, once in the round (F1)
+    if not (R.tech_activated[pl.corp][level] or (pl.corp == CORP_FLUX and level == 1)):
+        return False
+    if not has_tech(g, R, p, level):
         return False
     if not power_unused(pl, R, level):
         return False
@@ -83,6 +86,8 @@ cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) n
         return wormhole_power_available(g, R, p, level)
     if pl.corp == CORP_JUMP:
         return jump_power_available(g, R, p, level)
+    if pl.corp == CORP_FLUX:
+        return flux_power_available(g, R, p, level)
     return False
 
 
@@ -115,6 +120,8 @@ cdef void use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept nogi
         wormhole_use_power(g, R, p, level)
     elif g.pl[p].corp == CORP_JUMP:
         jump_use_power(g, R, p, level)
+    elif g.pl[p].corp == CORP_FLUX:
+        flux_use_power(g, R, p, level)
 
 
 # ==== triggered options ===================================================================
@@ -161,3 +168,5 @@ cdef void corp_tile_phase_start(Game_t* g, const Rules_t* R) noexcept nogil:
     for p in range(g.n_players):
         if g.pl[p].corp == CORP_HORIZON:
             horizon_round_income(g, R, p)
+        elif g.pl[p].corp == CORP_FLUX:
+            flux_round_start(g, R, p)

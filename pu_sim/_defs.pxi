@@ -181,7 +181,8 @@ cdef enum:
     D_POD_DESTROY = 29          # Cosmos: which collected lifepod an event destroys
     D_BRANCH = 30               # Wormhole: the level's synergy (0) or its patch (1)
     D_KEEP_OBJECTIVE = 31       # Jump Drive tech F: which drawn objective card to keep
-    N_DECISIONS = 32
+    D_FLUX_TRACK = 32           # Flux: the track the flux token goes to (0..4)
+    N_DECISIONS = 33
 
 # Move values with a special meaning
 cdef enum:
@@ -223,6 +224,7 @@ cdef enum:
     IT_BRANCH = 29              # Wormhole level reached: a = 1 no synergy (Unionization)
     IT_CLAIM_ROW = 30           # Jump Drive tech E: claim the row of a chosen tracker
     IT_KEEP_OBJECTIVE = 31      # Jump Drive tech F: keep one of Game_t.drawn
+    IT_FLUX_TRACK = 32          # Flux: a tech unlocked, place the flux token
 
 # ==== round stages ============================================================
 
@@ -293,6 +295,9 @@ cdef enum:
     OPT_WH_ENERGY_NEVER = 1 << 19        # BGA: Wormhole energy never picks biomass
     OPT_WH_ENERGY_ALWAYS = 1 << 20       # Wormhole energy may always pick biomass
     OPT_JUMP_D_BGA = 1 << 21             # BGA: Jump Drive tech D mandatory, per square
+    OPT_FLUX_T1_ROUND_START = 1 << 22    # BGA: Flux tech 1 granted at round start
+    OPT_FLUX_T2_MILESTONE_ONLY = 1 << 23  # BGA: Flux tech 2 claims only the milestone
+    OPT_FLUX_ROVER_TRACK_ONLY = 1 << 24  # BGA: Flux tech 3's +1 only on rover-track spaces
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -433,6 +438,7 @@ cdef struct Rules_t:
     uint8_t tech_activated[N_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
     uint8_t corp_has_powers[N_CORPS]
     uint8_t tech_pos[N_CORPS][MAX_TECH + 1]       # tech track index of each milestone
+    int8_t flux_space[N_TRACKS][N_POS][N_SPACE_FIELDS]  # Flux tech 3: improved tracks
     uint8_t wh_level_a[6]                # Wormhole: biomass index of each level's A space
     uint8_t wh_level_of[16]              # Wormhole: level of each biomass index
     # civ cards (index = id, 0 unused)
@@ -490,6 +496,8 @@ cdef struct Player_t:
     uint8_t pods_on_slots                # Jump Drive: collected lifepods on tech slots
     uint8_t jd_techs                     # Jump Drive: techs unlocked (bit = level 1..6)
     uint8_t extra_obj                    # Jump Drive tech F: the contested card (NO_CARD)
+    int8_t flux_track                    # Flux: the flux token's track (-1: not placed)
+    uint8_t flux_counts[N_TERRAINS]      # Flux tech 1: rovers per terrain at round start
     uint8_t stored_patches, patches_placed, patches_lost
     uint8_t patches_on_tiles             # Wormhole tech 2: patches laid over tile squares
     uint64_t civ_cards                   # bit (id - 1)

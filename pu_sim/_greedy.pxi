@@ -53,7 +53,7 @@ cdef inline double space_benefit(const Game_t* g, const Rules_t* R, const double
                                  int t, int pos) noexcept nogil:
     """Value of the benefits printed on one space."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef const int8_t* sp = R.space[pl.corp][t][pos]
+    cdef const int8_t* sp = track_space(g, R, p, t, pos)   # Flux tech 3: improved
     cdef double v = 0.0
     if sp[SP_CIV]:
         v += w[G_CIV] * sp[SP_CIV]
@@ -914,6 +914,10 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     if d == D_KEEP_OBJECTIVE:
         for i in range(n):
             argmax_offer(&a, g, i, contest_lead(g, R, p, <int>moves[i]))
+        return a.index
+    if d == D_FLUX_TRACK:
+        for i in range(n):
+            argmax_offer(&a, g, i, flux_track_value(g, R, w, p, <int>moves[i]))
         return a.index
     if d == D_REGRESS:
         # lose as little as possible: medals and progress, plus tech levels

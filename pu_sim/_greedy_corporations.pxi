@@ -26,6 +26,15 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
         return best_row_value(g, R, w, p) - (1.0 if g.round >= 14 else 3.0)
     if pl.corp == CORP_JUMP and level == 6:
         return 1.0                                       # a contested card: draw now
+    if pl.corp == CORP_FLUX:
+        objective_incentives(g, R, w, p, &inc)
+        if level == 1:
+            return w[G_MOVE] * flux_t1_movement(pl)
+        if level == 2:
+            # once a game, and lost when tech 3 comes: use it for a good jump
+            return flux_jump_value(g, R, w, p, pl.flux_track, &inc) - 1.0
+        if level == 5:
+            return track_value(g, R, w, p, pl.flux_track, 1, &inc)
     if pl.corp == CORP_WORMHOLE and level == 1:
         # back to 0: the top medal (5) against the patches and boosts of a new climb
         return w[G_PATCH] * 0.5 * (18 - g.round) - 5.0
@@ -222,3 +231,40 @@ cdef double contest_lead(const Game_t* g, const Rules_t* R, int p, int card) noe
     if not R.obj_neighbour[card][5]:
         return <double>(best - mine)                     # "fewer wins"
     return <double>(mine - best)
+
+
+# ---- Flux: where the flux token goes ------------------------------------------------
+
+cdef double flux_jump_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int t, const Incentive* inc) noexcept nogil:
+    """Tech 2: the value of the steps up to track t's next milestone."""
+    cdef int target = flux_next_milestone(g, R, p, t)
+    if target < 0:
+        return 0.0
+    return track_value(g, R, w, p, t, target - g.pl[p].track[t], inc)
+
+
+cdef double flux_track_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                             int t) noexcept nogil:
+    """How much the newly active tech is worth with the token on track t."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int level = tech_level(g, R, p), r, pos, n = 0
+    cdef Incentive inc
+    objective_incentives(g, R, w, p, &inc)
+    if level == 1:
+        for r in range(MAX_ROVERS):
+            if (pl.rover_status[r] == RV_PLANET
+                    and grid_has(pl.terr[t], pl.rover_x[r], pl.rover_y[r])):
+                n += 1
+        return 2.0 * w[G_MOVE] * n + 0.01 * (t == ROVER)
+    if level == 2:
+        return flux_jump_value(g, R, w, p, t, &inc)
+    if level == 3:
+        if t == TECH:
+            return -1.0                                  # the tech track has no upgrade
+        for pos in range(pl.track[t] + 1, TOP + 1):      # improved spaces still ahead
+            if (R.flux_space[t][pos][SP_CIV] or R.flux_space[t][pos][SP_SYNERGY] > 1
+                    or R.flux_space[t][pos][SP_PATCH] > 1 or R.flux_space[t][pos][SP_MOVE]):
+                n += 1
+        return n + (2.0 if t == ROVER else 0.0)
+    return track_value(g, R, w, p, t, 1, &inc)           # techs 4 and 5

@@ -83,6 +83,8 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
                 out[n + i] = out[i] | SYNERGY_TWICE
             n *= 2
         return n
+    if d == D_FLUX_TRACK:
+        return gen_track_moves((1 << N_TRACKS) - 1, out)
     if d == D_KEEP_OBJECTIVE:
         for i in range(g.n_drawn):
             out[i] = g.drawn[i]
@@ -235,6 +237,8 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             pl.used_round |= 1 << 3                    # Jump Drive tech C
             apply_track_choice(g, R, p, g.item, <int>(mv & 7))
         apply_track_choice(g, R, p, g.item, <int>(mv & 7))
+    elif d == D_FLUX_TRACK:
+        pl.flux_track = <int8_t>mv
     elif d == D_KEEP_OBJECTIVE:
         pl.extra_obj = <uint8_t>mv                     # the other drawn cards are discarded
         g.n_drawn = 0

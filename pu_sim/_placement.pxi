@@ -385,7 +385,8 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
     destroy_rovers_on(g, p, foot)
     if resources:
         push_tile_resources(g, R, p, tile, part_a, part_b)
-    cosmos_tile_placed(g, R, p, tile)                  # tech 3: move a lifepod
+    cosmos_tile_placed(g, R, p, tile)                  # Cosmos tech 3: move a lifepod
+    flux_tile_placed(g, R, p, tile)                    # Flux tech 4: a meteorite
     if g.round_rule == RR_EXTRA_ROVER and supply_rover(pl) >= 0:
         push_item(g, p, IT_ROVER, 0, 0, 0)              # event 65 (solo)
 

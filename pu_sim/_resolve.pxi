@@ -238,6 +238,9 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_BRANCH:
         g.item = it
         set_decision(g, D_BRANCH, p)
+    elif it.kind == IT_FLUX_TRACK:
+        g.item = it
+        set_decision(g, D_FLUX_TRACK, p)
     elif it.kind == IT_KEEP_OBJECTIVE:
         if g.n_drawn == 0:
             return

@@ -178,6 +178,7 @@ cdef class GameState:
             "pod_on": [pl.pod_on[t] for t in range(N_TRACKS)],
             "pods_on_tracks": pl.pods_on_tracks, "pods_on_slots": pl.pods_on_slots,
             "patches_on_tiles": pl.patches_on_tiles, "jd_techs": pl.jd_techs,
+            "flux_track": pl.flux_track,
             "extra_objective": None if pl.extra_obj == NO_CARD else 37 + pl.extra_obj,
             "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
                        pl.items[i].c) for i in range(pl.n_items)],
@@ -332,6 +333,8 @@ cdef class GameState:
             pl.used_game = value
         elif field == "round_move":
             pl.round_move = value
+        elif field == "flux_track":
+            pl.flux_track = value
         else:
             raise KeyError(field)
 

@@ -57,6 +57,8 @@ cdef inline bint has_tech(const Game_t* g, const Rules_t* R, int p, int level) n
         return False
     if pl.corp == CORP_COSMOS:
         return not cosmos_milestone_covered(pl, R, level)
+    if pl.corp == CORP_FLUX:
+        return tech_level(g, R, p) == level             # only the newest tech is active
     return True
 
 
@@ -117,7 +119,7 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
                              bint skip_synergy) noexcept nogil:
     """TR-1: gain every benefit printed on the space just entered."""
     cdef Player_t* pl = &g.pl[p]
-    cdef const int8_t* sp = R.space[pl.corp][t][pos]
+    cdef const int8_t* sp = track_space(g, R, p, t, pos)     # Flux tech 3: improved
     cdef int i
     cdef bint milestones = g.round_rule != RR_NO_MILESTONES     # events 109/123
     if sp[SP_TECH]:
@@ -125,6 +127,8 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
             pl.tech_suppressed |= <uint8_t>(1 << sp[SP_TECH])  # cards.md D2
         elif milestones:
             pl.tech_suppressed &= <uint8_t>~(1 << sp[SP_TECH])  # re-entered: unlocked
+        if milestones and pl.corp == CORP_FLUX:
+            flux_tech_unlocked(g, p)                           # place the flux token
     if sp[SP_CIV] and milestones:
         if pl.corp == CORP_REPUBLIC:
             republic_civ_milestone(g, R, p)

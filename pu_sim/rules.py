@@ -33,6 +33,7 @@ from pu_sim.gamedata import (
     GameData,
     ObjectiveSide,
     Planet,
+    Space,
 )
 from pu_sim.loader import load_game_data
 
@@ -142,6 +143,16 @@ class RuleOptions:
         Jump Drive tech D: the tile's tech terrain optionally acts as energy
         terrain (``"optional_area"``, designer FAQ A13) or, as BGA, mandatorily
         from the squares next to each tech square (``"mandatory_per_square"``) (J1).
+    flux_tech1_track
+        Flux tech 1 reads the flux track when it is used (``"at_use"``), or
+        grants its movement at round start as BGA (``"round_start"``) (F1).
+    flux_tech2_benefits_on_way
+        Flux tech 2 claims every space on the way to the milestone (designer
+        FAQ A9); False claims only the milestone, as BGA (F5).
+    flux_tech3_rover_scope
+        Flux tech 3's +1 with rover as the flux track applies to all movement
+        (``"all_movement"``, add-on rulebook) or only to rover-track spaces
+        (``"track_only"``, BGA) (F4).
     republic_tech3_squares
         Republic tech 3 jumps between squares with a civ resource icon
         (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
@@ -182,6 +193,9 @@ class RuleOptions:
     jump_drive_tech_d: Literal["optional_area", "mandatory_per_square"] = (
         "optional_area"
     )
+    flux_tech1_track: Literal["at_use", "round_start"] = "at_use"
+    flux_tech2_benefits_on_way: bool = True
+    flux_tech3_rover_scope: Literal["all_movement", "track_only"] = "all_movement"
     space_citizen_decree_counts: Literal["scoring_lifepods", "all_collected"] = (
         "scoring_lifepods"
     )
@@ -207,6 +221,8 @@ class RuleOptions:
             ("space_citizen_decree_counts", ("scoring_lifepods", "all_collected")),
             ("wormhole_energy_biomass", ("if_expanded", "never", "always")),
             ("jump_drive_tech_d", ("optional_area", "mandatory_per_square")),
+            ("flux_tech1_track", ("at_use", "round_start")),
+            ("flux_tech3_rover_scope", ("all_movement", "track_only")),
         ):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -313,6 +329,10 @@ class RuleOptions:
             "wormhole_energy_biomass=always": self.wormhole_energy_biomass == "always",
             "jump_drive_tech_d=mandatory_per_square": self.jump_drive_tech_d
             == "mandatory_per_square",
+            "flux_tech1_track=round_start": self.flux_tech1_track == "round_start",
+            "flux_tech2_benefits_on_way=off": not self.flux_tech2_benefits_on_way,
+            "flux_tech3_rover_scope=track_only": self.flux_tech3_rover_scope
+            == "track_only",
         }
         return sum(bits[name] for name, on in chosen.items() if on)
 
@@ -337,6 +357,9 @@ class RuleOptions:
             space_citizen_decree_counts="all_collected",
             wormhole_energy_biomass="never",
             jump_drive_tech_d="mandatory_per_square",
+            flux_tech1_track="round_start",
+            flux_tech2_benefits_on_way=False,
+            flux_tech3_rover_scope="track_only",
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -586,6 +609,21 @@ def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     )  # fmt: skip
 
 
+def _space_row(sf: dict[str, int], sp: Space, row: npt.NDArray[np.int8]) -> None:
+    """One printed space as the core's field vector."""
+    row[sf["medal"]] = sp.medal
+    row[sf["civ"]] = sp.civ_rank
+    # a targeted synergy ("synergy:civ") is counted in sp.synergy too
+    row[sf["synergy"]] = sp.synergy - (1 if sp.synergy_target else 0)
+    row[sf["patch"]] = sp.patches
+    row[sf["rover"]] = int(sp.rover)
+    row[sf["move"]] = sp.move
+    row[sf["tech"]] = sp.tech_level
+    row[sf["no_stop"]] = int(sp.no_stop)
+    if sp.synergy_target:
+        row[sf["synergy_target"]] = TRACKS.index(sp.synergy_target) + 1
+
+
 LIMITS = ("passive", "once_per_round", "once_per_game", "round_start", "game_end")
 """Tech use limits in the core's LIMIT_* order."""
 
@@ -611,18 +649,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
             for pos, sp in enumerate(spaces):
                 if sp is None:
                     continue
-                row = space[corp.id, ti, pos]
-                row[sf["medal"]] = sp.medal
-                row[sf["civ"]] = sp.civ_rank
-                # a targeted synergy ("synergy:civ") is counted in sp.synergy too
-                row[sf["synergy"]] = sp.synergy - (1 if sp.synergy_target else 0)
-                row[sf["patch"]] = sp.patches
-                row[sf["rover"]] = int(sp.rover)
-                row[sf["move"]] = sp.move
-                row[sf["tech"]] = sp.tech_level
-                row[sf["no_stop"]] = int(sp.no_stop)
-                if sp.synergy_target:
-                    row[sf["synergy_target"]] = TRACKS.index(sp.synergy_target) + 1
+                _space_row(sf, sp, space[corp.id, ti, pos])
             score_pos[corp.id, ti] = track.score_by_position
         level = 0
         for pos, sp in enumerate(corp.tracks["tech"].spaces):
@@ -653,6 +680,16 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
             level_a[:] = [stops[0], *stops[1::2]]
             for level, a in enumerate(level_a):
                 level_of[a : a + 2 if level else 1] = level
+    flux = np.zeros((5, n_pos, core.CONSTANTS["N_SPACE_FIELDS"]), np.int8)
+    for corp in data.corporations:
+        for ti, track_name in enumerate(TRACKS):
+            track = corp.improved_tracks.get(track_name)
+            if track is None:
+                continue
+            for pos, sp in enumerate([*track.spaces, track.beyond_top]):
+                if sp is not None:
+                    _space_row(sf, sp, flux[ti, pos])
+    t["flux_space"] = flux
     t["wh_level_a"] = level_a
     t["wh_level_of"] = level_of
     t["corp_has_powers"] = np.asarray(activated.any(axis=1), np.uint8)

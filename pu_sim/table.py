@@ -24,6 +24,7 @@ PLAYABLE_CORPORATIONS = frozenset(
     {
         "universal_coalition",
         "cosmos_inc",
+        "flux_industries",
         "horizon_group",
         "jump_drive",
         "republic",
