@@ -683,10 +683,10 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
     flux = np.zeros((5, n_pos, core.CONSTANTS["N_SPACE_FIELDS"]), np.int8)
     for corp in data.corporations:
         for ti, track_name in enumerate(TRACKS):
-            track = corp.improved_tracks.get(track_name)
-            if track is None:
+            improved = corp.improved_tracks.get(track_name)
+            if improved is None:
                 continue
-            for pos, sp in enumerate([*track.spaces, track.beyond_top]):
+            for pos, sp in enumerate([*improved.spaces, improved.beyond_top]):
                 if sp is not None:
                     _space_row(sf, sp, flux[ti, pos])
     t["flux_space"] = flux
