@@ -33,6 +33,7 @@ include "_corp_cosmos.pxi"
 include "_corp_wormhole.pxi"
 include "_corp_jump.pxi"
 include "_corp_flux.pxi"
+include "_corp_oasis.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -126,6 +127,9 @@ OPTIONS = {
     "flux_tech1_track=round_start": OPT_FLUX_T1_ROUND_START,
     "flux_tech2_benefits_on_way=off": OPT_FLUX_T2_MILESTONE_ONLY,
     "flux_tech3_rover_scope=track_only": OPT_FLUX_ROVER_TRACK_ONLY,
+    "synergy_target_must_move=off": OPT_BLOCKED_SELECTABLE,
+    "oasis_row11_medal=8": OPT_OASIS_MEDAL_8,
+    "oasis_tech2_timing=on_use": OPT_OASIS_T2_ON_USE,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -332,6 +336,9 @@ cdef class CoreRules:
         _fill(tables, "tech_pos", R.tech_pos, np.uint8, N_CORPS * (MAX_TECH + 1))
         _fill(tables, "flux_space", R.flux_space, np.int8,
               N_TRACKS * N_POS * N_SPACE_FIELDS)
+        _fill(tables, "path_track", R.path_track, np.uint8, 24)
+        _fill(tables, "path_row", R.path_row, np.uint8, 24)
+        _fill(tables, "path_score", R.path_score, np.uint8, 24)
         _fill(tables, "wh_level_a", R.wh_level_a, np.uint8, 6)
         _fill(tables, "wh_level_of", R.wh_level_of, np.uint8, 16)
         _fill(tables, "card_rank", R.card_rank, np.uint8, N_CIV + 1)

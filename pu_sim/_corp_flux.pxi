@@ -17,6 +17,8 @@ cdef inline const int8_t* track_space(const Game_t* g, const Rules_t* R, int p, 
     """The printed space a tracker claims (Flux tech 3: the improved flux track)."""
     if flux_improves(g, R, p, t):
         return R.flux_space[t][pos]
+    if oasis_water(&g.pl[p], t):
+        return R.space[CORP_OASIS][R.path_track[pos]][R.path_row[pos]]  # the path
     return R.space[g.pl[p].corp][t][pos]
 
 
@@ -105,7 +107,7 @@ cdef inline bint flux_power_available(const Game_t* g, const Rules_t* R, int p,
     if level == 2:
         return flux_next_milestone(g, R, p, pl.flux_track) >= 0
     if level == 5:
-        return can_advance(g, p, pl.flux_track)
+        return can_advance(g, R, p, pl.flux_track)
     return False
 
 

@@ -71,8 +71,9 @@ cdef inline void mark_power_used(Player_t* pl, const Rules_t* R, int level) noex
 cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
     """An activated power the player may use now, and which would do something."""
     cdef const Player_t* pl = &g.pl[p]
-    # Flux tech 1 is a round-start tech used by choice, once in the round (F1)
-    if not (R.tech_activated[pl.corp][level] or (pl.corp == CORP_FLUX and level == 1)):
+    # Flux tech 1 (F1) and, as BGA, Oasis tech 2 are round-start techs used by choice
+    if not (R.tech_activated[pl.corp][level] or (pl.corp == CORP_FLUX and level == 1)
+            or (pl.corp == CORP_OASIS and level == 2)):
         return False
     if not has_tech(g, R, p, level):
         return False
@@ -88,6 +89,8 @@ cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) n
         return jump_power_available(g, R, p, level)
     if pl.corp == CORP_FLUX:
         return flux_power_available(g, R, p, level)
+    if pl.corp == CORP_OASIS:
+        return oasis_power_available(g, R, p, level)
     return False
 
 
@@ -95,8 +98,8 @@ cdef int gen_powers(const Game_t* g, const Rules_t* R, int p, uint32_t* out,
                     uint32_t base) noexcept nogil:
     """Append every available power as base + level; returns how many."""
     cdef int level, n = 0
-    if not R.corp_has_powers[g.pl[p].corp]:
-        return 0
+    if not (R.corp_has_powers[g.pl[p].corp] or g.pl[p].corp == CORP_OASIS):
+        return 0                                     # (Oasis: tech 2 as BGA, above)
     for level in range(1, MAX_TECH + 1):
         if power_available(g, R, p, level):
             out[n] = base + <uint32_t>level
@@ -122,6 +125,8 @@ cdef void use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept nogi
         jump_use_power(g, R, p, level)
     elif g.pl[p].corp == CORP_FLUX:
         flux_use_power(g, R, p, level)
+    elif g.pl[p].corp == CORP_OASIS:
+        oasis_use_power(g, R, p, level)
 
 
 # ==== triggered options ===================================================================
@@ -170,3 +175,5 @@ cdef void corp_tile_phase_start(Game_t* g, const Rules_t* R) noexcept nogil:
             horizon_round_income(g, R, p)
         elif g.pl[p].corp == CORP_FLUX:
             flux_round_start(g, R, p)
+        elif g.pl[p].corp == CORP_OASIS:
+            oasis_round_income(g, R, p)

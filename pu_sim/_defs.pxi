@@ -193,7 +193,9 @@ cdef enum:
 # ==== pending items (a player's pool) =========================================
 
 cdef enum:
-    IT_ADVANCE = 1              # a: track, b: 1 = claim benefits
+    # IT_ADVANCE: a track, b 1 = claim benefits, c 1 = UC tech 4 may double it,
+    # c 2+ = that many steps (Oasis water on ice)
+    IT_ADVANCE = 1
     IT_ENERGY = 2               # a: candidate track mask
     IT_SYNERGY = 3
     IT_PATCH = 4                # a: 1 = may not be stored (end phase)
@@ -298,6 +300,9 @@ cdef enum:
     OPT_FLUX_T1_ROUND_START = 1 << 22    # BGA: Flux tech 1 granted at round start
     OPT_FLUX_T2_MILESTONE_ONLY = 1 << 23  # BGA: Flux tech 2 claims only the milestone
     OPT_FLUX_ROVER_TRACK_ONLY = 1 << 24  # BGA: Flux tech 3's +1 only on rover-track spaces
+    OPT_BLOCKED_SELECTABLE = 1 << 25     # BGA: synergy/energy may pick a blocked tracker
+    OPT_OASIS_MEDAL_8 = 1 << 26          # BGA: Oasis water medal 8 at row 11
+    OPT_OASIS_T2_ON_USE = 1 << 27        # BGA: Oasis tech 2 counts rovers when used
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -439,6 +444,9 @@ cdef struct Rules_t:
     uint8_t corp_has_powers[N_CORPS]
     uint8_t tech_pos[N_CORPS][MAX_TECH + 1]       # tech track index of each milestone
     int8_t flux_space[N_TRACKS][N_POS][N_SPACE_FIELDS]  # Flux tech 3: improved tracks
+    uint8_t path_track[24]               # Oasis: the water path, step -> board space
+    uint8_t path_row[24]
+    uint8_t path_score[24]               # Oasis: water medal if the tracker ends there
     uint8_t wh_level_a[6]                # Wormhole: biomass index of each level's A space
     uint8_t wh_level_of[16]              # Wormhole: level of each biomass index
     # civ cards (index = id, 0 unused)

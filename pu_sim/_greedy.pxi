@@ -39,12 +39,18 @@ cdef inline double medal_potential(const Rules_t* R, const double* w, int corp, 
                                    int pos) noexcept nogil:
     """Medals at pos plus a share of the way to the next higher medal."""
     cdef const uint8_t* sc = R.score_pos[corp][t]
+    cdef int top = TOP
+    if corp == CORP_OASIS and t == WATER:
+        sc = R.path_score                      # Oasis: water medals along the path
+        top = OASIS_TOP
+    if pos > top:
+        pos = top
     cdef int cur = sc[pos], nxt = pos + 1, last = pos
     while last > 0 and sc[last - 1] == cur:
         last -= 1
-    while nxt <= TOP and sc[nxt] == cur:
+    while nxt <= top and sc[nxt] == cur:
         nxt += 1
-    if nxt > TOP:
+    if nxt > top:
         return cur
     return cur + w[G_PROGRESS] * (sc[nxt] - cur) * (pos - last + 1.0) / (nxt - last + 1.0)
 
@@ -91,7 +97,7 @@ cdef double track_gain(const Game_t* g, const Rules_t* R, const double* w, int p
 cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* w, int p,
                                int t, int steps, const Incentive* inc) noexcept nogil:
     """track_gain plus what the player's objective cards add to those steps."""
-    cdef int room = TOP - g.pl[p].track[t]
+    cdef int room = track_top(&g.pl[p], t) - g.pl[p].track[t]
     if steps < room:
         room = steps
     return track_gain(g, R, w, p, t, steps) + (inc.track[t] * room if room > 0 else 0.0)
@@ -203,7 +209,7 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     objective_incentives(g, R, w, p, &e.inc)
     prepare_planet_terms(g, R, w, p, &e.pt)
     covered_for_lines(g, R, pl, covered)
-    e.movable = movable_tracks(g, p)
+    e.movable = movable_tracks(g, R, p)
     for t in range(N_TRACKS):
         e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
                           if (e.movable >> t) & 1 else 0.0)
@@ -760,7 +766,7 @@ cdef double card_value(const Game_t* g, const Rules_t* R, const double* w, int p
             v += commerce[n + 1] - commerce[n]
         elif op == OP_ADVANCE_DISTINCT:
             for t in range(N_TRACKS):
-                vals[t] = track_gain(g, R, w, p, t, 1) if can_advance(g, p, t) else -1e9
+                vals[t] = track_gain(g, R, w, p, t, 1) if can_advance(g, R, p, t) else -1e9
             for n in range(arg):
                 top = -1e9
                 best = -1
@@ -772,7 +778,7 @@ cdef double card_value(const Game_t* g, const Rules_t* R, const double* w, int p
                     v += top
                     vals[best] = -1e9
         elif op == OP_ADVANCE_ONE:
-            v += best_track(g, R, w, p, movable_tracks(g, p), arg, &best)
+            v += best_track(g, R, w, p, movable_tracks(g, R, p), arg, &best)
         elif op == OP_PATCHES:
             v += arg * w[G_PATCH]
         elif op == OP_MOVEMENT:
@@ -904,7 +910,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
             elif g.item.kind == IT_CHOOSE_ADVANCE:
                 v = track_value(g, R, w, p, t0, g.item.b, &inc)
             elif g.item.kind == IT_RAISE:
-                v = track_value(g, R, w, p, t0, g.item.a - pl.track[t0], &inc)
+                v = track_value(g, R, w, p, t0, max(1, g.item.a - board_row(R, pl, t0)),
+                                &inc)
             elif g.item.kind == IT_CLAIM_ROW:
                 v = claim_row_value(g, R, w, p, pl.track[t0])
             else:
@@ -942,7 +949,7 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
             if kept.kind == IT_ENERGY:
                 v = 0.0
                 for t0 in range(N_TRACKS):
-                    if (kept.a >> t0) & 1 and can_advance(g, p, t0):
+                    if (kept.a >> t0) & 1 and can_advance(g, R, p, t0):
                         bound = track_value(g, R, w, p, t0, 1, &inc)
                         if bound > v:
                             v = bound

@@ -77,7 +77,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         out[1] = 1
         return 2
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
-        n = gen_track_moves(track_options(g, p, &g.item), out)
+        n = gen_track_moves(track_options(g, R, p, &g.item), out)
         if d == D_SYNERGY and jump_synergy_twice(g, p):
             for i in range(n):                         # Jump Drive tech C: twice
                 out[n + i] = out[i] | SYNERGY_TWICE

@@ -321,7 +321,15 @@ cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int til
         part = part_a if side == 0 else part_b
         res[side].kind = 0
         res[side].a = res[side].b = res[side].c = 0
-        if terrain == WATER:
+        if terrain == WATER and pl.corp == CORP_OASIS:
+            # Oasis: once per water square on ice, as one resolution (c = count)
+            y = oasis_water_squares(R, pl, part)
+            if y > 0:
+                res[side].kind = IT_ADVANCE
+                res[side].a = WATER
+                res[side].b = 1
+                res[side].c = <uint8_t>(y if y > 1 else 0)
+        elif terrain == WATER:
             # WA-1: water advances only if a water square of the tile is on ice;
             # c = 1: tech L4 may double it when it resolves (WA-2, RS-2)
             for y in range(GRID):
@@ -387,6 +395,7 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
         push_tile_resources(g, R, p, tile, part_a, part_b)
     cosmos_tile_placed(g, R, p, tile)                  # Cosmos tech 3: move a lifepod
     flux_tile_placed(g, R, p, tile)                    # Flux tech 4: a meteorite
+    oasis_tile_placed(g, R, p, tile, foot)             # Oasis techs 3-5
     if g.round_rule == RR_EXTRA_ROVER and supply_rover(pl) >= 0:
         push_item(g, p, IT_ROVER, 0, 0, 0)              # event 65 (solo)
 

@@ -14,22 +14,23 @@ cdef inline bint single_bit(int m) noexcept nogil:
     return m != 0 and (m & (m - 1)) == 0
 
 
-cdef inline int track_options(const Game_t* g, int p, const Item_t* it) noexcept nogil:
+cdef inline int track_options(const Game_t* g, const Rules_t* R, int p,
+                              const Item_t* it) noexcept nogil:
     """Tracks a track-choosing item may advance, as a bit mask."""
     cdef int t, m = 0
     if it.kind == IT_ENERGY:
-        return it.a & movable_tracks(g, p)           # EN-5: dead candidates dropped
+        return it.a & movable_tracks(g, R, p)           # EN-5: dead candidates dropped
     if it.kind == IT_SYNERGY:
-        return movable_tracks(g, p)                  # TR-4, rules.md 14.17
+        return movable_tracks(g, R, p)                  # TR-4, rules.md 14.17
     if it.kind == IT_CHOOSE_ADVANCE:
-        return it.a & movable_tracks(g, p)
+        return it.a & movable_tracks(g, R, p)
     if it.kind == IT_DISTINCT:
-        return movable_tracks(g, p) & ~it.b          # cards.md 4: distinct trackers
+        return movable_tracks(g, R, p) & ~it.b          # cards.md 4: distinct trackers
     if it.kind == IT_CLAIM_ROW:
         return claim_row_options(g, p)
     if it.kind == IT_RAISE:
         for t in range(N_TRACKS):
-            if g.pl[p].track[t] < it.a:
+            if board_row(R, &g.pl[p], t) < it.a and can_advance(g, R, p, t):
                 m |= 1 << t
         return m
     return 0
@@ -99,11 +100,13 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         n = 1
         if it.c == 1 and tech_doubles_water(g, R, p):
             n = 2                                     # WA-2, decided at resolution (RS-2)
+        elif it.c > 1:
+            n = it.c                                  # Oasis: one step per square on ice
         while n > 0:
             advance_once(g, R, p, it.a, it.b != 0, False)
             n -= 1
     elif is_track_item(it.kind):
-        m = track_options(g, p, &it)
+        m = track_options(g, R, p, &it)
         if m == 0:
             return                                    # RS-4: an impossible item is skipped
         if single_bit(m) and not (it.kind == IT_SYNERGY and jump_synergy_twice(g, p)):

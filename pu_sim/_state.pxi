@@ -272,7 +272,7 @@ cdef class GameState:
             energy_candidates_after(self.rules.R, pl, pa, &mask)
         else:
             energy_candidates_after(self.rules.R, pl, pb, &mask)
-        mask &= movable_tracks(&s.g, p)
+        mask &= movable_tracks(&s.g, s.rules.R, p)
         return [t for t in range(N_TRACKS) if (mask >> t) & 1]
 
     # -- scenario setters (tests and examples) -------------------------------------
@@ -295,8 +295,8 @@ cdef class GameState:
 
     def set_track(self, int p, int t, int pos):
         self._check_player(p)
-        if not 0 <= t < N_TRACKS or not 0 <= pos <= TOP:
-            raise ValueError("track 0..4, position 0..15")
+        if not 0 <= t < N_TRACKS or not 0 <= pos <= track_top(&self.g.pl[p], t):
+            raise ValueError("track 0..4, position 0..15 (Oasis water: 0..23)")
         self.g.pl[p].track[t] = pos
 
     def set_rover(self, int p, int r, int status, int x=0, int y=0):

@@ -92,25 +92,45 @@ cdef inline bint tech_no_meteorites(const Game_t* g, const Rules_t* R, int p) no
 
 # ==== advancing ===================================================================
 
+cdef inline int track_top(const Player_t* pl, int t) noexcept nogil:
+    """The last position of tracker t (Oasis water: the path's last step)."""
+    if pl.corp == CORP_OASIS and t == WATER:
+        return OASIS_TOP
+    return TOP
+
+
 cdef inline bint at_top(const Player_t* pl, int t) noexcept nogil:
     """The tracker is on its track's top (Wormhole's top level is the pair 14/15)."""
     if pl.corp == CORP_WORMHOLE and t == BIOMASS:
         return pl.track[t] >= TOP - 1
-    return pl.track[t] >= TOP
+    return pl.track[t] >= track_top(pl, t)
 
 
-cdef inline bint can_advance(const Game_t* g, int p, int t) noexcept nogil:
-    """TR-2/TR-3: a tracker below its top can move; the rover tracker always can."""
-    if g.pl[p].corp == CORP_WORMHOLE and t == BIOMASS:
-        return g.pl[p].track[t] < TOP - 1               # level 5 is the top (14/15)
-    return g.pl[p].track[t] < TOP or t == ROVER
+cdef inline int board_row(const Rules_t* R, const Player_t* pl, int t) noexcept nogil:
+    """The board row tracker t stands on (corp-G1's "5th position")."""
+    if pl.corp == CORP_OASIS and t == WATER:
+        return oasis_row(R, pl)
+    return pl.track[t]
 
 
-cdef inline int movable_tracks(const Game_t* g, int p) noexcept nogil:
+cdef inline bint can_advance(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
+    """TR-2/TR-3: a tracker below its top can move; the rover tracker always can.
+    Oasis: not onto another tracker (Z1; BGA option: blocked trackers may be chosen)."""
+    cdef const Player_t* pl = &g.pl[p]
+    if t == ROVER and pl.track[t] >= TOP:
+        return True
+    if at_top(pl, t):
+        return False
+    if pl.corp == CORP_OASIS and not (g.options & OPT_BLOCKED_SELECTABLE):
+        return oasis_target(g, R, p, t) >= 0
+    return True
+
+
+cdef inline int movable_tracks(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Bit mask of trackers that can advance (synergy and energy choices, TR-4)."""
     cdef int t, m = 0
     for t in range(N_TRACKS):
-        if can_advance(g, p, t):
+        if can_advance(g, R, p, t):
             m |= 1 << t
     return m
 
@@ -164,8 +184,17 @@ cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint cl
                               bint skip_synergy) noexcept nogil:
     """Advance tracker t one space; returns False if it could not move (TR-2)."""
     cdef Player_t* pl = &g.pl[p]
+    cdef int target
     if wormhole_biomass(pl, t):
         return wormhole_advance(g, R, p, claim, skip_synergy)
+    if pl.corp == CORP_OASIS and not (t == ROVER and pl.track[t] >= TOP):
+        target = oasis_target(g, R, p, t)             # blocked: lost (O3)
+        if target < 0:
+            return False
+        pl.track[t] = <int8_t>target
+        if claim:
+            claim_space(g, R, p, t, target, skip_synergy)
+        return True
     if pl.track[t] >= TOP:
         if t == ROVER:
             # TR-3: the topped rover tracker re-grants its top movement (BGA: any advance)
@@ -183,4 +212,6 @@ cdef inline int track_medals(const Game_t* g, const Rules_t* R, int p, int t) no
     """TR-5: the highest medal at or below the tracker (Cosmos: not under a lifepod)."""
     if g.pl[p].corp == CORP_COSMOS:
         return cosmos_medal(&g.pl[p], R, t)
+    if oasis_water(&g.pl[p], t):
+        return oasis_medal(g, &g.pl[p], R)
     return R.score_pos[g.pl[p].corp][t][g.pl[p].track[t]]

@@ -128,6 +128,10 @@ class RuleOptions:
         objective side effects apply (3.11).
     gaia_city_covered_by_patch
         A biomass patch on a Gaia city forfeits its 2 medals, as a tile does (3.4).
+    synergy_target_must_move
+        A synergy or energy must pick a tracker that can actually advance (not
+        topped, not blocked on Oasis or Makeshift); False lets a blocked tracker
+        be picked and the advance is lost, as BGA (Z1).
     once_per_round_reset
         Once-per-round powers come back only when a round starts
         (``"round_start"``), or also in the civ-card and end-game phases
@@ -153,6 +157,12 @@ class RuleOptions:
         Flux tech 3's +1 with rover as the flux track applies to all movement
         (``"all_movement"``, add-on rulebook) or only to rover-track spaces
         (``"track_only"``, BGA) (F4).
+    oasis_row11_medal
+        The Oasis water medal at row 11: 9 as on the board art, or 8 as BGA's
+        code (O1).
+    oasis_tech2_timing
+        Oasis tech 2 counts rovers on water at round start (``"round_start"``)
+        or when used, as BGA (``"on_use"``) (O2).
     republic_tech3_squares
         Republic tech 3 jumps between squares with a civ resource icon
         (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
@@ -186,6 +196,7 @@ class RuleOptions:
     pajitnov_slide: Literal["straight", "one_step"] = "straight"
     petra_currents_count_covered: bool = True
     gaia_city_covered_by_patch: bool = True
+    synergy_target_must_move: bool = True
     once_per_round_reset: Literal["round_start", "bga_phases"] = "round_start"
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
     republic_tech3_squares: Literal["icons", "terrain"] = "icons"
@@ -194,6 +205,8 @@ class RuleOptions:
         "optional_area"
     )
     flux_tech1_track: Literal["at_use", "round_start"] = "at_use"
+    oasis_row11_medal: Literal[9, 8] = 9
+    oasis_tech2_timing: Literal["round_start", "on_use"] = "round_start"
     flux_tech2_benefits_on_way: bool = True
     flux_tech3_rover_scope: Literal["all_movement", "track_only"] = "all_movement"
     space_citizen_decree_counts: Literal["scoring_lifepods", "all_collected"] = (
@@ -222,6 +235,8 @@ class RuleOptions:
             ("wormhole_energy_biomass", ("if_expanded", "never", "always")),
             ("jump_drive_tech_d", ("optional_area", "mandatory_per_square")),
             ("flux_tech1_track", ("at_use", "round_start")),
+            ("oasis_row11_medal", (9, 8)),
+            ("oasis_tech2_timing", ("round_start", "on_use")),
             ("flux_tech3_rover_scope", ("all_movement", "track_only")),
         ):
             if getattr(self, name) not in allowed:
@@ -318,6 +333,7 @@ class RuleOptions:
             "pajitnov_slide=one_step": self.pajitnov_slide == "one_step",
             "petra_currents_count_covered=off": not self.petra_currents_count_covered,
             "gaia_city_covered_by_patch=off": not self.gaia_city_covered_by_patch,
+            "synergy_target_must_move=off": not self.synergy_target_must_move,
             "once_per_round_reset=bga_phases": self.once_per_round_reset
             == "bga_phases",
             "horizon_tech1_scope=all_checks": self.horizon_tech1_scope == "all_checks",
@@ -329,6 +345,8 @@ class RuleOptions:
             "wormhole_energy_biomass=always": self.wormhole_energy_biomass == "always",
             "jump_drive_tech_d=mandatory_per_square": self.jump_drive_tech_d
             == "mandatory_per_square",
+            "oasis_row11_medal=8": self.oasis_row11_medal == 8,
+            "oasis_tech2_timing=on_use": self.oasis_tech2_timing == "on_use",
             "flux_tech1_track=round_start": self.flux_tech1_track == "round_start",
             "flux_tech2_benefits_on_way=off": not self.flux_tech2_benefits_on_way,
             "flux_tech3_rover_scope=track_only": self.flux_tech3_rover_scope
@@ -351,6 +369,7 @@ class RuleOptions:
             lacuna_oblivion_adjacency_waiver=False,
             cerberus_bonus_region="bga_boxes",
             pajitnov_slide="one_step",
+            synergy_target_must_move=False,
             once_per_round_reset="bga_phases",
             horizon_tech1_scope="all_checks",
             republic_tech3_squares="terrain",
@@ -358,6 +377,8 @@ class RuleOptions:
             wormhole_energy_biomass="never",
             jump_drive_tech_d="mandatory_per_square",
             flux_tech1_track="round_start",
+            oasis_row11_medal=8,
+            oasis_tech2_timing="on_use",
             flux_tech2_benefits_on_way=False,
             flux_tech3_rover_scope="track_only",
         )
@@ -690,6 +711,22 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
                 if sp is not None:
                     _space_row(sf, sp, flux[ti, pos])
     t["flux_space"] = flux
+    path_track = np.zeros(24, np.uint8)
+    path_row = np.zeros(24, np.uint8)
+    path_score = np.zeros(24, np.uint8)
+    for corp in data.corporations:
+        if corp.water_path:
+            if len(corp.water_path) != 24:
+                raise ValueError(f"{corp.key}: the core holds a 24-step water path")
+            medal = 0
+            for step, ((track_name, row), printed) in enumerate(
+                zip(corp.water_path, corp.water_path_medals, strict=True)
+            ):
+                path_track[step] = TRACKS.index(track_name)
+                path_row[step] = row
+                medal = printed or medal  # the last water medal reached
+                path_score[step] = medal
+    t.update(path_track=path_track, path_row=path_row, path_score=path_score)
     t["wh_level_a"] = level_a
     t["wh_level_of"] = level_of
     t["corp_has_powers"] = np.asarray(activated.any(axis=1), np.uint8)

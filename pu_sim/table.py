@@ -27,6 +27,7 @@ PLAYABLE_CORPORATIONS = frozenset(
         "flux_industries",
         "horizon_group",
         "jump_drive",
+        "oasis_ultd",
         "republic",
         "wormhole_corp",
     }

@@ -24,6 +24,18 @@ def _planet_bonus_max(planet: Planet) -> int:
     return planet.city_medals * cities + planet.subplanet_bonus * subplanets
 
 
+def _corporation_facts(data: GameData) -> pl.DataFrame:
+    names = [c.name for c in data.corporations]
+    return pl.DataFrame(
+        {
+            "corporation": names,
+            "_water_top": [
+                len(c.water_path) - 1 if c.water_path else 15 for c in data.corporations
+            ],
+        }
+    ).with_columns(pl.col("corporation").cast(pl.Enum(names)))
+
+
 def _planet_counts(data: GameData) -> pl.DataFrame:
     return pl.DataFrame(
         {
@@ -45,7 +57,9 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
 
     An empty result means every checked invariant holds.
     """
-    df = frame.join(_planet_counts(data), on="planet", how="left")
+    df = frame.join(_planet_counts(data), on="planet", how="left").join(
+        _corporation_facts(data), on="corporation", how="left"
+    )
     parts = pl.sum_horizontal(*[pl.col(c) for c in SCORE_PARTS])
     tracks = ["track_civ", "track_water", "track_biomass", "track_rover", "track_tech"]
     checks: dict[str, pl.Expr] = {
@@ -53,8 +67,11 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
         "score is the sum of its categories": pl.col("score") == parts,
         "objectives are private plus neighbour medals": pl.col("score_objectives")
         == pl.col("score_private") + pl.col("score_neighbour"),
-        "trackers stay on the track (0..15)": pl.all_horizontal(
-            *[pl.col(t).is_between(0, 15) for t in tracks]
+        "trackers stay on their track (0..15; Oasis water path 0..23)": (
+            pl.all_horizontal(
+                *[pl.col(t).is_between(0, 15) for t in tracks if t != "track_water"]
+            )
+            & pl.col("track_water").is_between(0, pl.col("_water_top"))
         ),
         "no square is covered twice": (
             pl.col("tile_squares")
