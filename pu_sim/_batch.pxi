@@ -161,6 +161,8 @@ cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t
         pl.seat_pos = R.seat_pos[n - 1][p]
         pl.extra_obj = NO_CARD
         pl.flux_track = -1
+        for c in range(N_TRACKS):
+            pl.col[c] = <int8_t>c                      # every tracker on its own track
         grid_copy(pl.lifepod, R.pmask[pl.planet][PM_LIFEPOD])
         for c in range(R.corp_rovers[pl.corp]):
             pl.rover_status[c] = RV_SUPPLY

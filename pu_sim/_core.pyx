@@ -34,6 +34,7 @@ include "_corp_wormhole.pxi"
 include "_corp_jump.pxi"
 include "_corp_flux.pxi"
 include "_corp_oasis.pxi"
+include "_corp_makeshift.pxi"
 include "_placement.pxi"
 include "_planets.pxi"
 include "_rovers.pxi"
@@ -65,6 +66,7 @@ CONSTANTS = {
     "N_POS": N_POS, "TOP": TOP, "BEYOND_TOP": BEYOND_TOP, "MAX_ROUNDS": MAX_ROUNDS,
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE, "MV_POWER": MV_POWER,
     "POD_AREA": POD_AREA, "POD_SLOT": POD_SLOT, "SYNERGY_TWICE": SYNERGY_TWICE,
+    "STEP_SIDEWAYS": STEP_SIDEWAYS, "STEP_BEYOND": STEP_BEYOND,
     "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
@@ -130,6 +132,8 @@ OPTIONS = {
     "synergy_target_must_move=off": OPT_BLOCKED_SELECTABLE,
     "oasis_row11_medal=8": OPT_OASIS_MEDAL_8,
     "oasis_tech2_timing=on_use": OPT_OASIS_T2_ON_USE,
+    "makeshift_tech2_check=on_gain": OPT_MAKESHIFT_T2_ON_GAIN,
+    "makeshift_row15_diagonal_to_rover_top": OPT_MAKESHIFT_ROW15_DIAGONAL,
 }
 EVENT_OPS = {
     "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
@@ -181,6 +185,7 @@ DECISIONS = {
     D_POWER: "power", D_YES_NO: "yes_no", D_POD_PLACE: "pod_place",
     D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy", D_BRANCH: "branch",
     D_KEEP_OBJECTIVE: "keep_objective", D_FLUX_TRACK: "flux_track",
+    D_DIRECTION: "direction",
 }
 ITEMS = {
     IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
@@ -194,7 +199,7 @@ ITEMS = {
     IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option", IT_POD_PLACE: "pod_place",
     IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy", IT_BRANCH: "branch",
     IT_CLAIM_ROW: "claim_row", IT_KEEP_OBJECTIVE: "keep_objective",
-    IT_FLUX_TRACK: "flux_track",
+    IT_FLUX_TRACK: "flux_track", IT_STEP: "step",
 }
 TRIGGERED_OPTIONS = {
     OPTION_HORIZON_DESTROY: "Horizon tech 4: destroy the carried meteorite",

@@ -19,6 +19,8 @@ cdef inline const int8_t* track_space(const Game_t* g, const Rules_t* R, int p, 
         return R.flux_space[t][pos]
     if oasis_water(&g.pl[p], t):
         return R.space[CORP_OASIS][R.path_track[pos]][R.path_row[pos]]  # the path
+    if makeshift(&g.pl[p]):
+        return R.space[CORP_MAKESHIFT][g.pl[p].col[t]][pos]            # its column
     return R.space[g.pl[p].corp][t][pos]
 
 

@@ -27,13 +27,23 @@ cdef inline int board_tech_level(const Game_t* g, const Rules_t* R, int p) noexc
 # ==== movement ======================================================================
 
 cdef inline int movement_left(const Player_t* pl) noexcept nogil:
-    """Rover movement the player may still spend now: this turn's and this round's."""
-    return pl.move_budget + pl.round_move
+    """Rover movement the player may still spend now: this turn's and this round's
+    (and Makeshift's conditional points while two trackers are on the rover column)."""
+    cdef int n = pl.move_budget + pl.round_move
+    if pl.cond_move > 0 and ms_rover_column(pl) >= 2:
+        n += pl.cond_move
+    return n
 
 
 cdef inline void spend_movement(Player_t* pl, int n) noexcept nogil:
-    """Spend the turn's budget first: it lapses with the turn, the round's does not."""
-    cdef int k = n if n <= pl.move_budget else pl.move_budget
+    """Spend the most restricted points first: Makeshift's conditional ones, then the
+    turn's budget (it lapses with the turn), then the round's."""
+    cdef int k
+    if pl.cond_move > 0 and ms_rover_column(pl) >= 2:
+        k = n if n <= pl.cond_move else pl.cond_move
+        pl.cond_move -= k
+        n -= k
+    k = n if n <= pl.move_budget else pl.move_budget
     if k > 0:
         pl.move_budget -= k
         n -= k
@@ -91,6 +101,8 @@ cdef bint power_available(const Game_t* g, const Rules_t* R, int p, int level) n
         return flux_power_available(g, R, p, level)
     if pl.corp == CORP_OASIS:
         return oasis_power_available(g, R, p, level)
+    if pl.corp == CORP_MAKESHIFT:
+        return ms_power_available(g, R, p, level)
     return False
 
 
@@ -127,6 +139,8 @@ cdef void use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept nogi
         flux_use_power(g, R, p, level)
     elif g.pl[p].corp == CORP_OASIS:
         oasis_use_power(g, R, p, level)
+    elif g.pl[p].corp == CORP_MAKESHIFT:
+        ms_use_power(g, R, p, level)
 
 
 # ==== triggered options ===================================================================

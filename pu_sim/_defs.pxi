@@ -182,7 +182,8 @@ cdef enum:
     D_BRANCH = 30               # Wormhole: the level's synergy (0) or its patch (1)
     D_KEEP_OBJECTIVE = 31       # Jump Drive tech F: which drawn objective card to keep
     D_FLUX_TRACK = 32           # Flux: the track the flux token goes to (0..4)
-    N_DECISIONS = 33
+    D_DIRECTION = 33            # Makeshift: where a tracker's step goes
+    N_DECISIONS = 34
 
 # Move values with a special meaning
 cdef enum:
@@ -227,6 +228,7 @@ cdef enum:
     IT_CLAIM_ROW = 30           # Jump Drive tech E: claim the row of a chosen tracker
     IT_KEEP_OBJECTIVE = 31      # Jump Drive tech F: keep one of Game_t.drawn
     IT_FLUX_TRACK = 32          # Flux: a tech unlocked, place the flux token
+    IT_STEP = 33                # Makeshift: one step of tracker a (b claim, c no synergy)
 
 # ==== round stages ============================================================
 
@@ -303,6 +305,8 @@ cdef enum:
     OPT_BLOCKED_SELECTABLE = 1 << 25     # BGA: synergy/energy may pick a blocked tracker
     OPT_OASIS_MEDAL_8 = 1 << 26          # BGA: Oasis water medal 8 at row 11
     OPT_OASIS_T2_ON_USE = 1 << 27        # BGA: Oasis tech 2 counts rovers when used
+    OPT_MAKESHIFT_T2_ON_GAIN = 1 << 28   # BGA: Makeshift tech 2 checked on gaining
+    OPT_MAKESHIFT_ROW15_DIAGONAL = 1 << 29  # BGA: row 15 diagonally onto the rover top
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
@@ -493,7 +497,8 @@ cdef struct Player_t:
     int8_t rover_y[MAX_ROVERS]
     uint8_t rover_status[MAX_ROVERS]
     # -- board -------------------------------------------------------------
-    int8_t track[N_TRACKS]
+    int8_t track[N_TRACKS]               # row of each tracker (Oasis water: path step)
+    int8_t col[N_TRACKS]                 # Makeshift: the column (track) it stands on
     uint8_t corp, planet, seat_pos
     uint8_t bot_kind
     # -- collections -------------------------------------------------------
@@ -513,6 +518,7 @@ cdef struct Player_t:
     # -- the player's turn -------------------------------------------------
     int16_t move_budget
     int16_t round_move                   # round-start movement, spendable all round
+    int16_t cond_move                    # Makeshift tech 2: points for two-on-rover steps
     uint8_t used_round                   # once-per-round powers used (bit = tech level)
     uint8_t used_game                    # once-per-game powers used (bit = tech level)
     uint8_t power_declined               # powers declined in this pool resolution

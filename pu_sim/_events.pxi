@@ -209,6 +209,8 @@ cdef inline int regress_room(const Rules_t* R, const Player_t* pl, int t) noexce
     cdef int pos, n = 0
     if wormhole_biomass(pl, t):
         return wh_level(R, pl)
+    if pl.corp == CORP_MAKESHIFT:
+        return ms_regress_room(pl, t)
     if pl.corp == CORP_OASIS:
         pos = pl.track[t] - 1                       # never onto another tracker
         while pos >= 0 and oasis_free(R, pl, t, pos):

@@ -926,6 +926,10 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
         for i in range(n):
             argmax_offer(&a, g, i, flux_track_value(g, R, w, p, <int>moves[i]))
         return a.index
+    if d == D_DIRECTION:
+        for i in range(n):
+            argmax_offer(&a, g, i, direction_value(g, R, w, p, g.item.a, moves[i]))
+        return a.index
     if d == D_REGRESS:
         # lose as little as possible: medals and progress, plus tech levels
         objective_incentives(g, R, w, p, &inc)

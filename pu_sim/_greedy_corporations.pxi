@@ -35,6 +35,8 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
             return flux_jump_value(g, R, w, p, pl.flux_track, &inc) - 1.0
         if level == 5:
             return track_value(g, R, w, p, pl.flux_track, 1, &inc)
+    if pl.corp == CORP_MAKESHIFT and level == 4:
+        return -0.5                                      # a step back: only to unblock
     if pl.corp == CORP_WORMHOLE and level == 1:
         # back to 0: the top medal (5) against the patches and boosts of a new climb
         return w[G_PATCH] * 0.5 * (18 - g.round) - 5.0
@@ -268,3 +270,30 @@ cdef double flux_track_value(const Game_t* g, const Rules_t* R, const double* w,
                 n += 1
         return n + (2.0 if t == ROVER else 0.0)
     return track_value(g, R, w, p, t, 1, &inc)           # techs 4 and 5
+
+
+# ---- Makeshift: where a step goes ---------------------------------------------------
+
+cdef double direction_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int t, uint32_t mv) noexcept nogil:
+    """Try the step on a copy of the board: the space's benefits, the medal the
+    tracker would score there, and the tech level the tech column keeps."""
+    cdef Player_t pl = g.pl[p]
+    cdef int col = mv & 7, medal0, level0
+    cdef double v
+    cdef const int8_t* sp
+    if mv & STEP_BEYOND:
+        return w[G_TRACK] * space_benefit(g, R, w, p, ROVER, BEYOND_TOP)
+    medal0 = R.score_pos[CORP_MAKESHIFT][pl.col[t]][pl.track[t]]
+    level0 = ms_tech_level(&pl, R)
+    pl.col[t] = <int8_t>col
+    if not mv & STEP_SIDEWAYS:
+        pl.track[t] += 1
+    sp = R.space[CORP_MAKESHIFT][col][pl.track[t]]
+    v = w[G_CIV] * sp[SP_CIV] + w[G_SYNERGY] * sp[SP_SYNERGY] + w[G_PATCH] * sp[SP_PATCH]
+    if sp[SP_ROVER] and supply_rover(&pl) >= 0:
+        v += w[G_ROVER]
+    v += w[G_MOVE] * sp[SP_MOVE]
+    v += R.score_pos[CORP_MAKESHIFT][col][pl.track[t]] - medal0
+    v += w[G_TECH] * (ms_tech_level(&pl, R) - level0)
+    return w[G_TRACK] * v

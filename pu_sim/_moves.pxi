@@ -85,6 +85,8 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         return n
     if d == D_FLUX_TRACK:
         return gen_track_moves((1 << N_TRACKS) - 1, out)
+    if d == D_DIRECTION:
+        return ms_targets(g, R, p, g.item.a, out, g.item.c != 0)
     if d == D_KEEP_OBJECTIVE:
         for i in range(g.n_drawn):
             out[i] = g.drawn[i]
@@ -239,6 +241,8 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         apply_track_choice(g, R, p, g.item, <int>(mv & 7))
     elif d == D_FLUX_TRACK:
         pl.flux_track = <int8_t>mv
+    elif d == D_DIRECTION:
+        ms_take_step(g, R, p, g.item.a, mv, g.item.b != 0, g.item.c != 0)
     elif d == D_KEEP_OBJECTIVE:
         pl.extra_obj = <uint8_t>mv                     # the other drawn cards are discarded
         g.n_drawn = 0
@@ -254,6 +258,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             if pl.n_items == 0 and not (
                     (g.ctx == CTX_CIV or g.ctx == CTX_END_PICKS) and pl.n_owed > 0):
                 pl.move_budget = 0                     # stop: the rest lapses (14.25)
+                pl.cond_move = 0
                 pl.stop_moving = 1                     # (round movement is kept)
             g.moving = 0
         else:

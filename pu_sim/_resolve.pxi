@@ -30,7 +30,7 @@ cdef inline int track_options(const Game_t* g, const Rules_t* R, int p,
         return claim_row_options(g, p)
     if it.kind == IT_RAISE:
         for t in range(N_TRACKS):
-            if board_row(R, &g.pl[p], t) < it.a and can_advance(g, R, p, t):
+            if board_row(R, &g.pl[p], t) < it.a and can_climb(g, R, p, t):
                 m |= 1 << t
         return m
     return 0
@@ -241,6 +241,8 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_BRANCH:
         g.item = it
         set_decision(g, D_BRANCH, p)
+    elif it.kind == IT_STEP:
+        ms_begin_step(g, R, p, it)
     elif it.kind == IT_FLUX_TRACK:
         g.item = it
         set_decision(g, D_FLUX_TRACK, p)
@@ -292,6 +294,7 @@ cdef bint resolve_pool(Game_t* g, const Rules_t* R) noexcept nogil:
     cdef int p = g.active
     cdef Player_t* pl = &g.pl[p]
     cdef bint can_move
+    cdef int i
     cdef Item_t it
     while g.decision == D_NONE:
         if g.status != STATUS_OK:
@@ -312,8 +315,14 @@ cdef bint resolve_pool(Game_t* g, const Rules_t* R) noexcept nogil:
                 set_decision(g, D_ROVER_STEP, p)
                 return True
             pl.move_budget = 0                        # RS-3: unspent movement lapses
+            pl.cond_move = 0
             return False
-        if not can_move and items_all_same(pl):
+        i = ms_step_item(pl) if pl.corp == CORP_MAKESHIFT else -1
+        if i >= 0:
+            it = pl.items[i]                          # Makeshift: a step comes first
+            remove_item(pl, i)
+            begin_item(g, R, p, it)
+        elif not can_move and items_all_same(pl):
             it = pl.items[0]
             remove_item(pl, 0)
             begin_item(g, R, p, it)

@@ -178,7 +178,8 @@ cdef class GameState:
             "pod_on": [pl.pod_on[t] for t in range(N_TRACKS)],
             "pods_on_tracks": pl.pods_on_tracks, "pods_on_slots": pl.pods_on_slots,
             "patches_on_tiles": pl.patches_on_tiles, "jd_techs": pl.jd_techs,
-            "flux_track": pl.flux_track,
+            "flux_track": pl.flux_track, "col": [pl.col[t] for t in range(N_TRACKS)],
+            "cond_move": pl.cond_move,
             "extra_objective": None if pl.extra_obj == NO_CARD else 37 + pl.extra_obj,
             "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
                        pl.items[i].c) for i in range(pl.n_items)],
@@ -293,6 +294,13 @@ cdef class GameState:
         if name == "occ":
             self.g.pl[p].placed_any = any(rows)
 
+    def set_column(self, int p, int t, int col):
+        """Makeshift: put tracker t on column (track) col, keeping its row."""
+        self._check_player(p)
+        if not 0 <= t < N_TRACKS or not 0 <= col < N_TRACKS:
+            raise ValueError("tracker and column are 0..4")
+        self.g.pl[p].col[t] = col
+
     def set_track(self, int p, int t, int pos):
         self._check_player(p)
         if not 0 <= t < N_TRACKS or not 0 <= pos <= track_top(&self.g.pl[p], t):
@@ -335,6 +343,8 @@ cdef class GameState:
             pl.round_move = value
         elif field == "flux_track":
             pl.flux_track = value
+        elif field == "cond_move":
+            pl.cond_move = value
         else:
             raise KeyError(field)
 

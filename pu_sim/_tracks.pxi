@@ -44,6 +44,8 @@ cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept no
     the number of techs its lifepods unlocked)."""
     if g.pl[p].corp == CORP_JUMP:
         return popcount16(g.pl[p].jd_techs)
+    if g.pl[p].corp == CORP_MAKESHIFT:
+        return ms_tech_level(&g.pl[p], R)
     return R.tech_level_at[g.pl[p].corp][g.pl[p].track[TECH]]
 
 
@@ -117,6 +119,11 @@ cdef inline bint can_advance(const Game_t* g, const Rules_t* R, int p, int t) no
     """TR-2/TR-3: a tracker below its top can move; the rover tracker always can.
     Oasis: not onto another tracker (Z1; BGA option: blocked trackers may be chosen)."""
     cdef const Player_t* pl = &g.pl[p]
+    cdef uint32_t buf[2 * N_TRACKS + 1]
+    if pl.corp == CORP_MAKESHIFT:
+        if g.options & OPT_BLOCKED_SELECTABLE:
+            return pl.track[t] < TOP or pl.col[t] == ROVER
+        return ms_targets(g, R, p, t, buf, False) > 0  # Z1: a free target exists
     if t == ROVER and pl.track[t] >= TOP:
         return True
     if at_top(pl, t):
@@ -124,6 +131,14 @@ cdef inline bint can_advance(const Game_t* g, const Rules_t* R, int p, int t) no
     if pl.corp == CORP_OASIS and not (g.options & OPT_BLOCKED_SELECTABLE):
         return oasis_target(g, R, p, t) >= 0
     return True
+
+
+cdef inline bint can_climb(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
+    """Unionization's climb: an advance that goes up (Makeshift: no sideways shift)."""
+    cdef uint32_t buf[2 * N_TRACKS + 1]
+    if g.pl[p].corp == CORP_MAKESHIFT:
+        return ms_targets(g, R, p, t, buf, True) > 0
+    return can_advance(g, R, p, t)
 
 
 cdef inline int movable_tracks(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
@@ -169,6 +184,8 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     if sp[SP_MOVE]:
         # RV-2: the tech bonus applies to rover-track movement only
         gain_track_movement(g, R, p, sp[SP_MOVE])
+        if pl.corp == CORP_MAKESHIFT:
+            ms_movement_gained(g, R, p)                  # tech 2's conditional +1
 
 
 cdef inline int next_space(const Rules_t* R, const Player_t* pl, int t, int pos) noexcept nogil:
@@ -187,6 +204,8 @@ cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint cl
     cdef int target
     if wormhole_biomass(pl, t):
         return wormhole_advance(g, R, p, claim, skip_synergy)
+    if pl.corp == CORP_MAKESHIFT:
+        return makeshift_advance(g, R, p, t, claim, skip_synergy)
     if pl.corp == CORP_OASIS and not (t == ROVER and pl.track[t] >= TOP):
         target = oasis_target(g, R, p, t)             # blocked: lost (O3)
         if target < 0:
@@ -214,4 +233,6 @@ cdef inline int track_medals(const Game_t* g, const Rules_t* R, int p, int t) no
         return cosmos_medal(&g.pl[p], R, t)
     if oasis_water(&g.pl[p], t):
         return oasis_medal(g, &g.pl[p], R)
+    if makeshift(&g.pl[p]):
+        return ms_medal(g, R, p, t)
     return R.score_pos[g.pl[p].corp][t][g.pl[p].track[t]]

@@ -339,6 +339,12 @@ class Game:
                 return "stop moving lifepods"
             source, target = self._pod_place(move >> 8), self._pod_place(move & 0xFF)
             return f"move a lifepod {source} -> {target}"
+        if d == "direction":
+            column = TRACKS[move & 7]
+            if move & core["STEP_BEYOND"]:
+                return "the rover top repeat"
+            how = "sideways to" if move & core["STEP_SIDEWAYS"] else "up onto"
+            return f"{how} the {column} column"
         if d == "objective_discard":
             objective = next(o for o in data.objectives if o.id == move + 37)
             return f"give up objective {objective.id} {objective.private.name!r}"

@@ -163,6 +163,13 @@ class RuleOptions:
     oasis_tech2_timing
         Oasis tech 2 counts rovers on water at round start (``"round_start"``)
         or when used, as BGA (``"on_use"``) (O2).
+    makeshift_tech2_check
+        Makeshift tech 2's +1 is a point spent only on a step taken with two
+        trackers on the rover column (``"on_spend"``, add-on FAQ) or added when
+        gained if the condition holds then (``"on_gain"``, BGA) (M1).
+    makeshift_row15_diagonal_to_rover_top
+        A Makeshift tracker on row 15 of a column next to rover may step onto the
+        rover top, as BGA (M2); False: no row 16, no diagonal from row 15.
     republic_tech3_squares
         Republic tech 3 jumps between squares with a civ resource icon
         (``"icons"``, rulebook) or any civ terrain (``"terrain"``, BGA) (R1).
@@ -205,6 +212,8 @@ class RuleOptions:
         "optional_area"
     )
     flux_tech1_track: Literal["at_use", "round_start"] = "at_use"
+    makeshift_tech2_check: Literal["on_spend", "on_gain"] = "on_spend"
+    makeshift_row15_diagonal_to_rover_top: bool = False
     oasis_row11_medal: Literal[9, 8] = 9
     oasis_tech2_timing: Literal["round_start", "on_use"] = "round_start"
     flux_tech2_benefits_on_way: bool = True
@@ -235,6 +244,7 @@ class RuleOptions:
             ("wormhole_energy_biomass", ("if_expanded", "never", "always")),
             ("jump_drive_tech_d", ("optional_area", "mandatory_per_square")),
             ("flux_tech1_track", ("at_use", "round_start")),
+            ("makeshift_tech2_check", ("on_spend", "on_gain")),
             ("oasis_row11_medal", (9, 8)),
             ("oasis_tech2_timing", ("round_start", "on_use")),
             ("flux_tech3_rover_scope", ("all_movement", "track_only")),
@@ -347,6 +357,10 @@ class RuleOptions:
             == "mandatory_per_square",
             "oasis_row11_medal=8": self.oasis_row11_medal == 8,
             "oasis_tech2_timing=on_use": self.oasis_tech2_timing == "on_use",
+            "makeshift_tech2_check=on_gain": self.makeshift_tech2_check == "on_gain",
+            "makeshift_row15_diagonal_to_rover_top": (
+                self.makeshift_row15_diagonal_to_rover_top
+            ),
             "flux_tech1_track=round_start": self.flux_tech1_track == "round_start",
             "flux_tech2_benefits_on_way=off": not self.flux_tech2_benefits_on_way,
             "flux_tech3_rover_scope=track_only": self.flux_tech3_rover_scope
@@ -377,6 +391,8 @@ class RuleOptions:
             wormhole_energy_biomass="never",
             jump_drive_tech_d="mandatory_per_square",
             flux_tech1_track="round_start",
+            makeshift_tech2_check="on_gain",
+            makeshift_row15_diagonal_to_rover_top=True,
             oasis_row11_medal=8,
             oasis_tech2_timing="on_use",
             flux_tech2_benefits_on_way=False,

@@ -27,12 +27,13 @@ PLAYABLE_CORPORATIONS = frozenset(
         "flux_industries",
         "horizon_group",
         "jump_drive",
+        "makeshift",
         "oasis_ultd",
         "republic",
         "wormhole_corp",
     }
 )
-"""Corporations whose every rule the engine implements (the others: issue 5)."""
+"""Corporations whose every rule the engine implements: all nine."""
 
 PLAYABLE_PLANETS = frozenset(
     {
