@@ -7,6 +7,10 @@
   mix equally likely), for the target-score calibration;
 * 2- and 4-player games with the greedy bot at every seat, for the seat and
   first-commander effects;
+* 4-player games where every seat draws a corporation and a planet from all
+  nine and all thirteen (each board once per game, paired: a setup is played
+  with the boards rotated through the seats), for corporation and planet
+  balance;
 * seat-swapped duels (greedy vs random at 2 players, greedy vs a greedy that
   ignores objective cards at 4 players) on paired setups, for the bot
   comparison;
@@ -28,6 +32,7 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.experiment import cli, configure, run_name, simulate_run
 from pu_sim.rules import RuleOptions
+from pu_sim.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
 
 STUDY = "main"
 
@@ -47,6 +52,8 @@ class Config:
     solo_per_deck: float = 0.5  # x n_games, per fixed deck
     solo_random: float = 4.0  # x n_games, random decks
     seat_players: tuple[int, ...] = (2, 4)
+    balance_players: int = 4
+    balance_share: float = 1.0  # x n_games, every board from every seat
     duel_share: float = 0.5  # x n_games, per seat order of each duel
     greedy: BotSpec = GREEDY
     variant: BotSpec = NO_OBJECTIVES
@@ -89,6 +96,19 @@ def _plan(config: Config) -> list[tuple[str, dict[str, object]]]:
                 {"players": p, "n_games": n, "bots": config.greedy, "group_size": p},
             )
         )
+    runs.append(
+        (
+            f"balance-{config.balance_players}p",
+            {
+                "players": config.balance_players,
+                "n_games": max(config.balance_players, int(n * config.balance_share)),
+                "bots": config.greedy,
+                "corporations": [tuple(sorted(PLAYABLE_CORPORATIONS))],
+                "planets": [tuple(sorted(PLAYABLE_PLANETS))],
+                "group_size": config.balance_players,
+            },
+        )
+    )
     duels = ((2, config.greedy, bots.random()), (4, config.greedy, config.variant))
     for p, a, b in duels:
         pairing = f"{p}p-{a.label}-{b.label}"
