@@ -210,7 +210,8 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
     with their parameters), ``table`` (the core's table spec), ``seed``
     (``entropy`` and the derived 128-bit ``root_key``), ``versions`` (pu_sim,
     rules, engine, rules digest, Python and libraries), ``git`` (revision and
-    dirty flag, or null), ``machine``, ``backend``, ``n_jobs``, ``scheduler``,
+    dirty flag, or null), ``machine``, ``backend``, ``n_jobs``, ``workers``
+    (the parallel workers it resolved to), ``scheduler``,
     ``schema``, ``enums``, ``created``, ``updated``, ``wall_time_s``,
     ``games_per_s``, ``sessions`` (one entry per invocation) and ``error``.
 

@@ -273,7 +273,7 @@ def run(
     }
     table_json = _plain(spec)
 
-    with _parallel(name, n_jobs, scheduler) as parallel, _locked(path):
+    with _parallel(name, n_jobs, scheduler) as (parallel, workers), _locked(path):
         previous = _previous_manifest(path)
         root = _root_seed(seed, previous)
         if previous is not None:
@@ -282,7 +282,7 @@ def run(
         remove_temporaries(path)
         done = _finished_parts(path, players, dict(empty.schema))
         todo = missing_ranges(n_games, done, batch_size)
-        session = _session(name, n_jobs, scheduler, batch_size)
+        session = _session(name, n_jobs, workers, scheduler, batch_size)
         manifest: dict[str, Any] = {
             "format": FORMAT,
             "status": "running",
@@ -298,6 +298,7 @@ def run(
             "machine": provenance.machine(),
             "backend": name,
             "n_jobs": n_jobs,
+            "workers": workers,
             "scheduler": scheduler,
             "schema": schema,
             "enums": enums,
@@ -416,11 +417,16 @@ def _worker_versions() -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _parallel(name: str, n_jobs: int, scheduler: str | None) -> Iterator[Parallel]:
-    """A joblib Parallel yielding batch results as they finish, on the backend."""
+def _parallel(
+    name: str, n_jobs: int, scheduler: str | None
+) -> Iterator[tuple[Parallel, int]]:
+    """A joblib Parallel yielding batch results as they finish, and its workers."""
     common: dict[str, Any] = {"return_as": "generator_unordered", "batch_size": 1}
     if name != "dask":
-        yield Parallel(n_jobs=n_jobs, backend=BACKENDS.get(name, name), **common)
+        joblib_name = BACKENDS.get(name, name)
+        with parallel_config(backend=joblib_name):
+            workers = effective_n_jobs(n_jobs)
+        yield Parallel(n_jobs=n_jobs, backend=joblib_name, **common), workers
         return
     with _dask_client(n_jobs, scheduler) as client:
         mine = _worker_versions()
@@ -437,8 +443,9 @@ def _parallel(name: str, n_jobs: int, scheduler: str | None) -> Iterator[Paralle
                     f"dask worker {worker} runs {versions}, this process {mine}: "
                     "install the same pu_sim everywhere"
                 )
+        workers = sum(client.nthreads().values())
         with parallel_config(backend="dask", client=client):
-            yield Parallel(n_jobs=-1, **common)
+            yield Parallel(n_jobs=-1, **common), workers
 
 
 @contextlib.contextmanager
@@ -728,12 +735,13 @@ def _lock_file(fh: IO[str], path: Path) -> None:
 
 
 def _session(
-    backend: str, n_jobs: int, scheduler: str | None, batch_size: int
+    backend: str, n_jobs: int, workers: int, scheduler: str | None, batch_size: int
 ) -> dict[str, Any]:
     """The manifest entry of this call (each resume adds one)."""
     return {
         "started": _now(), "ended": None, "status": "running", "backend": backend,
-        "n_jobs": n_jobs, "scheduler": scheduler, "batch_size": batch_size,
+        "n_jobs": n_jobs, "workers": workers, "scheduler": scheduler,
+        "batch_size": batch_size,
         "games_played": 0, "batches_played": 0, "wall_time_s": 0.0,
         "games_per_s": None, "git": provenance.git_revision(),
         "hostname": provenance.machine()["hostname"],

@@ -144,6 +144,7 @@ def test_manifest_records_the_run(tmp_path):
     assert m["status"] == "complete" and m["error"] is None
     assert (m["n_games"], m["completed_games"], m["completed_batches"]) == (20, 20, 4)
     assert m["batch_size"] == 6 and m["backend"] == "threads" and m["n_jobs"] == 2
+    assert m["workers"] == 2 and m["sessions"][0]["workers"] == 2
     config = m["config"]
     expected_args = {
         "n_games", "out", "players", "corporations", "planets", "bots", "seed",
@@ -459,7 +460,7 @@ def test_dask_cluster_gives_the_local_result(tmp_path):
     ) as cluster:  # fmt: skip
         result = run(30, out=tmp_path / "remote", scheduler=cluster.scheduler_address,
                       **kw)  # fmt: skip
-    assert result.manifest["backend"] == "dask"
+    assert result.manifest["backend"] == "dask" and result.manifest["workers"] == 2
     assert result.manifest["scheduler"].startswith("tcp://127.0.0.1:")
     assert_frame_equal(games(tmp_path / "remote"), reference)
     run(30, out=tmp_path / "local", backend="dask", n_jobs=2, **kw)
