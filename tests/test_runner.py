@@ -63,6 +63,23 @@ def test_results_do_not_depend_on_jobs_batches_or_backend(tmp_path, bots):
         assert len(parts(out)) == -(-n // batch)
 
 
+def test_results_do_not_depend_on_the_order_batches_run_in(tmp_path, monkeypatch):
+    kw = dict(players=3, bots="random", seed=12, batch_size=3)
+    reference = games(run(30, out=tmp_path / "a", **kw).path)
+    real = runner.missing_ranges
+    monkeypatch.setattr(runner, "missing_ranges", lambda *a: real(*a)[::-1])
+    written = []
+    real_write = runner.write_part
+    monkeypatch.setattr(
+        runner,
+        "write_part",
+        lambda d, f, n, b: written.append(f) or real_write(d, f, n, b),
+    )
+    run(30, out=tmp_path / "b", **kw)
+    assert written == sorted(written, reverse=True)  # last batch written first
+    assert_frame_equal(games(tmp_path / "b"), reference)
+
+
 def test_paired_groups_are_identical_across_batch_boundaries(tmp_path):
     options = RuleOptions(event_deck=True, event_deck_mix="random")
     kw = dict(players=3, bots="random", seed=5, options=options)
