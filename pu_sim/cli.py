@@ -275,9 +275,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from pu_sim.runfolder import read_manifest
-
-    manifest = read_manifest(args.run_folder)
+    folder: Path = args.run_folder
+    manifest = _run_facts(folder)
     try:
         from pu_sim.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -285,16 +284,38 @@ def _report(args: argparse.Namespace) -> int:
             f"reports are not available in this installation: {exc} "
             "(pu_sim.reporting could not be imported)"
         ) from None
-    if manifest["status"] != "complete":
+    if manifest.get("status", "complete") != "complete":
         print(
             f"pu-sim: note: the run is {manifest['status']} "
-            f"({manifest['completed_games']:,} of {manifest['n_games']:,} games); "
-            "reporting on the finished games",
+            f"({manifest.get('completed_games', 0):,} of {manifest.get('n_games', 0):,}"
+            " games); reporting on the finished games",
             file=sys.stderr,
         )
-    written = write_report(args.run_folder, out_dir=args.out)
+    written = write_report(folder, out_dir=args.out)
     print(f"wrote the report to {written if written is not None else args.out}")
     return 0
+
+
+def _run_facts(folder: Path) -> dict[str, Any]:
+    """A run folder's manifest, or {} for a study folder holding runs below it."""
+    import json
+
+    from pu_sim.runfolder import MANIFEST
+
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a run folder: no such folder")
+    file = folder / MANIFEST
+    if not file.is_file():
+        if not any(folder.rglob(MANIFEST)):
+            raise ValueError(
+                f"{folder} is not a run folder: no {MANIFEST} in it or below"
+            )
+        return {}
+    try:
+        manifest = json.loads(file.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read {file}: {exc}") from None
+    return manifest if isinstance(manifest, dict) else {}
 
 
 def _play(args: argparse.Namespace) -> int:

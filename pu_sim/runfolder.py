@@ -213,7 +213,8 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
     dirty flag, or null), ``machine``, ``backend``, ``n_jobs``, ``workers``
     (the parallel workers it resolved to), ``scheduler``,
     ``schema``, ``enums``, ``created``, ``updated``, ``wall_time_s``,
-    ``games_per_s``, ``sessions`` (one entry per invocation) and ``error``.
+    ``games_per_s``, ``sessions`` (one entry per invocation), ``error`` and
+    ``metadata`` (the caller's free-form facts).
 
     Raises
     ------

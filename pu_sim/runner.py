@@ -48,7 +48,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -174,6 +174,7 @@ def run(
     backend: str | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Play ``n_games`` games into the run folder ``out``, or resume it.
 
@@ -213,6 +214,10 @@ def run(
     progress
         Progress bar on stderr (games/s, time left): None shows it only when
         stderr is a terminal.
+    metadata
+        Free-form JSON facts for readers of the folder (a study name, what the
+        run is paired with); recorded in the manifest as ``metadata``, never
+        compared when resuming.
 
     Returns
     -------
@@ -308,6 +313,7 @@ def run(
             "games_per_s": None,
             "sessions": [*(previous or {}).get("sessions", []), session],
             "error": None,
+            "metadata": config["metadata"] or {},
         }
         _refresh_totals(manifest, session, started_at)
         try:

@@ -188,7 +188,31 @@ def test_report_calls_write_report(tmp_path, capsys, monkeypatch):
 
 def test_report_on_a_folder_that_is_not_a_run_exits_2(tmp_path, capsys):
     assert main(["report", str(tmp_path)]) == 2
-    assert "is not a run folder" in one_line_error(capsys)
+    assert "is not a run folder: no manifest.json in it or below" in one_line_error(
+        capsys
+    )
+    assert main(["report", str(tmp_path / "missing")]) == 2
+    assert "no such folder" in one_line_error(capsys)
+
+
+def test_report_accepts_a_study_folder_of_runs(tmp_path, capsys, monkeypatch):
+    run(2, out=tmp_path / "study" / "a", bots="random", seed=1)
+    with monkeypatch.context() as m:
+        m.setattr("pu_sim.runner.write_part", _interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            run(4, out=tmp_path / "study" / "b", bots="random", seed=1, batch_size=2)
+    calls = []
+    fake = types.ModuleType("pu_sim.reporting")
+    fake.write_report = lambda run_dir, out_dir=None: calls.append(run_dir)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pu_sim.reporting", fake)
+    assert main(["report", str(tmp_path / "study")]) == 0
+    assert main(["report", str(tmp_path / "study" / "b")]) == 0
+    assert calls == [tmp_path / "study", tmp_path / "study" / "b"]
+    assert "the run is interrupted (0 of 4 games)" in capsys.readouterr().err
+
+
+def _interrupt(*args):
+    raise KeyboardInterrupt
 
 
 def test_play_accepts_rule_options(capsys):

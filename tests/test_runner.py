@@ -154,9 +154,10 @@ def test_manifest_records_the_run(tmp_path):
     bot = pu_sim.bots.greedy("tidy", hole=2.0)
     result = run(
         20, out=tmp_path, players=2, bots=[bot, "random"], seed=77, batch_size=6,
-        n_jobs=2, options=options,
+        n_jobs=2, options=options, metadata={"study": "demo", "pairing": "p1"},
     )  # fmt: skip
     m = read_manifest(tmp_path)
+    assert m["metadata"] == {"study": "demo", "pairing": "p1"}
     assert m == result.manifest  # the returned manifest is the file's
     assert m["status"] == "complete" and m["error"] is None
     assert (m["n_games"], m["completed_games"], m["completed_batches"]) == (20, 20, 4)
@@ -166,7 +167,7 @@ def test_manifest_records_the_run(tmp_path):
     expected_args = {
         "n_games", "out", "players", "corporations", "planets", "bots", "seed",
         "n_jobs", "batch_size", "options", "unique_asymmetric", "group_size",
-        "paired", "backend", "scheduler", "progress",
+        "paired", "backend", "scheduler", "progress", "metadata",
     }  # fmt: skip
     assert set(config) == expected_args
     assert config["options"] == json.loads(json.dumps(options.as_dict()))
