@@ -256,6 +256,11 @@ def render(result: dict) -> str:
         f"engine v{result['versions']['engine']}.",
         "Each figure is the best of several runs on one core "
         "(`python experiments/benchmark.py`).",
+        "Load average (1, 5, 15 min) before: "
+        + ", ".join(f"{v:.2f}" for v in result["load_average"]["before"])
+        + "; after: "
+        + ", ".join(f"{v:.2f}" for v in result["load_average"]["after"])
+        + " (other work on the machine makes wall-time figures pessimistic).",
         "",
         "| bot | players | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
@@ -298,6 +303,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
     parser.add_argument("--out", type=Path, default=Path("reports/benchmark"))
     args = parser.parse_args()
+    load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
     repeats = 1 if args.smoke else 3
     sizes = {"random": 20_000, "greedy": 3_000}
@@ -325,6 +331,7 @@ def main() -> None:
         "memory": peak_memory_mb(max(200, int(10_000 * scale))),
         "runner": runner_figures(args.smoke, repeats),
         "smoke": args.smoke,
+        "load_average": {"before": load_before, "after": os.getloadavg()},
         "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     result["scaling"]["games_per_s"] = {
