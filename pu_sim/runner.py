@@ -20,8 +20,9 @@ Backends
     each worker holds its own copy of the rules.  See
     ``reports/benchmark/README.md``.
 ``"processes"``
-    joblib's ``loky`` process pool; ``"loky"`` is accepted too.  For isolation
-    (a crash in one worker does not take the run down).
+    joblib's ``loky`` process pool; ``"loky"`` is accepted too.  For
+    isolation: a worker that crashes or is killed stops the run cleanly
+    (finished batches kept, resumable) instead of taking this process down.
 ``"dask"``
     joblib's Dask backend: ``scheduler="tcp://host:8786"`` sends the batches to
     a ``dask.distributed`` cluster (every worker needs the same pu_sim
