@@ -1,4 +1,4 @@
-"""Speed and memory of the engine, written to reports/benchmark/.
+"""Speed and memory of the engine and the runner, written to reports/benchmark/.
 
 Measures, on one core: games per second and microseconds per decision for the
 random and greedy bots at 1, 2, 4 and 6 players; the scaling from 1 to 2
@@ -6,7 +6,14 @@ workers; and the peak memory of a 10,000-game batch.  Wall time is noisy on a
 shared machine, so every figure is the best of a few repeats; for regression
 hunting compare instruction counts under ``valgrind --tool=callgrind``.
 
+Then the runner end to end (``pu_sim.runner.run``: simulation, Parquet parts,
+manifest), each run in a fresh process so its peak memory is its own: threads
+against processes at 2 workers, the scaling from 1 to 2 workers, and one
+million greedy solo games on every core, whose peak memory is compared with a
+run ten times smaller (flat memory: the 1M run should need no more).
+
 Usage: ``python experiments/benchmark.py [--smoke] [--out reports/benchmark]``
+(``--smoke`` runs every measurement at a tiny size, for CI).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import numpy as np
 import pu_sim
 from pu_sim import _core
 from pu_sim.rules import RULES_VERSION, load_rules
+from pu_sim.runner import DEFAULT_BATCH_SIZE
 from pu_sim.table import TableSetup
 
 TARGETS = {  # (bot, players): games/s per core, from the engine issue
@@ -34,6 +42,8 @@ TARGETS = {  # (bot, players): games/s per core, from the engine issue
     ("greedy", 4): 600,
 }
 MEMORY_TARGET_MB = 100
+MILLION_TARGET_S = 600  # one million greedy solo games end to end on 2 cores
+SCALING_TARGET = 1.8  # 1 -> 2 workers through the runner
 
 
 def games_per_second(bot: str, players: int, games: int, repeats: int) -> dict:
@@ -95,6 +105,147 @@ def peak_memory_mb(games: int) -> dict:
     }
 
 
+RUN_CODE = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+import polars as pl
+from pu_sim.runner import run, scan_run
+games, jobs, backend, batch = (int(sys.argv[1]), int(sys.argv[2]), sys.argv[3],
+                               int(sys.argv[4]))
+with tempfile.TemporaryDirectory() as tmp:
+    out = Path(tmp) / "run"
+    start = time.perf_counter()
+    result = run(games, out=out, players=1, bots="greedy", seed=1, n_jobs=jobs,
+                 backend=backend, batch_size=batch, progress=False)
+    wall = time.perf_counter() - start
+    files = list((out / "data").glob("*.parquet"))
+    disk_mb = sum(f.stat().st_size for f in files) / 2**20
+    rows = scan_run(out).select(pl.len()).collect().item()
+    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({
+    "games": games, "jobs": jobs, "backend": backend, "batch_size": batch,
+    "wall_s": wall,
+    "games_per_s": games / wall, "rows": rows, "files": len(files),
+    "disk_mb": disk_mb,
+    "peak_rss_mb": self_kb / 1024, "worker_peak_rss_mb": child_kb / 1024,
+}))
+"""
+
+
+def runner_run(
+    games: int, jobs: int, backend: str = "threads", batch: int = DEFAULT_BATCH_SIZE
+) -> dict:
+    """One greedy solo study through the runner in a fresh process."""
+    res = subprocess.run(
+        [sys.executable, "-c", RUN_CODE, str(games), str(jobs), backend, str(batch)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    row = json.loads(res.stdout)
+    assert row["rows"] == games, row
+    print(f"runner {backend:>9} x{jobs}: {games:>9,} games {row['wall_s']:7.1f} s "
+          f"{row['games_per_s']:7,.0f} games/s  peak {row['peak_rss_mb']:.0f} MB",
+          flush=True)  # fmt: skip
+    return row
+
+
+def best(games: int, jobs: int, backend: str, repeats: int) -> dict:
+    """The fastest of a few runs (wall time is noisy on a shared machine).
+
+    Sixteen batches, so both workers stay busy until the end.
+    """
+    batch = max(1, games // 16)
+    return max(
+        (runner_run(games, jobs, backend, batch) for _ in range(repeats)),
+        key=lambda r: r["games_per_s"],
+    )
+
+
+def runner_figures(smoke: bool, repeats: int) -> dict:
+    """Backends, scaling, the million-game run and flat memory, through run()."""
+    mid = 400 if smoke else 40_000
+    big = 2_000 if smoke else 1_000_000
+    threads_2 = best(mid, 2, "threads", repeats)
+    processes_2 = best(mid, 2, "processes", repeats)
+    threads_1 = best(mid, 1, "threads", repeats)
+    small = runner_run(big // 10, 2)
+    million = runner_run(big, 2)
+    return {
+        "backends": {"threads": threads_2, "processes": processes_2},
+        "scaling": {
+            "1": threads_1,
+            "2": threads_2,
+            "speedup": threads_2["games_per_s"] / threads_1["games_per_s"],
+        },
+        "big": million,
+        "memory": {"small": small, "big": million},
+    }
+
+
+def render_runner(fig: dict) -> list[str]:
+    """The runner's section of the report."""
+    big = fig["big"]
+    small = fig["memory"]["small"]
+    sc = fig["scaling"]
+    th = fig["backends"]["threads"]
+    pr = fig["backends"]["processes"]
+    n = big["games"]
+    per_game = big["wall_s"] / n
+    million_s = per_game * 1_000_000
+    lines = [
+        "## Big runs (the runner, end to end)",
+        "",
+        "Greedy solo games through `pu_sim.runner.run` (simulation, one Parquet "
+        "part per batch, manifest), each run in a fresh process; the comparisons "
+        "use 16 batches, the memory and big runs the default "
+        f"{DEFAULT_BATCH_SIZE:,}-game batches.  Peak RSS is the whole process "
+        "(Python, Polars, the rules tables).",
+        "",
+        "| run | games | workers | backend | wall s | games/s | peak RSS MB "
+        "| Parquet MB |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    rows = [
+        ("threads vs processes", th),
+        ("threads vs processes", pr),
+        ("scaling, 1 worker", sc["1"]),
+        ("memory, small run", small),
+        ("big run", big),
+    ]
+    for label, r in rows:
+        rss = r["peak_rss_mb"]
+        if r["backend"] == "processes":
+            rss_text = f"{rss:.0f} + {r['worker_peak_rss_mb']:.0f} per worker"
+        else:
+            rss_text = f"{rss:.0f}"
+        lines.append(
+            f"| {label} | {r['games']:,} | {r['jobs']} | {r['backend']} | "
+            f"{r['wall_s']:.1f} | {r['games_per_s']:,.0f} | {rss_text} | "
+            f"{r['disk_mb']:.1f} |"
+        )
+    verdict = "met" if million_s < MILLION_TARGET_S else "missed"
+    measured = (
+        f"{n:,} games took {big['wall_s']:.0f} s"
+        if n == 1_000_000
+        else f"{n:,} games took {big['wall_s']:.1f} s; extrapolated"
+    )
+    lines += [
+        "",
+        f"- One million greedy solo games on 2 workers: {measured} "
+        f"({million_s / 60:.1f} min for 1M; target < {MILLION_TARGET_S // 60} min: "
+        f"{verdict}).",
+        f"- Scaling 1 -> 2 workers (threads): {sc['speedup']:.2f}x (target >= "
+        f"{SCALING_TARGET}: {'met' if sc['speedup'] >= SCALING_TARGET else 'missed'}).",
+        f"- Threads vs processes at 2 workers: {th['games_per_s']:,.0f} vs "
+        f"{pr['games_per_s']:,.0f} games/s.",
+        f"- Peak memory: {small['games']:,} games {small['peak_rss_mb']:.0f} MB, "
+        f"{big['games']:,} games {big['peak_rss_mb']:.0f} MB (flat: memory does "
+        "not grow with the run).",
+        "",
+    ]
+    return lines
+
+
 def render(result: dict) -> str:
     lines = [
         "# Engine benchmark",
@@ -105,6 +256,11 @@ def render(result: dict) -> str:
         f"engine v{result['versions']['engine']}.",
         "Each figure is the best of several runs on one core "
         "(`python experiments/benchmark.py`).",
+        "Load average (1, 5, 15 min) before: "
+        + ", ".join(f"{v:.2f}" for v in result["load_average"]["before"])
+        + "; after: "
+        + ", ".join(f"{v:.2f}" for v in result["load_average"]["after"])
+        + " (other work on the machine makes wall-time figures pessimistic).",
         "",
         "| bot | players | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
@@ -137,6 +293,8 @@ def render(result: dict) -> str:
         f"{'met' if mem['batch_increase_mb'] < MEMORY_TARGET_MB else 'missed'}.",
         "",
     ]
+    if "runner" in result:
+        lines += render_runner(result["runner"])
     return "\n".join(lines)
 
 
@@ -145,6 +303,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
     parser.add_argument("--out", type=Path, default=Path("reports/benchmark"))
     args = parser.parse_args()
+    load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
     repeats = 1 if args.smoke else 3
     sizes = {"random": 20_000, "greedy": 3_000}
@@ -170,7 +329,9 @@ def main() -> None:
         "speed": speed,
         "scaling": scaling(max(200, int(8000 * scale)), repeats),
         "memory": peak_memory_mb(max(200, int(10_000 * scale))),
+        "runner": runner_figures(args.smoke, repeats),
         "smoke": args.smoke,
+        "load_average": {"before": load_before, "after": os.getloadavg()},
         "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     result["scaling"]["games_per_s"] = {

@@ -1,6 +1,8 @@
 """pu_sim: Monte Carlo simulation and balance analytics for Planet Unknown.
 
 The public API is small: :func:`simulate` plays games and returns a Polars frame;
+:func:`run` plays a study into a resumable run folder (:func:`scan_run`,
+:func:`read_manifest` read it back);
 :mod:`pu_sim.bots` builds bot specifications; :class:`pu_sim.engine.Game` is the
 slow path for people and tests.  Pure-Python modules (data, analysis) import
 without the compiled core; anything that plays games needs it and explains how
@@ -16,12 +18,24 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "simulate": "pu_sim.simulation",
+    "run": "pu_sim.runner",
+    "scan_run": "pu_sim.runner",
+    "read_manifest": "pu_sim.runner",
     "Game": "pu_sim.engine",
     "load_rules": "pu_sim.rules",
     "RULES_VERSION": "pu_sim.rules",
 }
 
-__all__ = ["RULES_VERSION", "Game", "__version__", "load_rules", "simulate"]
+__all__ = [
+    "RULES_VERSION",
+    "Game",
+    "__version__",
+    "load_rules",
+    "read_manifest",
+    "run",
+    "scan_run",
+    "simulate",
+]
 
 
 def __getattr__(name: str) -> Any:

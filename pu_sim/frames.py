@@ -70,7 +70,7 @@ def to_frame(
     )
     frame = frame.with_columns(
         *[
-            _card_list(col)
+            _card_list(col, _max_bits(frame[col]))
             for col in ("private_cards", "private_met", "neighbour_cards")
         ]
     ).with_columns(*solo_target_columns(data))
@@ -78,13 +78,26 @@ def to_frame(
     return frame.select(*LEADING_COLUMNS, *rest)
 
 
-def _card_list(col: str) -> pl.Expr:
-    """A 28-bit objective mask as the list of objective card ids (37..64)."""
-    bits = [
-        pl.when((pl.col(col) // (1 << k)) % 2 == 1).then(pl.lit(37 + k, pl.UInt8))
-        for k in range(28)
-    ]
-    return pl.concat_list(bits).list.drop_nulls().alias(col)
+def _max_bits(masks: pl.Series) -> int:
+    """The most bits set in any of the masks (0 for none)."""
+    most = masks.bitwise_count_ones().max()
+    return int(most) if isinstance(most, int) else 0
+
+
+def _card_list(col: str, max_cards: int) -> pl.Expr:
+    """A 28-bit objective mask as the list of objective card ids (37..64).
+
+    Peels off the lowest set bit ``max_cards`` times (the most bits any row
+    has) rather than testing all 28 bits: the result frame is built for every
+    batch, so this is on the runner's hot path.
+    """
+    mask = pl.col(col).cast(pl.Int64)
+    cards = [pl.lit(None, pl.UInt8)]
+    for _ in range(max_cards):
+        lowest = (mask.bitwise_trailing_zeros() + 37).cast(pl.UInt8)
+        cards.append(pl.when(mask != 0).then(lowest))
+        mask = mask & (mask - 1)
+    return pl.concat_list(cards).list.drop_nulls().alias(col)
 
 
 def solo_target(data: GameData, green: int, orange: int, red: int) -> int:

@@ -1,0 +1,75 @@
+"""Where a result came from: package versions, the git revision, the machine.
+
+Run manifests record these facts so a number in a report can be traced to the
+code and the environment that produced it.  Nothing here affects a game.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import subprocess
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+LIBRARIES = ("numpy", "polars", "joblib", "tqdm", "dask", "distributed")
+"""Libraries whose versions a manifest records (None when not installed)."""
+
+
+def library_versions() -> dict[str, str | None]:
+    """Python and library versions; a missing optional library is None."""
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def _git(*args: str) -> str | None:
+    """Output of a git command run in the package's folder, or None."""
+    try:
+        res = subprocess.run(
+            ["git", "-C", str(PACKAGE_DIR), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return res.stdout.strip() if res.returncode == 0 else None
+
+
+def git_revision() -> dict[str, Any] | None:
+    """The commit and dirty flag of the checkout pu_sim runs from, else None.
+
+    None when pu_sim is installed outside a git checkout (a wheel in
+    site-packages) or git is missing.  "Dirty" means tracked files differ from
+    the commit; untracked files (run folders, notes) do not count.
+    """
+    top = _git("rev-parse", "--show-toplevel")
+    if top is None or not (Path(top) / "pu_sim" / "__init__.py").exists():
+        return None
+    if (Path(top) / "pu_sim").resolve() != PACKAGE_DIR:
+        return None  # site-packages inside some unrelated repository
+    revision = _git("rev-parse", "HEAD")
+    status = _git("status", "--porcelain", "--untracked-files=no")
+    if revision is None or status is None:
+        return None
+    return {"revision": revision, "dirty": bool(status)}
+
+
+def machine() -> dict[str, Any]:
+    """Host facts that explain speed figures."""
+    return {
+        "hostname": socket.gethostname(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }

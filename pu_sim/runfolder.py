@@ -1,0 +1,307 @@
+"""The run folder: a study's manifest and its Parquet parts, on disk.
+
+Layout (the analyses and reports rely on it exactly)::
+
+    <out>/manifest.json
+    <out>/data/part-<first_game:012d>-<n_games:06d>.parquet
+
+One Parquet file holds one finished batch: games ``[first_game, first_game +
+n_games)``, one row per (game, seat), in ``game_id, seat`` order, so the files
+in name order are the whole run in game order.  Read a run with
+:func:`scan_run` (or ``polars.scan_parquet(f"{out}/data/*.parquet")``) and its
+facts with :func:`read_manifest`.
+
+Every file is written under a temporary name in the same folder (``.<name>.tmp``,
+which no ``*.parquet`` glob matches), flushed to disk with fsync and then
+renamed with :func:`os.replace`, which is atomic: a reader, or a resumed run,
+sees either the complete file or none.  A process holds ``<out>/.lock`` while it
+writes, so two runs never fill one folder at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import polars as pl
+
+MANIFEST = "manifest.json"
+DATA = "data"
+LOCK = ".lock"
+FORMAT = "pu_sim-run/1"
+"""Manifest format tag; bumped if the folder layout ever changes."""
+
+MAX_BATCH = 999_999
+"""Largest batch a part name can hold (six digits)."""
+
+_PART = re.compile(r"^part-(\d{12})-(\d{6})\.parquet$")
+
+StrPath = str | os.PathLike[str]
+
+
+class RunFolderError(ValueError):
+    """A folder that is not a usable run folder for this run (bad input)."""
+
+
+# --------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------
+
+
+def part_name(first_game: int, n_games: int) -> str:
+    """File name of the part holding games [first_game, first_game + n_games)."""
+    return f"part-{first_game:012d}-{n_games:06d}.parquet"
+
+
+def parse_part_name(name: str) -> tuple[int, int] | None:
+    """(first game, number of games) of a part file name, or None."""
+    match = _PART.match(name)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def part_files(run_dir: StrPath) -> list[Path]:
+    """The run's part files in game order (valid names only)."""
+    data = Path(run_dir) / DATA
+    if not data.is_dir():
+        return []
+    return sorted(p for p in data.iterdir() if parse_part_name(p.name) is not None)
+
+
+def missing_ranges(
+    n_games: int, done: Sequence[tuple[int, int]], batch_size: int
+) -> list[tuple[int, int]]:
+    """Batches covering the games in [0, n_games) that no finished part holds.
+
+    Raises RunFolderError when finished parts overlap (a folder assembled by
+    hand): their games would be counted twice.
+    """
+    out: list[tuple[int, int]] = []
+    cursor = 0
+    for first, n in sorted(done):
+        if first < cursor:
+            raise RunFolderError(
+                f"part files overlap at game {first}: the folder was not written "
+                "by one run"
+            )
+        out.extend(_chunks(cursor, min(first, n_games), batch_size))
+        cursor = first + n
+    out.extend(_chunks(cursor, n_games, batch_size))
+    return out
+
+
+def _chunks(start: int, end: int, size: int) -> Iterator[tuple[int, int]]:
+    while start < end:
+        yield start, min(size, end - start)
+        start += size
+
+
+# --------------------------------------------------------------------------------
+# Atomic writes
+# --------------------------------------------------------------------------------
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def temporary_name(path: Path) -> Path:
+    """Where ``path`` is written before its atomic rename."""
+    return path.with_name(f".{path.name}.tmp")
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path) -> Iterator[IO[bytes]]:
+    """Write ``path`` all or nothing: temporary file, fsync, ``os.replace``.
+
+    On any error (a full disk, an interrupt) the temporary file is removed and
+    ``path`` keeps its previous content or stays absent.
+    """
+    tmp = temporary_name(path)
+    try:
+        with open(tmp, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def encode_part(frame: pl.DataFrame) -> bytes:
+    """A batch's frame as the bytes of its Parquet part file."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer, compression="zstd", statistics=True)
+    return buffer.getvalue()
+
+
+def write_part(data_dir: Path, first_game: int, n_games: int, data: bytes) -> Path:
+    """Write one finished batch's Parquet bytes as its part file, atomically."""
+    path = data_dir / part_name(first_game, n_games)
+    with atomic_open(path) as fh:
+        fh.write(data)
+    return path
+
+
+def remove_temporaries(run_dir: StrPath) -> int:
+    """Delete temporary files a killed process left behind; return how many."""
+    count = 0
+    for folder in (Path(run_dir), Path(run_dir) / DATA):
+        if folder.is_dir():
+            for p in folder.glob(".*.tmp"):
+                with contextlib.suppress(OSError):
+                    p.unlink()
+                    count += 1
+    return count
+
+
+# --------------------------------------------------------------------------------
+# Manifest
+# --------------------------------------------------------------------------------
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON values: tuples and arrays become lists, mappings dicts."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return jsonable(value.tolist())
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return value
+
+
+def write_manifest(run_dir: StrPath, manifest: Mapping[str, Any]) -> None:
+    """Write ``manifest.json`` atomically."""
+    text = json.dumps(jsonable(manifest), indent=2, sort_keys=False) + "\n"
+    with atomic_open(Path(run_dir) / MANIFEST) as fh:
+        fh.write(text.encode())
+
+
+def read_manifest(path: StrPath) -> dict[str, Any]:
+    """The manifest of a run folder, as a dict.
+
+    Keys (all always present): ``format``, ``status`` (``"running"``,
+    ``"complete"`` or ``"interrupted"``), ``n_games``, ``completed_games``,
+    ``completed_batches``, ``batch_size``, ``config`` (every argument of
+    :func:`pu_sim.runner.run`, rule options as ``RuleOptions.as_dict()``, bots
+    with their parameters), ``table`` (the core's table spec), ``seed``
+    (``entropy`` and the derived 128-bit ``root_key``), ``versions`` (pu_sim,
+    rules, engine, rules digest, Python and libraries), ``git`` (revision and
+    dirty flag, or null), ``machine``, ``backend``, ``n_jobs``, ``workers``
+    (the parallel workers it resolved to), ``scheduler``,
+    ``schema``, ``enums``, ``created``, ``updated``, ``wall_time_s``,
+    ``games_per_s``, ``sessions`` (one entry per invocation), ``error`` and
+    ``metadata`` (the caller's free-form facts).
+
+    Raises
+    ------
+    RunFolderError
+        When ``path`` holds no readable manifest.
+    """
+    file = Path(path) / MANIFEST
+    try:
+        manifest = json.loads(file.read_text())
+    except FileNotFoundError:
+        raise RunFolderError(
+            f"{path} is not a run folder: it has no {MANIFEST}"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise RunFolderError(f"cannot read {file}: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise RunFolderError(
+            f"{file} is not a pu_sim run manifest (format {FORMAT!r} expected)"
+        )
+    return manifest
+
+
+# --------------------------------------------------------------------------------
+# Reading a run
+# --------------------------------------------------------------------------------
+
+
+def scan_run(path: StrPath) -> pl.LazyFrame:
+    """The games of a run folder as one LazyFrame, in ``game_id, seat`` order.
+
+    Reads the finished parts only, so it works on a running or interrupted run
+    too (check ``read_manifest(path)["status"]``).  Enum columns
+    (corporation, planet, bot, status, end_trigger, solo_band) come back as
+    Polars Enums: Polars stores them in the Parquet metadata, and where a
+    reader returns them as strings they are cast back from the manifest.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from pu_sim.runner import run, scan_run
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = run(6, out=f"{tmp}/run", players=2, bots="random", seed=1)
+    ...     scan_run(f"{tmp}/run").select(pl.len()).collect().item()
+    12
+    """
+    manifest = read_manifest(path)
+    files = part_files(path)
+    if not files:
+        return _empty_frame(manifest).lazy()
+    frame = pl.scan_parquet(files)
+    schema = frame.collect_schema()
+    casts = {
+        col: pl.Enum(labels)
+        for col, labels in manifest["enums"].items()
+        if col in schema and schema[col] != pl.Enum(labels)
+    }
+    return frame.cast(casts) if casts else frame
+
+
+def _empty_frame(manifest: Mapping[str, Any]) -> pl.DataFrame:
+    """A zero-row frame with the run's schema (needs the compiled core)."""
+    from pu_sim import frames
+    from pu_sim._build_check import import_core
+    from pu_sim.rules import load_rules
+
+    records = frames.empty_records(import_core().RECORD_DTYPE, 0)
+    return frames.to_frame(records, load_rules().data, manifest["table"]["bot_labels"])
+
+
+def schema_facts(frame: pl.DataFrame) -> tuple[list[list[str]], dict[str, list[str]]]:
+    """A frame's schema as JSON: (name, dtype) pairs and each Enum's labels."""
+    schema = [[name, str(dtype)] for name, dtype in frame.schema.items()]
+    enums = {
+        name: list(dtype.categories)
+        for name, dtype in frame.schema.items()
+        if isinstance(dtype, pl.Enum)
+    }
+    return schema, enums
+
+
+def inspect_part(path: Path) -> tuple[int, dict[str, pl.DataType]] | None:
+    """Rows and schema of a part file, read from its footer; None if unreadable."""
+    try:
+        lazy = pl.scan_parquet(path)
+        schema = dict(lazy.collect_schema())
+        rows = int(lazy.select(pl.len()).collect().item())
+    except Exception:  # any reader failure means "not a finished part"
+        return None
+    return rows, schema

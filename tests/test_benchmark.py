@@ -1,0 +1,31 @@
+"""The benchmark script runs end to end at its smoke size (as CI can afford)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pu_sim
+
+ROOT = Path(pu_sim.__file__).resolve().parents[1]
+
+
+def test_benchmark_smoke_writes_every_figure(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "benchmark.py"), "--smoke",
+         "--out", str(tmp_path)],
+        check=True, capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    result = json.loads((tmp_path / "benchmark.json").read_text())
+    runner = result["runner"]
+    assert set(runner) == {"backends", "scaling", "big", "memory"}
+    assert set(runner["backends"]) == {"threads", "processes"}
+    assert runner["big"]["rows"] == runner["big"]["games"] > 0
+    assert runner["scaling"]["speedup"] > 0
+    text = (tmp_path / "README.md").read_text()
+    assert "## Big runs" in text and "Scaling 1 -> 2 workers" in text
+    assert len(result["speed"]) == 8
