@@ -6,43 +6,29 @@ Every script in ``experiments/`` declares a frozen ``Config`` dataclass and a
 :func:`simulate_run`, and writes a report with
 :func:`pu_sim.reporting.write_report`.
 
-A *run folder* is what the issue-7 runner produces and what reports read::
+A *run folder* is what :mod:`pu_sim.runner` produces and what reports read::
 
     <run>/manifest.json               configuration, seed, versions, timing
     <run>/data/part-<first>-<n>.parquet   one row per (game, seat)
 
-:func:`simulate_run` is a **stand-in for** ``pu_sim.runner`` (issue 7): it
-plays the whole run with :func:`pu_sim.simulate` in memory and writes a
-single part.  When the runner lands, replace its body with a call to the
-runner; the folder layout is the contract and nothing else changes.
+:func:`simulate_run` plays through :func:`pu_sim.runner.run`, so a study
+streams its games to Parquet and resumes after an interruption.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime as dt
-import json
-import os
-import platform
-import subprocess
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pu_sim.bots import BotSpec
-from pu_sim.bots import parse as parse_bot
 from pu_sim.rules import RuleOptions
 from pu_sim.table import SeatChoice
 
-REPO = Path(__file__).resolve().parents[1]
-
 C = TypeVar("C")
-
-SOURCE_PATHS = ("pu_sim", "experiments", "setup.py", "pyproject.toml")
-"""What a run's results depend on (reports and docs do not count as dirty)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,38 +83,6 @@ def run_name(config: Any, smoke: bool) -> str:
     return f"{config.n_games}-games-seed-{config.seed}"
 
 
-def git_revision() -> tuple[str | None, bool | None]:
-    """The checkout's commit and whether it has uncommitted changes."""
-    try:
-        rev = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
-            check=True, timeout=10,
-        ).stdout.strip()  # fmt: skip
-        # Untracked source files count: they change what ran.
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", *SOURCE_PATHS], cwd=REPO,
-            capture_output=True, text=True, check=True, timeout=10,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        return None, None
-    return rev, bool(dirty)
-
-
-def _bot_entry(bot: str | BotSpec) -> dict[str, Any]:
-    spec = parse_bot(bot)
-    return {"kind": spec.kind, "label": spec.label, "params": dict(spec.params)}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Path):
-        return str(value)
-    return value
-
-
 def simulate_run(
     run_dir: Path,
     *,
@@ -145,79 +99,44 @@ def simulate_run(
     pairing: str | None = None,
     extra: dict[str, Any] | None = None,
 ) -> Path:
-    """STAND-IN for ``pu_sim.runner`` (issue 7): play a run into ``run_dir``.
+    """Play one run of a study into ``run_dir`` with :func:`pu_sim.runner.run`.
 
-    Writes ``manifest.json`` and ``data/part-000000000000-<n>.parquet`` (the
-    runner's layout).  ``pairing`` names a set of runs designed to be compared
-    game by game: runs with the same pairing name and seed deal identical
-    setups (the core seeds each game's setup from the seed and game index
-    only), so reports pair them by ``game_id``.
+    The run is resumable like any runner call: the same command after an
+    interruption plays only the missing batches, and a finished run is not
+    played again.  ``n_games`` is rounded up to whole paired groups.
+    ``pairing`` names a set of runs designed to be compared game by game:
+    runs with the same pairing name and seed deal identical setups (the core
+    seeds each game's setup from the seed and game index only), so reports
+    pair them by ``game_id``.  ``study``, the folder name, ``pairing`` and
+    ``extra`` go to the manifest's ``metadata``.
+
+    A folder holding only a manifest (the record committed with a report, its
+    games not kept) is replaced; a folder holding games of a different run is
+    refused by the runner with what differs.
 
     Returns
     -------
     pathlib.Path
         ``run_dir``.
     """
-    from pu_sim import __version__
-    from pu_sim._build_check import import_core
-    from pu_sim.rules import RULES_VERSION, rules_digest
-    from pu_sim.simulation import RootSeed, simulate
+    from pu_sim.runner import run
 
-    options = options or RuleOptions()
-    start = time.perf_counter()
-    frame = simulate(
-        n_games, players=players, corporations=corporations, planets=planets,
-        bots=bots, seed=seed, n_jobs=n_jobs, options=options, group_size=group_size,
+    run_dir = Path(run_dir)
+    _forget_record_without_games(run_dir)
+    groups = max(1, group_size)
+    run(
+        -(-n_games // groups) * groups,
+        out=run_dir, players=players, corporations=corporations, planets=planets,
+        bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
+        group_size=groups, progress=False,
+        metadata={"study": study, "name": run_dir.name, "pairing": pairing,
+                  **(extra or {})},
     )  # fmt: skip
-    wall = time.perf_counter() - start
-    data = run_dir / "data"
-    data.mkdir(parents=True, exist_ok=True)
-    for old in data.glob("part-*.parquet"):
-        old.unlink()
-    frame.write_parquet(data / f"part-{0:012d}-{n_games:06d}.parquet")
-    rev, dirty = git_revision()
-    bot_list: list[str | BotSpec] = (
-        [bots] if isinstance(bots, (str, BotSpec)) else list(bots)
-    )
-    import joblib
-    import numpy
-    import polars
-
-    manifest = {
-        "study": study,
-        "name": run_dir.name,
-        "runner": "stand-in: pu_sim.experiment.simulate_run (issue 7 replaces it)",
-        "config": {
-            "players": players,
-            "corporations": corporations,
-            "planets": planets,
-            "bots": [_bot_entry(b) for b in bot_list],
-            "options": options.as_dict(),
-            "group_size": group_size,
-            "pairing": pairing,
-            **(extra or {}),
-        },
-        "n_games": n_games,
-        "seed": {"seed": seed, "entropy": RootSeed.from_seed(seed).entropy},
-        "versions": {
-            "pu_sim": __version__,
-            "rules_version": RULES_VERSION,
-            "engine_version": int(import_core().ENGINE_VERSION),
-            "rules_digest": rules_digest(),
-            "git_revision": rev,
-            "git_dirty": dirty,
-            "python": platform.python_version(),
-            "numpy": numpy.__version__,
-            "polars": polars.__version__,
-            "joblib": joblib.__version__,
-        },
-        "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
-        "n_jobs": n_jobs,
-        "wall_time_s": wall,
-        "games_per_s": n_games / wall if wall > 0 else None,
-        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-    }
-    (run_dir / "manifest.json").write_text(
-        json.dumps(_jsonable(manifest), indent=2) + "\n"
-    )
     return run_dir
+
+
+def _forget_record_without_games(run_dir: Path) -> None:
+    """Remove a manifest whose games are gone: nothing is lost by replaying."""
+    manifest = run_dir / "manifest.json"
+    if manifest.is_file() and not any((run_dir / "data").glob("part-*.parquet")):
+        manifest.unlink()

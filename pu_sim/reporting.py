@@ -124,18 +124,22 @@ def run_info(run_dir: Path) -> RunInfo:
     bots = _get(m, "config.bots", "bots", default=[])
     if not isinstance(bots, list):
         bots = [bots]
-    versions = _get(m, "versions", default={}) or {}
+    versions = dict(_get(m, "versions", default={}) or {})
+    git = _get(m, "git", default=None)
+    if isinstance(git, dict):  # the runner keeps the checkout beside the versions
+        versions.setdefault("git_revision", git.get("revision"))
+        versions.setdefault("git_dirty", git.get("dirty"))
     return RunInfo(
         path=run_dir,
-        name=str(_get(m, "name", "run", "run_name", default=run_dir.name)),
-        study=str(_get(m, "study", "config.study", default=run_dir.parent.name)),
+        name=str(_get(m, "metadata.name", "name", "run", default=run_dir.name)),
+        study=str(_get(m, "metadata.study", "study", default=run_dir.parent.name)),
         n_games=_get(m, "n_games", "config.n_games", "games"),
         seed=_get(m, "seed.seed", "config.seed", "seed"),
         entropy=_get(m, "seed.entropy", "seed_entropy", "entropy", "seed"),
         players=_get(m, "config.players", "players"),
         bots=[_bot_text(b) for b in bots],
         group_size=int(_get(m, "config.group_size", "group_size", default=1)),
-        pairing=_get(m, "config.pairing", "pairing"),
+        pairing=_get(m, "metadata.pairing", "config.pairing", "pairing"),
         versions=versions if isinstance(versions, dict) else {},
         wall_time_s=_get(m, "wall_time_s", "wall_time", "timing.wall_time_s"),
         games_per_s=_get(m, "games_per_s", "timing.games_per_s"),
@@ -1254,8 +1258,8 @@ def _facts(infos: Sequence[RunInfo], anomalies: int, total: int) -> str:
                              "wall time", "games/s"])  # fmt: skip
     vkeys = [
         ("pu_sim", ("pu_sim",)),
-        ("rules version", ("rules_version", "RULES_VERSION")),
-        ("engine version", ("engine_version", "ENGINE_VERSION")),
+        ("rules version", ("rules", "rules_version")),
+        ("engine version", ("engine", "engine_version")),
         ("rules digest", ("rules_digest", "digest")),
         ("git revision", ("git_revision", "git_sha", "git")),
         ("uncommitted changes", ("git_dirty", "dirty")),

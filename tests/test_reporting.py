@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import polars as pl
 import pytest
@@ -120,25 +121,24 @@ def test_default_out_dir_is_reports_study_run(tmp_path, monkeypatch):
     assert (tmp_path / out / "README.md").is_file()
 
 
-def test_runner_style_manifest_keys_are_understood(tmp_path):
-    run = tmp_path / "r1"
-    (run / "data").mkdir(parents=True)
-    multiplayer_frame(50, 2).write_parquet(
-        run / "data" / "part-000000000000-000050.parquet"
-    )
-    manifest = {
-        "study": "x", "run_name": "r1", "n_games": 50, "seed_entropy": 123,
-        "bots": [{"kind": "greedy", "label": "greedy", "params": {}}],
-        "players": 2, "versions": {"RULES_VERSION": 2, "ENGINE_VERSION": 2},
-        "wall_time": 2.5, "games_per_s": 20.0,
-    }  # fmt: skip
-    (run / "manifest.json").write_text(json.dumps(manifest))
-    info = reporting.run_info(run)
-    assert (info.name, info.entropy, info.players, info.wall_time_s) == (
-        "r1", 123, 2, 2.5,
+def test_a_runner_folder_is_read_with_its_metadata_and_versions(tmp_path):
+    from pu_sim.rules import RULES_VERSION
+    from pu_sim.runner import run
+
+    folder = tmp_path / "r1"
+    run(8, out=folder, players=2, bots="random", seed=123, paired=True,
+        metadata={"study": "x", "name": "duel", "pairing": "p2"})  # fmt: skip
+    info = reporting.run_info(folder)
+    assert (info.study, info.name, info.pairing) == ("x", "duel", "p2")
+    assert (info.entropy, info.players, info.n_games, info.group_size) == (
+        123, 2, 8, 2,
     )  # fmt: skip
-    out = reporting.write_report(run, tmp_path / "out")
-    assert "- rules version: 2" in (out / "README.md").read_text()
+    assert (
+        info.versions["git_revision"]
+        == reporting.read_manifest(folder)["git"]["revision"]
+    )
+    out = reporting.write_report(folder, tmp_path / "out")
+    assert f"- rules version: {RULES_VERSION}" in (out / "README.md").read_text()
 
 
 def test_anomalous_games_are_counted_and_left_out(tmp_path):
@@ -173,14 +173,21 @@ def test_missing_data_and_folders_are_clear_errors(tmp_path):
     assert reporting.main([str(tmp_path / "nothing-here")]) == 2
 
 
-def test_real_engine_run_through_the_stand_in_runner(tmp_path, monkeypatch):
+def test_a_study_run_goes_through_the_runner_and_resumes(tmp_path, monkeypatch):
     run = simulate_run(tmp_path / "study" / "duo", study="study", n_games=12,
                        seed=3, n_jobs=1, players=2, bots=["greedy", "random"],
                        pairing="x")  # fmt: skip
     manifest = json.loads((run / "manifest.json").read_text())
-    assert manifest["n_games"] == 12 and manifest["config"]["pairing"] == "x"
-    assert manifest["versions"]["rules_version"] >= 1
-    assert list((run / "data").glob("part-*.parquet"))
+    assert manifest["n_games"] == 12 and manifest["metadata"]["pairing"] == "x"
+    assert manifest["status"] == "complete" and manifest["versions"]["rules"] >= 1
+    parts = list((run / "data").glob("part-*.parquet"))
+    assert parts
+    # The same call again finds the run finished and plays nothing.
+    before = parts[0].stat().st_mtime_ns
+    simulate_run(run, study="study", n_games=12, seed=3, n_jobs=1, players=2,
+                 bots=["greedy", "random"], pairing="x")  # fmt: skip
+    assert parts[0].stat().st_mtime_ns == before
+    assert len(json.loads((run / "manifest.json").read_text())["sessions"]) == 2
     no_simulation(monkeypatch)
     assert reporting.main([str(run), "--out", str(tmp_path / "rep")]) == 0
     readme = (tmp_path / "rep" / "README.md").read_text()
@@ -209,3 +216,15 @@ def test_percentages_never_round_to_never_or_always():
     assert fmt(0.9999999, "%") == ">99.99%"
     assert fmt(0.0004, "%") == "0.04%"
     assert fmt(0.25, "%") == "25.0%"
+
+
+def test_a_committed_run_record_without_games_is_replayed_not_refused(tmp_path):
+    from pu_sim.runfolder import RunFolderError
+
+    kwargs = {"study": "s", "n_games": 6, "n_jobs": 1, "players": 2, "bots": "random"}
+    run = simulate_run(tmp_path / "r", seed=1, **kwargs)
+    with pytest.raises(RunFolderError):  # games of another run: never overwritten
+        simulate_run(run, seed=2, **kwargs)
+    shutil.rmtree(run / "data")  # what a clone has: the manifest only
+    simulate_run(run, seed=2, **kwargs)
+    assert json.loads((run / "manifest.json").read_text())["config"]["seed"] == 2
