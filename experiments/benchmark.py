@@ -46,10 +46,21 @@ MILLION_TARGET_S = 600  # one million greedy solo games end to end on 2 cores
 SCALING_TARGET = 1.8  # 1 -> 2 workers through the runner
 
 
-def games_per_second(bot: str, players: int, games: int, repeats: int) -> dict:
+BOARDS = {  # what the speed rows play on
+    "base": {},
+    "all": {"corporations": "random", "planets": "random"},
+}
+"""``base``: Universal Coalition on KSB-4156; ``all``: every seat draws from
+the nine corporations and thirteen planets (their special rules cost time)."""
+
+
+def games_per_second(
+    bot: str, players: int, games: int, repeats: int, boards: str = "base"
+) -> dict:
     """Best-of-`repeats` speed of one GIL-free core call on this thread."""
     rules = load_rules()
-    spec = TableSetup(players=players, bots=bot).lower(rules.data)
+    table = TableSetup(players=players, bots=bot, **BOARDS[boards])
+    spec = table.lower(rules.data)
     best = float("inf")
     out = np.zeros(games * players, dtype=_core.RECORD_DTYPE)
     for r in range(repeats):
@@ -60,6 +71,7 @@ def games_per_second(bot: str, players: int, games: int, repeats: int) -> dict:
     return {
         "bot": bot,
         "players": players,
+        "boards": boards,
         "games": games,
         "games_per_s": games / best,
         "decisions_per_game": decisions,
@@ -262,19 +274,25 @@ def render(result: dict) -> str:
         + ", ".join(f"{v:.2f}" for v in result["load_average"]["after"])
         + " (other work on the machine makes wall-time figures pessimistic).",
         "",
-        "| bot | players | games/s (1 core) | target | µs/decision "
+        "Boards: *base* is Universal Coalition on KSB-4156 at every seat (the "
+        "targets' setting); *all* draws every seat's corporation and planet from "
+        "all nine and all thirteen.",
+        "",
+        "| bot | players | boards | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for row in result["speed"]:
-        target = TARGETS.get((row["bot"], row["players"]))
+        boards = row.get("boards", "base")
+        target = TARGETS.get((row["bot"], row["players"])) if boards == "base" else None
         mark = (
             ""
             if target is None
             else f"{target:,} ({'met' if row['games_per_s'] >= target else 'missed'})"
         )
         lines.append(
-            f"| {row['bot']} | {row['players']} | {row['games_per_s']:,.0f} | {mark} | "
+            f"| {row['bot']} | {row['players']} | {boards} | "
+            f"{row['games_per_s']:,.0f} | {mark} | "
             f"{row['us_per_decision']:.2f} | {row['decisions_per_game']:.0f} | "
             f"{row['mean_score']:.1f} |"
         )
@@ -308,13 +326,17 @@ def main() -> None:
     repeats = 1 if args.smoke else 3
     sizes = {"random": 20_000, "greedy": 3_000}
     speed = []
-    for bot in ("random", "greedy"):
-        for players in (1, 2, 4, 6):
-            games = max(20, int(sizes[bot] * scale / players))
-            row = games_per_second(bot, players, games, repeats)
-            speed.append(row)
-            print(f"{bot:>6} {players}p: {row['games_per_s']:9,.0f} games/s  "
-                  f"{row['us_per_decision']:6.2f} us/decision", flush=True)  # fmt: skip
+    cells = [(bot, players, "base") for bot in ("random", "greedy")
+             for players in (1, 2, 4, 6)]  # fmt: skip
+    cells += [
+        (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
+    ]
+    for bot, players, boards in cells:
+        games = max(20, int(sizes[bot] * scale / players))
+        row = games_per_second(bot, players, games, repeats, boards)
+        speed.append(row)
+        print(f"{bot:>6} {players}p {boards:>4}: {row['games_per_s']:9,.0f} games/s  "
+              f"{row['us_per_decision']:6.2f} us/decision", flush=True)  # fmt: skip
     result = {
         "machine": {
             "cpu": platform.processor() or platform.machine(),
