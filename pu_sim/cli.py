@@ -163,6 +163,27 @@ def _parser() -> argparse.ArgumentParser:
         help="no progress bar (it shows only when stderr is a terminal anyway)",
     )
 
+    study = sub.add_parser(
+        "study",
+        help="the main job: a balance and solo study with its report",
+        description="Play the main study (solo games for the target-score "
+        "calibration, seats, corporation and planet balance, bot duels) into "
+        "resumable run folders and write its report to OUT/main/<run>/.  The "
+        "same command resumes an interrupted study.",
+    )
+    study.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="size: games per seat run (10000); the other runs are multiples of it",
+    )
+    study.add_argument("--seed", type=int, default=None, help="root seed (20240611)")
+    study.add_argument("--jobs", type=int, default=2, help="parallel workers (2)")
+    study.add_argument(
+        "--out", type=Path, default=Path("reports"), help="reports root (reports/)"
+    )
+    study.add_argument("--smoke", action="store_true", help="a run of seconds")
+
     report = sub.add_parser(
         "report",
         help="write the report of a run folder",
@@ -334,12 +355,27 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _study(args: argparse.Namespace) -> int:
+    from pu_sim import study
+
+    argv = ["--jobs", str(args.jobs), "--out", str(args.out)]
+    if args.games is not None:
+        argv += ["--games", str(args.games)]
+    if args.seed is not None:
+        argv += ["--seed", str(args.seed)]
+    if args.smoke:
+        argv.append("--smoke")
+    return study.main(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pu-sim`` command."""
     from pu_sim.runner import RunError
 
     args = _parser().parse_args(argv)
-    commands = {"simulate": _simulate, "report": _report, "play": _play}
+    commands = {
+        "simulate": _simulate, "study": _study, "report": _report, "play": _play,
+    }  # fmt: skip
     try:
         return commands[args.command](args)
     except (ValueError, ImportError) as exc:

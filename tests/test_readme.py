@@ -15,7 +15,7 @@ def commands() -> list[str]:
 
 def test_readme_shows_an_install_and_a_test_command():
     install, tests = commands()[:2]
-    assert "pip install ." in install and install.endswith("pu-sim simulate")
+    assert "pip install ." in install and install.endswith("pu-sim study")
     assert "pip install -e '.[test]'" in tests and tests.endswith("pytest")
 
 
@@ -24,10 +24,12 @@ def test_ci_runs_the_readme_test_command():
     assert commands()[1] in ci.splitlines()
 
 
-def test_the_main_job_entry_point_exists():
+def test_the_main_job_entry_point_exists(tmp_path):
     text = (ROOT / "pyproject.toml").read_text()
     assert 'pu-sim = "pu_sim.cli:main"' in text
     from pu_sim.cli import main
 
     assert main(["simulate", "--games", "3", "--players", "2"]) == 0
     assert main(["simulate", "--corporations", "nope"]) == 2
+    assert main(["study", "--smoke", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "main" / "smoke" / "README.md").is_file()
