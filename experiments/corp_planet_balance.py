@@ -7,7 +7,6 @@ per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  The report gives win rates against 1/n with Holm
 correction, mean score and rank, Plackett-Luce strengths, the corporation x
 planet interaction and the paired comparisons with their variance savings.
-Corporations still refused by the engine (issue 5) are left out of the pools.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Plays games at each player count in which every seat uses the same bot, under
 two bot policies (the default greedy bot and a variant that ignores objective
 cards), so the seat effect is measured twice and the report checks that the
 conclusions agree.  Boards rotate one seat per game inside groups of n games
-(the paired design), so asymmetric corporations and planets, once playable,
-spread evenly over the seats.
+(the paired design), so the corporations and planets each seat draws from all
+nine and all thirteen spread evenly over the seats.
 
 Usage: ``python experiments/seat_order.py [--games N] [--seed S] [--jobs J]
 [--out reports] [--smoke]``

@@ -113,7 +113,9 @@ cdef inline uint16_t fit_row(const Rules_t* R, const Orient_t* o, int ta, int tb
             fit &= allow_a[y + o.dy[i]] >> o.dx[i]
         else:
             fit &= allow_b[y + o.dy[i]] >> o.dx[i]
-    if fit and c.need_anchor and not (c.rover_tiles_free and (ta == ROVER or tb == ROVER)):
+        if not fit:                                  # most rows die in a cell or two
+            return 0
+    if c.need_anchor and not (c.rover_tiles_free and (ta == ROVER or tb == ROVER)):
         touch = 0
         for i in range(o.ncells):
             touch |= c.anchor[y + o.dy[i]] >> o.dx[i]

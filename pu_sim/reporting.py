@@ -51,8 +51,9 @@ PAIR_SHIFT = 40
 def _get(d: dict[str, Any], *paths: str, default: Any = None) -> Any:
     """First value found among dotted paths.
 
-    Manifests from the stand-in and the issue-7 runner may name things slightly
-    differently; reading several candidate paths keeps reports working on both.
+    Run folders written before the runner (the committed reports' older
+    manifests) name some facts differently; reading several candidate paths
+    keeps reports readable for both.
     """
     for path in paths:
         cur: Any = d
@@ -985,7 +986,11 @@ def _calibration(
         return None
     rep.table(f"solo_colour_bands{suffix}", band_fit)
     _band_headlines(rep, band_fit, who)
-    same = calibration.recalibrate(solo)
+    same_fit, same_err = _try(lambda: calibration.recalibrate(solo))
+    if same_fit is None:  # e.g. no game reached the published target
+        parts.append(f"Recalibration at the published success rate skipped: {same_err}.")
+        same_fit = calibration.recalibrate(solo, success=0.5)
+    same = same_fit
     par = calibration.recalibrate(solo, success=0.5)
     rep.table(f"solo_recalibrated{suffix}", same)
     rep.table(f"solo_recalibrated_par{suffix}", par)
@@ -1175,6 +1180,40 @@ def _ecdf_figure(
     parts.append(rep.figure(f"solo_margin_ecdf{suffix}", fig, caption))
 
 
+def _solo_boards(rep: _Report, solo: pl.DataFrame) -> None:
+    """Solo difficulty of each corporation and planet under the published table."""
+    published = TargetTable.published()
+    parts = []
+    for column in ("corporation", "planet"):
+        if solo[column].n_unique() < 2:
+            continue
+        by = ("bot", column)
+        summary = analysis.score_summary(solo, by=by)
+        reached = calibration.outcomes(solo, tables=[published], by=by)
+        table = summary.join(reached.drop("table", "n"), on=list(by), how="left")
+        rep.table(f"solo_by_{column}", table)
+        rows = [
+            [str(r["bot"]), str(r[column]), f"{r['n']:,}",
+             _ci(r, "mean", "lower", "upper", ".2f"),
+             _ci(r, "success", "success_lower", "success_upper", "%")]
+            for r in table.sort("bot", "mean", descending=[False, True]).iter_rows(
+                named=True
+            )
+        ]  # fmt: skip
+        parts.append(
+            _md_table(rows, ["bot", column, "games", "mean score [95% CI]",
+                             "reaches the published target [95% CI]"])  # fmt: skip
+        )
+    if parts:
+        rep.section(
+            "Solo difficulty by corporation and planet",
+            "The same published target (rules 10.2) for every board: where the "
+            "mean score and the success rate differ, the target is easier or "
+            "harder with that corporation or planet.",
+            *parts,
+        )
+
+
 def _solo(rep: _Report, games: pl.DataFrame) -> None:
     solo = games.filter(pl.col("n_players") == 1)
     if solo.height == 0:
@@ -1182,7 +1221,10 @@ def _solo(rep: _Report, games: pl.DataFrame) -> None:
     _solo_summary(rep, solo)
     if not _has_deck(solo):
         return
-    split = [c for c in ("bot", "corporation", "planet") if solo[c].n_unique() > 1]
+    _solo_boards(rep, solo)
+    # One calibration per bot: the target is for every board, so corporations
+    # and planets are pooled here (their own difficulty is the section above).
+    split = ["bot"] if solo["bot"].n_unique() > 1 else []
     if not split:
         _calibration(rep, solo, "", "Solo target calibration")
         return

@@ -228,3 +228,37 @@ def test_a_committed_run_record_without_games_is_replayed_not_refused(tmp_path):
     shutil.rmtree(run / "data")  # what a clone has: the manifest only
     simulate_run(run, seed=2, **kwargs)
     assert json.loads((run / "manifest.json").read_text())["config"]["seed"] == 2
+
+
+def test_solo_difficulty_is_shown_per_corporation_and_calibration_pools_them(tmp_path):
+    def easy(g, o, r):
+        return 62 + 0 * g
+
+    def hard(g, o, r):
+        return 35 + 0 * g
+
+    frames = [
+        solo_frame(3000, easy, corporation="Easy Corp", seed=1),
+        solo_frame(3000, hard, corporation="Hard Corp", seed=2),
+    ]
+    games = pl.concat(
+        [f.with_columns(pl.col("corporation").cast(pl.String)) for f in frames]
+    ).with_columns(game_id=pl.int_range(pl.len(), dtype=pl.UInt64))
+    out = reporting.write_report(write_run(tmp_path / "r", games), tmp_path / "rep")
+    readme = (out / "README.md").read_text()
+    assert "## Solo difficulty by corporation and planet" in readme
+    table = pl.read_csv(out / "tables" / "solo_by_corporation.csv")
+    rates = dict(zip(table["corporation"], table["success"], strict=True))
+    assert rates["Easy Corp"] > 0.4 > 0.05 > rates["Hard Corp"]
+    # one pooled calibration, not one per corporation
+    assert readme.count("## Solo target calibration") == 1
+
+
+def test_a_bot_that_never_reaches_the_target_still_gets_a_report(tmp_path):
+    def hopeless(g, o, r):
+        return 10 + 0 * g
+
+    run = write_run(tmp_path / "r", solo_frame(3000, hopeless, sd=2.0))
+    readme = (reporting.write_report(run, tmp_path / "rep") / "README.md").read_text()
+    assert "Recalibration at the published success rate skipped" in readme
+    assert "## Solo target calibration" in readme
