@@ -988,7 +988,9 @@ def _calibration(
     _band_headlines(rep, band_fit, who)
     same_fit, same_err = _try(lambda: calibration.recalibrate(solo))
     if same_fit is None:  # e.g. no game reached the published target
-        parts.append(f"Recalibration at the published success rate skipped: {same_err}.")
+        parts.append(
+            f"Recalibration at the published success rate skipped: {same_err}."
+        )
         same_fit = calibration.recalibrate(solo, success=0.5)
     same = same_fit
     par = calibration.recalibrate(solo, success=0.5)
