@@ -1202,10 +1202,9 @@ def _solo_boards(rep: _Report, solo: pl.DataFrame) -> None:
                 named=True
             )
         ]  # fmt: skip
-        parts.append(
-            _md_table(rows, ["bot", column, "games", "mean score [95% CI]",
-                             "reaches the published target [95% CI]"])  # fmt: skip
-        )
+        header = ["bot", column, "games", "mean score [95% CI]",
+                  "reaches the published target [95% CI]"]  # fmt: skip
+        parts.append(_md_table(rows, header))
     if parts:
         rep.section(
             "Solo difficulty by corporation and planet",
