@@ -508,6 +508,7 @@ cdef struct Argmax:
     int index
     int ties
     double noise                         # optional uniform noise added to every option
+    double* scores                       # scoring mode: every option's value lands here
 
 
 cdef enum:
@@ -516,15 +517,24 @@ cdef enum:
 cdef double TIE_EPS = 1e-9
 
 
-cdef inline void argmax_init(Argmax* a, double noise) noexcept nogil:
+cdef inline void argmax_init(Argmax* a, double noise, double* scores) noexcept nogil:
+    """Start a choice; with `scores` (scoring mode) nothing is drawn from the game's
+    generator and every option is valued in full (no pruning)."""
     a.best = -1e300
     a.index = ARGMAX_NONE
     a.ties = 0
-    a.noise = noise if noise > 0 else 0.0
+    a.noise = noise if noise > 0 and scores == NULL else 0.0
+    a.scores = scores
 
 
 cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept nogil:
     """Consider option i with value v (the game's generator breaks ties)."""
+    if a.scores != NULL:
+        a.scores[i] = v
+        if v > a.best:
+            a.best = v
+            a.index = i
+        return
     if a.noise > 0:
         v += a.noise * rng_unit(&g.rng)
     if v > a.best + TIE_EPS:
@@ -539,7 +549,7 @@ cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept no
 
 cdef inline bint argmax_hopeless(const Argmax* a, double upper) noexcept nogil:
     """An option whose value cannot exceed `upper` can neither win nor tie."""
-    return upper + a.noise < a.best - TIE_EPS
+    return a.scores == NULL and upper + a.noise < a.best - TIE_EPS
 
 
 cdef inline double best_of(const double* vals, int mask) noexcept nogil:
@@ -690,7 +700,8 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
 
 
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
-                           const uint32_t* moves, int n, const Incentive* inc) noexcept nogil:
+                           const uint32_t* moves, int n, const Incentive* inc,
+                           double* scores) noexcept nogil:
     """Step a rover toward the closest lifepod or meteorite; stop when none gets closer."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int qx[MAX_ROVER_QUERIES]
@@ -722,7 +733,7 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
     else:
         target_values_at(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
                          qx, qy, nq, val)
-    argmax_init(&a, 0.0)
+    argmax_init(&a, 0.0, scores)
     for i in range(n):
         if moves[i] == MV_DONE:
             argmax_offer(&a, g, i, 1e-6)     # stop unless a step gets closer to a target
@@ -852,9 +863,27 @@ cdef double tile_quick_value(const Game_t* g, const Rules_t* R, const double* w,
     return v
 
 
-cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
-                       const uint32_t* moves, int n) noexcept nogil:
+cdef inline int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
+                              const uint32_t* moves, int n) noexcept nogil:
     """Index of the highest-scoring legal move (ties broken at random)."""
+    return greedy_eval(g, R, w, moves, n, NULL)
+
+
+cdef inline void greedy_scores(Game_t* g, const Rules_t* R, const double* w,
+                               const uint32_t* moves, int n, double* scores) noexcept nogil:
+    """The greedy value of every legal move (for the search bot's move ordering);
+    draws nothing from the game's generator and adds no noise."""
+    greedy_eval(g, R, w, moves, n, scores)
+
+
+cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
+                     const uint32_t* moves, int n, double* scores) noexcept nogil:
+    """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
+
+    One body for both, so the search bot orders moves exactly as greedy values
+    them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
+    D_YES_NO) write the values their rule implies.
+    """
     cdef int p = g.decider, d = g.decision, i, slot = 0, o = 0, x = 0, y = 0
     cdef int tile, t0, t1, q, saved_rot, ta, tb, bt
     cdef const Player_t* pl = &g.pl[p]
@@ -868,7 +897,10 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
     cdef Item_t kept
     cdef uint32_t group
     cdef double row_value = 0.0
-    argmax_init(&a, w[G_NOISE])
+    argmax_init(&a, w[G_NOISE], scores)
+    if scores != NULL:
+        for i in range(n):
+            scores[i] = 0.0
     if d == D_PLACE or d == D_PATCH:
         e = <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
@@ -945,6 +977,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
             argmax_offer(&a, g, i, v)
         return a.index
     if d == D_CHOOSE_ONE:
+        if scores != NULL:
+            scores[0] = 1.0
         return 0                                       # a synergy beats a peek
     if d == D_KEEP_RESOURCE:
         objective_incentives(g, R, w, p, &inc)
@@ -1012,6 +1046,8 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
         return a.index
     if d == D_YES_NO:
         v = option_value(g, R, w, p, &g.item)
+        if scores != NULL and n > 1:
+            scores[1] = v                              # move 1 is "use it", move 0 is 0
         return 1 if v > 0 else 0
     if d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
         return greedy_pods(g, R, w, p, moves, n, &a)
@@ -1021,7 +1057,7 @@ cdef int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
         return a.index
     if d == D_ROVER_STEP:
         objective_incentives(g, R, w, p, &inc)
-        return greedy_rover_step(g, R, w, p, moves, n, &inc)
+        return greedy_rover_step(g, R, w, p, moves, n, &inc, scores)
     if d == D_ROVER_PLACE or d == D_TELEPORT:
         objective_incentives(g, R, w, p, &inc)
         target_distances(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
