@@ -65,32 +65,6 @@ cdef packed struct SeatRecord:
     uint8_t patches_on_tiles             # Wormhole: patches laid over tile squares
 
 
-cdef struct TableSpec:
-    # What every game of a batch shares; per-game choices are drawn from pools.
-    uint8_t n_players
-    uint16_t corp_pool[MAX_PLAYERS]      # bit c: corporation c allowed in that seat
-    uint16_t planet_pool[MAX_PLAYERS]    # bit k: planet k allowed in that seat
-    uint8_t unique_asymmetric            # each asymmetric board at most once per game
-    uint8_t bot_kind[MAX_PLAYERS]
-    uint8_t bot_label[MAX_PLAYERS]
-    double bot_params[MAX_PLAYERS][MAX_BOT_PARAMS]
-    uint32_t options
-    int8_t shift                         # -1: random (rules.md ST-5)
-    int8_t rotation                      # -1: random initial rotation (ST-15)
-    uint8_t stack_shape[N_STACKS]        # station loading (ST-4): shape per slot
-    uint8_t events_on                    # the event deck module
-    uint8_t deck_random                  # DECK_EXPLICIT, DECK_UNIFORM or DECK_BGA
-    uint8_t deck_mix[3]                  # green, orange, red when explicit
-    uint8_t neighbour_objectives         # multiplayer neighbour cards
-    uint8_t private_module               # multiplayer private objectives (deal 2 keep 1)
-    uint32_t group_size                  # paired design: games sharing one setup
-
-
-cdef enum:
-    STREAM_SETUP = 1
-    STREAM_PLAY = 2
-
-
 cdef inline int draw_from_pool(Rng_t* rng, uint32_t pool) noexcept nogil:
     """Uniform member of a bit set, or -1 if it is empty."""
     cdef int n = popcount16(<uint16_t>pool), k, i
@@ -173,8 +147,9 @@ cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t
 
 
 cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
-                      uint32_t* moves) noexcept nogil:
-    """Play a dealt game to the end with the seats' core bots."""
+                      uint32_t* moves, SearchScratch* scratch) noexcept nogil:
+    """Play a dealt game to the end with the seats' core bots (`scratch`: the
+    search bot's buffers, NULL when no seat searches)."""
     cdef int n, i
     advance(g, R)
     while g.stage != ST_DONE:
@@ -186,7 +161,7 @@ cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
         if n == 1:
             i = 0
         else:
-            i = bot_choose(g, R, spec.bot_params[g.decider], moves, n)
+            i = bot_choose(g, R, spec, scratch, moves, n)
             if i < 0 or i >= n:
                 g.status = STATUS_BAD_MOVE
                 finish_game(g, R)
@@ -274,18 +249,23 @@ cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64
     """Play n_games consecutive games; returns -1 if memory ran out."""
     cdef Game_t* g = <Game_t*>malloc(sizeof(Game_t))
     cdef uint32_t* moves = <uint32_t*>malloc(MAX_MOVES * sizeof(uint32_t))
+    cdef SearchScratch* scratch = NULL
     cdef uint64_t i
-    if g == NULL or moves == NULL:
+    if spec_searches(spec):
+        scratch = <SearchScratch*>malloc(sizeof(SearchScratch))   # one per batch
+    if g == NULL or moves == NULL or (spec_searches(spec) and scratch == NULL):
         free(g)
         free(moves)
+        free(scratch)
         return -1
     for i in range(n_games):
         game_init(g, R, spec, k0, k1, first_game + i)
         if g.status == STATUS_OK:
-            play_to_end(g, R, spec, moves)
+            play_to_end(g, R, spec, moves, scratch)
         else:
             finish_game(g, R)
         write_records(g, R, spec, first_game + i, &out[i * spec.n_players])
     free(g)
     free(moves)
+    free(scratch)
     return 0

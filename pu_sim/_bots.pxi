@@ -10,10 +10,16 @@ cdef inline int random_choose(Game_t* g, const Rules_t* R, const uint32_t* moves
     return <int>rng_below(&g.rng, <uint32_t>n)
 
 
-cdef int bot_choose(Game_t* g, const Rules_t* R, const double* params,
-                    const uint32_t* moves, int n) noexcept nogil:
-    """Ask the deciding player's bot for the index of a legal move."""
+cdef int bot_choose(Game_t* g, const Rules_t* R, const TableSpec* spec,
+                    SearchScratch* scratch, const uint32_t* moves, int n) noexcept nogil:
+    """Ask the deciding player's bot for the index of a legal move.
+
+    `scratch` holds the search bot's buffers (NULL when no seat searches).
+    """
     cdef int kind = g.pl[g.decider].bot_kind
+    cdef const double* params = spec.bot_params[g.decider]
     if kind == BOT_GREEDY:
         return greedy_choose(g, R, params, moves, n)
+    if kind == BOT_SEARCH:
+        return search_choose(g, R, spec, scratch, moves, n)
     return random_choose(g, R, moves, n)

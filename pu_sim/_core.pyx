@@ -50,6 +50,7 @@ include "_greedy_objectives.pxi"
 include "_greedy_planets.pxi"
 include "_greedy_corporations.pxi"
 include "_greedy.pxi"
+include "_search.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
 
@@ -70,7 +71,8 @@ CONSTANTS = {
     "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
-    "LEVEL_NONE": LEVEL_NONE,
+    "LEVEL_NONE": LEVEL_NONE, "S_BUDGET": S_BUDGET, "S_WIDTH": S_WIDTH,
+    "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
 }
 PLANET_MASKS = {
     "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
@@ -172,7 +174,7 @@ OBJECTIVE_CONDITIONS = {
 ROUND_RULE_NAMES = {v: k for k, v in ROUND_RULES.items()}
 ROUND_RULE_NAMES[RR_NONE] = "none"
 DECK_MODES = {"explicit": DECK_EXPLICIT, "random": DECK_UNIFORM, "bga_random": DECK_BGA}
-BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
+BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH}
 DECISIONS = {
     D_ROTATION: "rotation", D_PLACE: "place", D_NO_PLACE: "no_place", D_ORDER: "order",
     D_ENERGY: "energy", D_SYNERGY: "synergy", D_TRACK: "track", D_PATCH: "patch",
@@ -378,6 +380,10 @@ cdef TableSpec make_spec(dict spec) except *:
     params = np.asarray(spec["bot_params"], dtype=np.float64)
     if params.shape != (n, MAX_BOT_PARAMS):
         raise ValueError(f"bot_params must have shape ({n}, {MAX_BOT_PARAMS})")
+    # greedy weights of every seat for lookahead rollouts (pu_sim.bots.BotSpec)
+    rollout = np.asarray(spec.get("rollout_params", params), dtype=np.float64)
+    if rollout.shape != (n, MAX_BOT_PARAMS):
+        raise ValueError(f"rollout_params must have shape ({n}, {MAX_BOT_PARAMS})")
     for p in range(n):
         ts.corp_pool[p] = int(spec["corp_pool"][p])
         ts.planet_pool[p] = int(spec["planet_pool"][p])
@@ -385,6 +391,9 @@ cdef TableSpec make_spec(dict spec) except *:
         ts.bot_label[p] = int(spec["bot_label"][p])
         for k in range(MAX_BOT_PARAMS):
             ts.bot_params[p][k] = params[p, k]
+            ts.rollout_params[p][k] = rollout[p, k]
+    if spec_searches(&ts) and "rollout_params" not in spec:
+        raise ValueError("a table with a search bot needs rollout_params")
     ts.unique_asymmetric = int(spec["unique_asymmetric"])
     ts.options = int(spec["options"])
     ts.shift = int(spec["shift"])

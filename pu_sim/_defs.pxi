@@ -379,7 +379,8 @@ cdef enum:
 cdef enum:
     BOT_RANDOM = 0
     BOT_GREEDY = 1
-    N_BOT_KINDS = 2
+    BOT_SEARCH = 2              # greedy-ordered flat Monte Carlo (_search.pxi)
+    N_BOT_KINDS = 3
 
 # ==== structs ===================================================================
 
@@ -561,6 +562,7 @@ cdef struct Game_t:
     uint8_t stack_shape[N_STACKS]        # shape of each stack (ST-4 slot order)
     uint8_t stack[N_STACKS][STACK_SIZE]  # tile ids, index 0 = initial top
     uint8_t stack_pos[N_STACKS]          # tiles taken so far; top = stack[s][pos]
+    uint16_t unseen_tops                 # bit s: drafted from; new top hidden (rules-13.13)
     uint8_t shift, rotation
     # round
     uint8_t round, commander, round_commander
@@ -601,3 +603,31 @@ cdef struct Game_t:
     uint8_t place_level                  # D_PLACE: fallback level in force
     uint8_t place_from_depot             # D_PLACE from a civ card (no draft)
     uint32_t n_decisions
+
+
+cdef struct TableSpec:
+    # What every game of a batch shares; per-game choices are drawn from pools.
+    uint8_t n_players
+    uint16_t corp_pool[MAX_PLAYERS]      # bit c: corporation c allowed in that seat
+    uint16_t planet_pool[MAX_PLAYERS]    # bit k: planet k allowed in that seat
+    uint8_t unique_asymmetric            # each asymmetric board at most once per game
+    uint8_t bot_kind[MAX_PLAYERS]
+    uint8_t bot_label[MAX_PLAYERS]
+    double bot_params[MAX_PLAYERS][MAX_BOT_PARAMS]
+    double rollout_params[MAX_PLAYERS][MAX_BOT_PARAMS]  # greedy weights lookahead uses
+    uint32_t options
+    int8_t shift                         # -1: random (rules.md ST-5)
+    int8_t rotation                      # -1: random initial rotation (ST-15)
+    uint8_t stack_shape[N_STACKS]        # station loading (ST-4): shape per slot
+    uint8_t events_on                    # the event deck module
+    uint8_t deck_random                  # DECK_EXPLICIT, DECK_UNIFORM or DECK_BGA
+    uint8_t deck_mix[3]                  # green, orange, red when explicit
+    uint8_t neighbour_objectives         # multiplayer neighbour cards
+    uint8_t private_module               # multiplayer private objectives (deal 2 keep 1)
+    uint32_t group_size                  # paired design: games sharing one setup
+
+
+cdef enum:
+    STREAM_SETUP = 1
+    STREAM_PLAY = 2
+    STREAM_SEARCH = 3           # a search decision's rollouts (seeded from the play stream)

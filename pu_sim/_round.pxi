@@ -106,6 +106,7 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
     if g.order_i >= g.n_players:
         g.stage = ST_CIV
         g.order_i = 0
+        g.unseen_tops = 0                               # every player has placed
         if g.options & OPT_RESET_BGA_PHASES:
             corp_phase_reset(g)                         # BGA: the civ-card phase
         return

@@ -36,14 +36,17 @@ cdef class GameState:
     cdef TableSpec spec
     cdef CoreRules rules
     cdef uint32_t* buf
+    cdef SearchScratch* scratch          # the search bot's buffers, made on first use
 
     def __cinit__(self):
         self.buf = <uint32_t*>malloc(MAX_MOVES * sizeof(uint32_t))
+        self.scratch = NULL
         if self.buf == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.buf)
+        free(self.scratch)
 
     @staticmethod
     def deal(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t game_index):
@@ -94,9 +97,30 @@ cdef class GameState:
             raise ValueError("no decision is pending")
         if n == 1:
             return self.buf[0]
-        cdef int i = bot_choose(&self.g, self.rules.R, self.spec.bot_params[self.g.decider],
-                                self.buf, n)
+        if self.scratch == NULL and self.g.pl[self.g.decider].bot_kind == BOT_SEARCH:
+            self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
+            if self.scratch == NULL:
+                raise MemoryError()
+        cdef int i = bot_choose(&self.g, self.rules.R, &self.spec, self.scratch, self.buf, n)
         return self.buf[i]
+
+    def determinized(self, int seat, uint64_t seed):
+        """A copy with everything `seat` cannot know resampled (the search bot's
+        view of the game before a rollout), drawn from a generator seeded by `seed`."""
+        self._check_player(seat)
+        cdef GameState s = self.copy()
+        rng_seed(&s.g.rng, seed, 0, 0, STREAM_SEARCH)
+        determinize(&s.g, self.rules.R, seat)
+        return s
+
+    def hidden_state(self):
+        """Full stack contents (index 0 = first top) and the stacks whose top is
+        hidden; game_fields() and player_fields() show the rest of the hidden state."""
+        g = &self.g
+        return {
+            "stacks": [[g.stack[s][i] for i in range(STACK_SIZE)] for s in range(N_STACKS)],
+            "unseen_tops": g.unseen_tops,
+        }
 
     def finish(self):
         """End the game now: score it as it stands (for scenario tests)."""

@@ -49,6 +49,8 @@ cdef inline int take_depot_tile(Game_t* g, const Rules_t* R, int p, int slot) no
     cdef int t = stack_top(g, s)
     if t != NO_TILE:
         g.stack_pos[s] += 1
+        if g.stage == ST_DRAFT:
+            g.unseen_tops |= <uint16_t>(1 << s)    # for lookahead bots' information
     return t
 
 

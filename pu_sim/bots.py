@@ -1,8 +1,9 @@
 """Bot specifications: a core bot is a kind plus a parameter vector.
 
 Every decision of a game is answered by the seat's bot inside the compiled
-core, so a bot is data: ``random()`` or ``greedy(**weights)``.  Variants and
-strength sweeps are just different parameter vectors.
+core, so a bot is data: ``random()``, ``greedy(**weights)`` or
+``search(budget=..., width=..., **weights)``.  Variants and strength sweeps are
+just different parameter vectors.
 
 Examples
 --------
@@ -11,6 +12,8 @@ Examples
 'greedy'
 >>> bots.greedy(line_complete=2.0).params["line_complete"]
 2.0
+>>> bots.search(budget=16).params["width"]
+4.0
 """
 
 from __future__ import annotations
@@ -54,7 +57,17 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
 
-BOT_KINDS = ("random", "greedy")
+SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
+    {
+        "budget": (24, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (25, 4.0),  # greedy-best moves kept (1: play greedy)
+    }
+)
+"""Search settings: (slot in the core's vector, default); pu_sim/_search.pxi S_*.
+The search bot's greedy weights fill the first slots, as greedy's do."""
+
+BOT_KINDS = ("random", "greedy", "search")
+"""In the core's order (pu_sim/_defs.pxi BOT_*)."""
 
 
 @dataclass(frozen=True)
@@ -76,10 +89,24 @@ class BotSpec:
     def vector(self) -> npt.NDArray[np.float64]:
         """The parameter vector the core reads."""
         out = np.zeros(MAX_BOT_PARAMS, dtype=np.float64)
-        if self.kind == "greedy":
+        if self.kind in ("greedy", "search"):
             for i, name in enumerate(GREEDY_WEIGHTS):
                 out[i] = self.params.get(name, GREEDY_WEIGHTS[name])
+        if self.kind == "search":
+            for name, (slot, default) in SEARCH_PARAMS.items():
+                out[slot] = self.params.get(name, default)
         return out
+
+    def rollout_vector(self) -> npt.NDArray[np.float64]:
+        """Greedy weights a search bot's rollouts play this seat with.
+
+        Its own for greedy and search seats, greedy's defaults for any other bot.
+        """
+        if self.kind in ("greedy", "search"):
+            out = self.vector()
+            out[len(GREEDY_WEIGHTS) :] = 0.0
+            return out
+        return greedy().vector()
 
 
 def random(label: str = "random") -> BotSpec:
@@ -101,12 +128,40 @@ def greedy(label: str = "greedy", **weights: float) -> BotSpec:
     return BotSpec("greedy", MappingProxyType(params), label)
 
 
+def search(
+    label: str = "search",
+    budget: int = int(SEARCH_PARAMS["budget"][1]),
+    width: int = int(SEARCH_PARAMS["width"][1]),
+    **weights: float,
+) -> BotSpec:
+    """Lookahead bot: greedy's best moves judged by greedy rollouts.
+
+    At each decision greedy's `width` best moves get ``budget // width``
+    rollouts each (on determinized copies: hidden tiles and cards reshuffled)
+    and the move with the best mean final result is played.
+
+    Rollouts play greedy with `weights` for this seat; ``budget=0`` or
+    ``width=1`` plays exactly as ``greedy(**weights)``.  Cost grows linearly
+    with `budget`.  Raises ValueError for a negative budget, a width below 1
+    or an unknown weight.
+    """
+    if budget < 0 or width < 1:
+        raise ValueError(
+            f"search needs budget >= 0 and width >= 1, got {budget}, {width}"
+        )
+    base = greedy(label, **weights)
+    params = {**base.params, "budget": float(budget), "width": float(width)}
+    return BotSpec("search", MappingProxyType(params), label)
+
+
 def parse(spec: str | BotSpec) -> BotSpec:
-    """A bot from its name ('random', 'greedy') or an existing spec."""
+    """A bot from its name ('random', 'greedy', 'search') or an existing spec."""
     if isinstance(spec, BotSpec):
         return spec
     if spec == "random":
         return random()
     if spec == "greedy":
         return greedy()
+    if spec == "search":
+        return search()
     raise ValueError(f"unknown bot {spec!r}; valid bots: {list(BOT_KINDS)}")

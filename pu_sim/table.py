@@ -156,6 +156,7 @@ class TableSetup:
             "bot_label": [labels.index(b.label) for b in seat_bots],
             "bot_labels": labels,
             "bot_params": np.stack([b.vector() for b in seat_bots]),
+            "rollout_params": np.stack([b.rollout_vector() for b in seat_bots]),
             "options": options.flags(),
             "shift": -1 if options.interior_shift is None else options.interior_shift,
             "rotation": -1
