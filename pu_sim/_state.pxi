@@ -114,12 +114,14 @@ cdef class GameState:
         return s
 
     def hidden_state(self):
-        """Full stack contents (index 0 = first top) and the stacks whose top is
-        hidden; game_fields() and player_fields() show the rest of the hidden state."""
+        """Full stack contents (index 0 = first top), the stacks whose top is
+        hidden and the events revealed so far; game_fields() and player_fields()
+        show the rest (piles, reserve, decks, private objectives)."""
         g = &self.g
         return {
             "stacks": [[g.stack[s][i] for i in range(STACK_SIZE)] for s in range(N_STACKS)],
             "unseen_tops": g.unseen_tops,
+            "revealed_events": [65 + g.deck[i] for i in range(g.deck_pos)],
         }
 
     def finish(self):
