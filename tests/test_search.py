@@ -129,7 +129,12 @@ def _public(state: _core.GameState, seat: int) -> dict:
     for key in ("piles", "reserve", "deck", "objective_deck"):
         g[key] = [len(x) if isinstance(x, list) else 1 for x in g[key]]
     g["stacks"] = [Counter(st) for st in g["stacks"]]  # multiset: public
-    return {"game": g, "tops": tops, "revealed": h["revealed_events"], "players": players}
+    return {
+        "game": g,
+        "tops": tops,
+        "revealed": h["revealed_events"],
+        "players": players,
+    }
 
 
 def test_determinization_keeps_public_state_and_reshuffles_hidden_order():
