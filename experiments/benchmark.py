@@ -1,10 +1,11 @@
 """Speed and memory of the engine and the runner, written to reports/benchmark/.
 
 Measures, on one core: games per second and microseconds per decision for the
-random and greedy bots at 1, 2, 4 and 6 players; the scaling from 1 to 2
-workers; and the peak memory of a 10,000-game batch.  Wall time is noisy on a
-shared machine, so every figure is the best of a few repeats; for regression
-hunting compare instruction counts under ``valgrind --tool=callgrind``.
+random and greedy bots at 1, 2, 4 and 6 players and for the search bot solo at
+two budgets; the scaling from 1 to 2 workers; and the peak memory of a
+10,000-game batch.  Wall time is noisy on a shared machine, so every figure is
+the best of a few repeats; for regression hunting compare instruction counts
+under ``valgrind --tool=callgrind``.
 
 Then the runner end to end (``pu_sim.runner.run``: simulation, Parquet parts,
 manifest), each run in a fresh process so its peak memory is its own: threads
@@ -31,7 +32,8 @@ from pathlib import Path
 import numpy as np
 
 import pu_sim
-from pu_sim import _core
+from pu_sim import _core, bots
+from pu_sim.bots import BotSpec
 from pu_sim.rules import RULES_VERSION, load_rules
 from pu_sim.runner import DEFAULT_BATCH_SIZE
 from pu_sim.table import TableSetup
@@ -54,11 +56,18 @@ BOARDS = {  # what the speed rows play on
 the nine corporations and thirteen planets (their special rules cost time)."""
 
 
+SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
+    "search-8": bots.search("search-8", budget=8, width=4),
+    "search-32": bots.search("search-32", budget=32, width=4),
+}
+
+
 def games_per_second(
-    bot: str, players: int, games: int, repeats: int, boards: str = "base"
+    bot: str | BotSpec, players: int, games: int, repeats: int, boards: str = "base"
 ) -> dict:
     """Best-of-`repeats` speed of one GIL-free core call on this thread."""
     rules = load_rules()
+    bot = SEARCH_BOTS.get(bot, bot) if isinstance(bot, str) else bot
     table = TableSetup(players=players, bots=bot, **BOARDS[boards])
     spec = table.lower(rules.data)
     best = float("inf")
@@ -69,7 +78,7 @@ def games_per_second(
         best = min(best, time.perf_counter() - start)
     decisions = float(out["decisions"].mean())
     return {
-        "bot": bot,
+        "bot": bots.parse(bot).label,
         "players": players,
         "boards": boards,
         "games": games,
@@ -276,7 +285,8 @@ def render(result: dict) -> str:
         "",
         "Boards: *base* is Universal Coalition on KSB-4156 at every seat (the "
         "targets' setting); *all* draws every seat's corporation and planet from "
-        "all nine and all thirteen.",
+        "all nine and all thirteen.  *search-B*: the search bot with a budget "
+        "of B greedy rollouts per decision over greedy's 4 best moves.",
         "",
         "| bot | players | boards | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
@@ -290,9 +300,10 @@ def render(result: dict) -> str:
             if target is None
             else f"{target:,} ({'met' if row['games_per_s'] >= target else 'missed'})"
         )
+        digits = 0 if row["games_per_s"] >= 10 else 2  # search: a few games/s
         lines.append(
             f"| {row['bot']} | {row['players']} | {boards} | "
-            f"{row['games_per_s']:,.0f} | {mark} | "
+            f"{row['games_per_s']:,.{digits}f} | {mark} | "
             f"{row['us_per_decision']:.2f} | {row['decisions_per_game']:.0f} | "
             f"{row['mean_score']:.1f} |"
         )
@@ -324,15 +335,17 @@ def main() -> None:
     load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
     repeats = 1 if args.smoke else 3
-    sizes = {"random": 20_000, "greedy": 3_000}
+    sizes = {"random": 20_000, "greedy": 3_000, "search-8": 40, "search-32": 10}
     speed = []
     cells = [(bot, players, "base") for bot in ("random", "greedy")
              for players in (1, 2, 4, 6)]  # fmt: skip
     cells += [
         (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
     ]
+    cells += [(bot, 1, "base") for bot in SEARCH_BOTS]
     for bot, players, boards in cells:
-        games = max(20, int(sizes[bot] * scale / players))
+        least = 2 if bot in SEARCH_BOTS else 20
+        games = max(least, int(sizes[bot] * scale / players))
         row = games_per_second(bot, players, games, repeats, boards)
         speed.append(row)
         print(f"{bot:>6} {players}p {boards:>4}: {row['games_per_s']:9,.0f} games/s  "

@@ -28,6 +28,7 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert runner["scaling"]["speedup"] > 0
     text = (tmp_path / "README.md").read_text()
     assert "## Big runs" in text and "Scaling 1 -> 2 workers" in text
-    assert len(result["speed"]) == 12
+    assert len(result["speed"]) == 14
+    assert {r["bot"] for r in result["speed"]} >= {"search-8", "search-32"}
     assert {r["boards"] for r in result["speed"]} == {"base", "all"}
     assert "| greedy | 4 | all |" in text

@@ -191,3 +191,16 @@ def test_search_beats_greedy_in_paired_solo_games():
     half = 1.96 * diff.std(ddof=1) / np.sqrt(n)
     print(f"search - greedy: {diff.mean():+.2f} +/- {half:.2f} medals (95%, n={n})")
     assert diff.mean() - half > 0
+
+
+def test_strength_script_smoke_run(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "experiments" / "search_strength.py"
+    spec = importlib.util.spec_from_file_location("search_strength", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--smoke", "--out", str(tmp_path)]) == 0
+    text = (tmp_path / "README.md").read_text()
+    assert "| search-2 | 2 | 4 |" in text and "| greedy | 0 | 1 |" in text
