@@ -13,6 +13,7 @@ import pu_sim
 from pu_sim import _core, bots
 from pu_sim.engine import Game
 from pu_sim.rules import RuleOptions
+from pu_sim.testing import frame_violations
 
 QUICK = bots.search(budget=2, width=2)  # the cheapest real search
 
@@ -51,13 +52,14 @@ def test_a_search_table_needs_rollout_params(rules):
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 @pytest.mark.parametrize("boards", ["base", "all"])
-def test_search_games_finish_ok(players, boards):
+def test_search_games_finish_ok(players, boards, rules):
     kw = {"corporations": "random", "planets": "random"} if boards == "all" else {}
     seats = [bots.search("seeker", budget=2, width=2)] + ["greedy"] * (players - 1)
     frame = pu_sim.simulate(3 if players < 4 else 2, players=players, bots=seats,
                             seed=11, **kw)  # fmt: skip
     assert frame["status"].unique().to_list() == ["ok"]
     assert frame.filter(pl.col("seat") == 0)["bot"].unique().to_list() == ["seeker"]
+    assert frame_violations(frame, rules.data).is_empty()  # every frame invariant
 
 
 @pytest.mark.parametrize("players", [1, 2])
