@@ -866,19 +866,27 @@ cdef double tile_quick_value(const Game_t* g, const Rules_t* R, const double* w,
 cdef inline int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                               const uint32_t* moves, int n) noexcept nogil:
     """Index of the highest-scoring legal move (ties broken at random)."""
-    return greedy_eval(g, R, w, moves, n, NULL)
+    return greedy_eval(g, R, w, moves, n, NULL, NULL)
+
+
+cdef inline int greedy_choose_in(Game_t* g, const Rules_t* R, const double* w,
+                                 const uint32_t* moves, int n, PlaceEval* buf) noexcept nogil:
+    """greedy_choose with a caller's placement buffer (rollouts: no malloc per move)."""
+    return greedy_eval(g, R, w, moves, n, NULL, buf)
 
 
 cdef inline void greedy_scores(Game_t* g, const Rules_t* R, const double* w,
                                const uint32_t* moves, int n, double* scores) noexcept nogil:
     """The greedy value of every legal move (for the search bot's move ordering);
     draws nothing from the game's generator and adds no noise."""
-    greedy_eval(g, R, w, moves, n, scores)
+    greedy_eval(g, R, w, moves, n, scores, NULL)
 
 
 cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
-                     const uint32_t* moves, int n, double* scores) noexcept nogil:
+                     const uint32_t* moves, int n, double* scores,
+                     PlaceEval* buf) noexcept nogil:
     """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
+    `buf`: the placement evaluator's memory (NULL: malloc'd for this call).
 
     One body for both, so the search bot orders moves exactly as greedy values
     them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
@@ -902,7 +910,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
         for i in range(n):
             scores[i] = 0.0
     if d == D_PLACE or d == D_PATCH:
-        e = <PlaceEval*>malloc(sizeof(PlaceEval))
+        e = buf if buf != NULL else <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
             return 0
         prepare_place_eval(g, R, w, p, e)
@@ -930,7 +938,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                 else:
                     v = eval_patch_square(g, R, w, p, moves[i] % GRID, moves[i] // GRID, e)
                 argmax_offer(&a, g, i, v)
-        free(e)
+        if buf == NULL:
+            free(e)
         return a.index
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         objective_incentives(g, R, w, p, &inc)

@@ -27,6 +27,7 @@ cdef struct SearchScratch:
     double score[MAX_MOVES]              # greedy values of the decision's moves
     int order[MAX_MOVES]                 # kept moves, best greedy value first
     double total[MAX_MOVES]              # summed rollout values of the kept moves
+    PlaceEval place                      # greedy's placement evaluator in rollouts
 
 
 cdef inline bint spec_searches(const TableSpec* spec) noexcept nogil:
@@ -203,8 +204,11 @@ cdef double seat_value(const Game_t* g, int seat) noexcept nogil:
 
 
 cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t* moves,
-                    int seat) noexcept nogil:
-    """Play on to the end with greedy for every seat; the value for `seat`."""
+                    PlaceEval* place, int seat) noexcept nogil:
+    """Play on to the end with greedy for every seat; the value for `seat`.
+
+    `moves` and `place` are the scratch's buffers: a rollout allocates nothing.
+    """
     cdef int n, i
     advance(g, R)
     while g.stage != ST_DONE:
@@ -215,7 +219,7 @@ cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t
             break
         i = 0
         if n > 1:
-            i = greedy_choose(g, R, spec.rollout_params[g.decider], moves, n)
+            i = greedy_choose_in(g, R, spec.rollout_params[g.decider], moves, n, place)
         apply_move(g, R, moves[i])
         advance(g, R)
     return seat_value(g, seat)
@@ -257,7 +261,7 @@ cdef int search_choose(Game_t* g, const Rules_t* R, const TableSpec* spec,
             rng_seed(&s.sim.rng, base, 0, <uint64_t>j, STREAM_SEARCH)
             determinize(&s.sim, R, seat)
             apply_move(&s.sim, R, moves[s.order[m]])
-            s.total[m] += rollout(&s.sim, R, spec, s.moves, seat)
+            s.total[m] += rollout(&s.sim, R, spec, s.moves, &s.place, seat)
     best = 0
     for m in range(1, k):
         if s.total[m] > s.total[best]:
