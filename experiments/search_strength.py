@@ -7,8 +7,8 @@ wall time of those games in one core call on one thread (noisy on a shared
 machine); ms/decision divides it by every decision of the games, forced ones
 included.
 
-Usage: ``python experiments/search_strength.py [--games N] [--budgets 8 32]
-[--width 4] [--seed S] [--out reports/search_strength] [--smoke]``
+Usage: ``python experiments/search_strength.py [--games N] [--bots 8x2 32x4 ...]
+[--seed S] [--out reports/search_strength] [--smoke]`` (BUDGETxWIDTH).
 """
 
 from __future__ import annotations
@@ -42,31 +42,48 @@ def measure(bot: bots.BotSpec, n_games: int, seed: int) -> tuple[np.ndarray, dic
     }
 
 
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean of a - b and the half-width of its 95% interval (normal)."""
+    d = a - b
+    return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def parse_bot(text: str) -> tuple[int, int]:
+    """'16x2' -> (budget 16, width 2)."""
+    budget, _, width = text.partition("x")
+    return int(budget), int(width)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--budgets", type=int, nargs="+", default=[8, 32])
-    parser.add_argument("--width", type=int, default=4)
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        default=["8x2", "8x4", "16x2", "16x4", "32x2", "32x4"],
+        help="search settings as BUDGETxWIDTH",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=Path("reports/search_strength"))
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
     args = parser.parse_args(argv)
     n = 4 if args.smoke else args.games
-    budgets = [2] if args.smoke else args.budgets
+    settings = [(2, 2), (2, 4)] if args.smoke else [parse_bot(b) for b in args.bots]
     base, speed = measure(bots.greedy(), n, args.seed)
     rows = [{"bot": "greedy", "budget": 0, "width": 1, "mean": base.mean(), **speed}]
-    for budget in budgets:
-        bot = bots.search(f"search-{budget}", budget=budget, width=args.width)
-        scores, speed = measure(bot, n, args.seed)
-        diff = scores - base
-        half = 1.96 * diff.std(ddof=1) / np.sqrt(n)
-        rows.append({"bot": bot.label, "budget": budget, "width": args.width,
-                     "mean": scores.mean(), "diff": diff.mean(), "ci95": half,
-                     "better": float((diff > 0).mean()), **speed})  # fmt: skip
+    scores: dict[tuple[int, int], np.ndarray] = {}
+    for budget, width in settings:
+        bot = bots.search(f"search-{budget}x{width}", budget=budget, width=width)
+        scores[budget, width], speed = measure(bot, n, args.seed)
+        diff, half = paired(scores[budget, width], base)
+        rows.append({"bot": bot.label, "budget": budget, "width": width,
+                     "mean": scores[budget, width].mean(), "diff": diff, "ci95": half,
+                     "better": float((scores[budget, width] > base).mean()),
+                     **speed})  # fmt: skip
         print(rows[-1], flush=True)
     command = (
-        f"python experiments/search_strength.py --games {n} --budgets "
-        f"{' '.join(map(str, budgets))} --width {args.width} --seed {args.seed}"
+        f"python experiments/search_strength.py --games {n} --bots "
+        f"{' '.join(f'{b}x{w}' for b, w in settings)} --seed {args.seed}"
     )
     lines = [
         f"Solo base game, {n} paired games (seed {args.seed}), one worker: "
@@ -83,10 +100,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"| {r['bot']} | {r['budget']} | {r['width']} | {r['mean']:.2f} | {vs} "
             f"| {won} | {r['games_per_s']:,.1f} | {r['ms_per_decision']:.3f} |"
         )
+    widths = []  # the same budget spread over more moves: paired on the same games
+    for (budget, width), s in scores.items():
+        for (b2, w2), s2 in scores.items():
+            if b2 == budget and w2 > width:
+                diff, half = paired(s2, s)
+                widths.append({"budget": budget, "narrow": width, "wide": w2,
+                               "diff": diff, "ci95": half})  # fmt: skip
+    if widths:
+        lines += ["", "Width at equal budget (wide minus narrow, paired):", ""]
+        lines += ["| budget | widths | difference (95% CI) |", "|---|---|---|"]
+        lines += [
+            f"| {w['budget']} | {w['wide']} vs {w['narrow']} | "
+            f"{w['diff']:+.2f} ± {w['ci95']:.2f} |"
+            for w in widths
+        ]
+    lines += ["", "ms/decision counts every decision, forced ones included."]
     text = "\n".join(lines) + "\n"
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "search_strength.json").write_text(json.dumps(rows, indent=2) + "\n")
+    result = {"games": n, "seed": args.seed, "bots": rows, "widths": widths}
+    (args.out / "search_strength.json").write_text(json.dumps(result, indent=2) + "\n")
     (args.out / "README.md").write_text("# Search bot against greedy\n\n" + text)
     return 0
 

@@ -13,7 +13,7 @@ Examples
 >>> bots.greedy(line_complete=2.0).params["line_complete"]
 2.0
 >>> bots.search(budget=16).params["width"]
-4.0
+2.0
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
         "budget": (24, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (25, 4.0),  # greedy-best moves kept (1: play greedy)
+        "width": (25, 2.0),  # greedy-best moves kept (1: play greedy)
     }
 )
 """Search settings: (slot in the core's vector, default); pu_sim/_search.pxi S_*.

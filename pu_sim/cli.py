@@ -70,7 +70,7 @@ def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="greedy",
         help="bot per seat (comma-separated) or one for all: random, greedy or "
-        "search (budget 16, width 4; slow) (default greedy)",
+        "search (budget 16, width 2; slow) (default greedy)",
     )
     rules = parser.add_argument_group("rules")
     rules.add_argument(

@@ -205,4 +205,5 @@ def test_strength_script_smoke_run(tmp_path):
     spec.loader.exec_module(module)
     assert module.main(["--smoke", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "README.md").read_text()
-    assert "| search-2 | 2 | 4 |" in text and "| greedy | 0 | 1 |" in text
+    assert "| search-2x4 | 2 | 4 |" in text and "| greedy | 0 | 1 |" in text
+    assert "| 2 | 4 vs 2 |" in text
