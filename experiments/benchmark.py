@@ -57,8 +57,8 @@ the nine corporations and thirteen planets (their special rules cost time)."""
 
 
 SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
-    "search-8": bots.search("search-8", budget=8, width=4),
-    "search-32": bots.search("search-32", budget=32, width=4),
+    "search-8": bots.search("search-8", budget=8, width=2),
+    "search-32": bots.search("search-32", budget=32, width=2),
 }
 
 
@@ -286,7 +286,7 @@ def render(result: dict) -> str:
         "Boards: *base* is Universal Coalition on KSB-4156 at every seat (the "
         "targets' setting); *all* draws every seat's corporation and planet from "
         "all nine and all thirteen.  *search-B*: the search bot with a budget "
-        "of B greedy rollouts per decision over greedy's 4 best moves.",
+        "of B greedy rollouts per decision over greedy's 2 best moves.",
         "",
         "| bot | players | boards | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
