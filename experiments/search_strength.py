@@ -42,6 +42,26 @@ def measure(bot: bots.BotSpec, n_games: int, seed: int) -> tuple[np.ndarray, dic
     }
 
 
+def duel(budget: int, width: int, n_games: int, seed: int) -> dict:
+    """Two players, search against greedy, each setup played from both seats."""
+    rules = load_rules()
+    search = bots.search(budget=budget, width=width)
+    margins, wins = [], []
+    for seat, seats in enumerate(([search, "greedy"], ["greedy", search])):
+        spec = TableSetup(players=2, bots=seats).lower(rules.data)
+        out = np.zeros(2 * n_games, dtype=_core.RECORD_DTYPE)
+        _core.play_batch(rules.core, spec, seed, 0, 0, out)
+        assert (out["status"] == 0).all()
+        score = out["score"].reshape(n_games, 2).astype(float)
+        margins.append(score[:, seat] - score[:, 1 - seat])
+        wins.append(out["won"].reshape(n_games, 2)[:, seat])
+    m, w = np.concatenate(margins), np.concatenate(wins)
+    half = 1.96 * m.std(ddof=1) / np.sqrt(len(m))
+    return {"budget": budget, "width": width, "games": len(m),
+            "margin": float(m.mean()), "ci95": float(half),
+            "win_rate": float(w.mean())}  # fmt: skip
+
+
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Mean of a - b and the half-width of its 95% interval (normal)."""
     d = a - b
@@ -64,6 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="search settings as BUDGETxWIDTH",
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--duel",
+        default="16x2",
+        help="2-player duel against greedy with this BUDGETxWIDTH ('' to skip)",
+    )
+    parser.add_argument("--duel-games", type=int, default=50, help="per seating")
     parser.add_argument("--out", type=Path, default=Path("reports/search_strength"))
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
     args = parser.parse_args(argv)
@@ -83,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(rows[-1], flush=True)
     command = (
         f"python experiments/search_strength.py --games {n} --bots "
-        f"{' '.join(f'{b}x{w}' for b, w in settings)} --seed {args.seed}"
+        f"{' '.join(f'{b}x{w}' for b, w in settings)} --seed {args.seed} "
+        f"--duel '{args.duel}' --duel-games {args.duel_games}"
     )
     lines = [
         f"Solo base game, {n} paired games (seed {args.seed}), one worker: "
@@ -116,10 +143,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             for w in widths
         ]
     lines += ["", "ms/decision counts every decision, forced ones included."]
+    duels = []
+    if args.duel:
+        budget, width = (2, 2) if args.smoke else parse_bot(args.duel)
+        duels.append(
+            duel(budget, width, 2 if args.smoke else args.duel_games, args.seed)
+        )
+        d = duels[-1]
+        lines += ["", f"Two players, search ({d['budget']}x{d['width']}) against "
+                  f"greedy, {d['games']} games (each setup from both seats): "
+                  f"margin {d['margin']:+.2f} ± {d['ci95']:.2f} medals, "
+                  f"wins {d['win_rate']:.0%}."]  # fmt: skip
+        print(d, flush=True)
     text = "\n".join(lines) + "\n"
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
-    result = {"games": n, "seed": args.seed, "bots": rows, "widths": widths}
+    result = {"games": n, "seed": args.seed, "bots": rows, "widths": widths,
+              "duels": duels}  # fmt: skip
     (args.out / "search_strength.json").write_text(json.dumps(result, indent=2) + "\n")
     (args.out / "README.md").write_text("# Search bot against greedy\n\n" + text)
     return 0

@@ -206,4 +206,4 @@ def test_strength_script_smoke_run(tmp_path):
     assert module.main(["--smoke", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "README.md").read_text()
     assert "| search-2x4 | 2 | 4 |" in text and "| greedy | 0 | 1 |" in text
-    assert "| 2 | 4 vs 2 |" in text
+    assert "| 2 | 4 vs 2 |" in text and "Two players, search (2x2)" in text
