@@ -5,10 +5,12 @@ defaults: Universal Coalition on KSB-4156), so game i has the same setup for
 each bot and the difference of scores is paired game by game.  Speed is the
 wall time of those games in one core call on one thread (noisy on a shared
 machine); ms/decision divides it by every decision of the games, forced ones
-included.
+included.  Then a 2-player duel, search against greedy, each setup played from
+both seats so the seat order cancels.
 
 Usage: ``python experiments/search_strength.py [--games N] [--bots 8x2 32x4 ...]
-[--seed S] [--out reports/search_strength] [--smoke]`` (BUDGETxWIDTH).
+[--seed S] [--duel 16x2] [--duel-games N] [--out reports/search_strength]
+[--smoke]`` (BUDGETxWIDTH).
 """
 
 from __future__ import annotations
