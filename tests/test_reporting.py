@@ -262,3 +262,17 @@ def test_a_bot_that_never_reaches_the_target_still_gets_a_report(tmp_path):
     readme = (reporting.write_report(run, tmp_path / "rep") / "README.md").read_text()
     assert "Recalibration at the published success rate skipped" in readme
     assert "## Solo target calibration" in readme
+
+
+def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):
+    corps = [f"Corp {c}" for c in "ABCDEFGHIJ"]
+    effect = {c: 4.0 * (i - 4.5) for i, c in enumerate(corps)}  # all far from fair
+    df = multiplayer_frame(3000, 2, corporations=corps, corp_effect=effect, seed=3)
+    out = reporting.write_report(write_run(tmp_path / "r", df), tmp_path / "rep")
+    readme = (out / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("- **Corporations:**"))
+    assert "most above: Corp J at 2p" in line and "most below: Corp A at 2p" in line
+    named = [c for c in corps if f"{c} at 2p" in line]
+    assert len(named) == reporting.HEADLINE_ITEMS  # the rest only in the table
+    table = pl.read_csv(out / "tables" / "corporation_balance.csv")
+    assert table.filter(pl.col("significant")).height > reporting.HEADLINE_ITEMS
