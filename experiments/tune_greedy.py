@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -175,11 +176,16 @@ def seat_runs(
     planet: str = "ksb_4156",
     field_corporations: str = "universal_coalition",
     field_planets: str = "ksb_4156",
+    field_bot: BotSpec | None = None,
 ) -> list[Path]:
-    """Four 4-player runs, ``bot`` in seat k of run k against default greedy."""
+    """Four 4-player runs, ``bot`` in seat k of run k against ``field_bot``.
+
+    The field plays default greedy unless told otherwise.
+    """
+    field_bot = field_bot or bots.greedy()
     runs = []
     for k in range(4):
-        seats = [bot if s == k else bots.greedy() for s in range(4)]
+        seats = [bot if s == k else field_bot for s in range(4)]
         corps = [corporation if s == k else field_corporations for s in range(4)]
         planets = [planet if s == k else field_planets for s in range(4)]
         name = f"{prefix}-seat{k}"
@@ -249,39 +255,45 @@ def fitness_figure(histories: dict[str, pl.DataFrame], path: Path) -> None:
     plots.save(fig, path)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = cli(argv, description=__doc__.splitlines()[0])
-    config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke)
-    (out / "tables").mkdir(parents=True, exist_ok=True)
-    (out / "figures").mkdir(parents=True, exist_ok=True)
-    default = bots.greedy()
-    headlines: list[str] = []
-    sections: list[str] = []
+def corp_label(corp: str) -> str:
+    """The preset name of a corporation's tuned greedy."""
+    return f"greedy_tuned_{corp.split('_')[0]}"
 
-    # ---- the base search
+
+def config_record(config: Config) -> dict[str, object]:
+    """The config as JSON values (tuples as lists)."""
+    return {
+        k: list(v) if isinstance(v, tuple) else v for k, v in asdict(config).items()
+    }
+
+
+def history_title(corp: str | None) -> str:
+    if corp is None:
+        return "base game (reference: default greedy)"
+    return f"{CORP_NAMES.get(corp, corp)} (reference: greedy_tuned)"
+
+
+def run_search(config: Config, out: Path, jobs: int) -> dict[str, Any]:
+    """The base search, then one per corporation warm-started from it."""
     base_fit = GreedyFitness(
         solo_games=config.solo_games, multi_games=config.multi_games,
-        multi_weight=config.multi_weight, n_jobs=args.jobs,
+        multi_weight=config.multi_weight, n_jobs=jobs,
     )  # fmt: skip
     cpu0, wall0 = time.process_time(), time.perf_counter()
     result, history = search(
         config, base_fit, tag=0, start=np.zeros(len(TUNED_WEIGHTS)),
         sd0=config.sd0, generations=config.generations,
-        population=config.population, label="base", reference=default,
+        population=config.population, label="base", reference=bots.greedy(),
     )  # fmt: skip
     cpu_base, wall_base = time.process_time() - cpu0, time.perf_counter() - wall0
     tuned_weights = weights_from_theta(result.mean)
     tuned = bots.greedy("greedy_tuned", **tuned_weights)
     history.write_csv(out / "tables" / "generations_base.csv", float_precision=4)
-    histories = {"base game (reference: default greedy)": history}
-    weight_cols: dict[str, list[float]] = {
-        "default": [GREEDY_WEIGHTS[n] for n in TUNED_WEIGHTS],
-        "greedy_tuned": [tuned_weights[n] for n in TUNED_WEIGHTS],
+    histories = {history_title(None): history}
+    weights = {
+        "default": {n: GREEDY_WEIGHTS[n] for n in TUNED_WEIGHTS},
+        "greedy_tuned": tuned_weights,
     }
-
-    # ---- per corporation, warm-started from the base result
-    corp_tuned: dict[str, BotSpec] = {}
     cpu_corp = wall_corp = 0.0
     for i, corp in enumerate(config.corporations, start=1):
         fit = replace(
@@ -297,12 +309,66 @@ def main(argv: Sequence[str] | None = None) -> int:
         )  # fmt: skip
         cpu_corp += time.process_time() - cpu0
         wall_corp += time.perf_counter() - wall0
-        w = weights_from_theta(res.mean)
-        corp_tuned[corp] = bots.greedy(f"greedy_tuned_{corp.split('_')[0]}", **w)
-        weight_cols[corp_tuned[corp].label] = [w[n] for n in TUNED_WEIGHTS]
+        weights[corp_label(corp)] = weights_from_theta(res.mean)
         hist.write_csv(out / "tables" / f"generations_{corp}.csv", float_precision=4)
-        histories[f"{CORP_NAMES.get(corp, corp)} (reference: greedy_tuned)"] = hist
-    weights = pl.DataFrame({"weight": list(TUNED_WEIGHTS), **weight_cols})
+        histories[history_title(corp)] = hist
+    return {
+        "config": config_record(config), "weights": weights, "histories": histories,
+        "cpu_s": {"base": cpu_base, "corporations": cpu_corp},
+        "wall_s": {"base": wall_base, "corporations": wall_corp},
+        "final_sd": result.sd.tolist(), "git": git_revision() or {},
+    }  # fmt: skip
+
+
+def load_search(out: Path, config: Config) -> dict[str, Any] | None:
+    """The searches recorded in ``out/tuning.json`` for this very config, or None.
+
+    Like the runner's resume: a finished search is not played again when only
+    the validation or the report changed.  Its timings and git revision are
+    the original ones.
+    """
+    path = out / "tuning.json"
+    if not path.is_file():
+        return None
+    record: dict[str, Any] = json.loads(path.read_text())
+    if record.get("config") != config_record(config):
+        return None
+    names = [("base", None), *[(c, c) for c in config.corporations]]
+    tables = {c: out / "tables" / f"generations_{n}.csv" for n, c in names}
+    if not all(t.is_file() for t in tables.values()):
+        return None
+    record["histories"] = {history_title(c): pl.read_csv(t) for c, t in tables.items()}
+    record["git"] = record.get("search_git", record.get("git", {}))
+    print(f"{STUDY}: search read from {path} (same config)", flush=True)
+    return record
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = cli(argv, description=__doc__.splitlines()[0])
+    config = configure(Config(), args, smoke=SMOKE)
+    out = args.out / STUDY / run_name(config, args.smoke)
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    default = bots.greedy()
+    headlines: list[str] = []
+    sections: list[str] = []
+
+    # ---- the searches (or their record, when this run folder already has them)
+    found = load_search(out, config)
+    if found is None:
+        found = run_search(config, out, args.jobs)
+    weight_cols, histories = found["weights"], found["histories"]
+    cpu_base, cpu_corp = found["cpu_s"]["base"], found["cpu_s"]["corporations"]
+    wall_base, wall_corp = found["wall_s"]["base"], found["wall_s"]["corporations"]
+    tuned = bots.greedy("greedy_tuned", **weight_cols["greedy_tuned"])
+    corp_tuned = {
+        corp: bots.greedy(corp_label(corp), **weight_cols[corp_label(corp)])
+        for corp in config.corporations
+    }
+    weights = pl.DataFrame(
+        {"weight": list(TUNED_WEIGHTS),
+         **{c: [w[n] for n in TUNED_WEIGHTS] for c, w in weight_cols.items()}}
+    )  # fmt: skip
     weights.write_csv(out / "tables" / "tuned_weights.csv", float_precision=4)
     fitness_figure(histories, out / "figures" / "fitness_by_generation.png")
 
@@ -359,22 +425,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     corp_rows: list[dict[str, object]] = []
     for corp, special in corp_tuned.items():
-        shares_of: dict[str, np.ndarray] = {}
-        for bot in (default, tuned, special):
-            rs = seat_runs(
-                out, f"4p-{corp}-{bot.label}", bot, n_games=config.corp_val_games,
-                seed=config.seed + 1, jobs=args.jobs, corporation=corp,
-                planet="random", field_corporations="random", field_planets="random",
-            )  # fmt: skip
-            runs += rs
-            s = seat_share(rs).sort("seating", "game_id")["win_share"].to_numpy()
-            shares_of[bot.label] = s
-            per_setup = s.reshape(4, -1).mean(axis=0)
-            corp_rows.append({"corporation": corp, "bot": bot.label,
-                              **t_row("win share", per_setup)})  # fmt: skip
-        gain = (shares_of[special.label] - shares_of[tuned.label]).reshape(4, -1)
-        corp_rows.append({"corporation": corp, "bot": f"{special.label} - greedy_tuned",
-                          **t_row("win share, paired", gain.mean(axis=0))})  # fmt: skip
+        for field_bot, tested in ((default, (default, tuned, special)),
+                                  (tuned, (tuned, special))):  # fmt: skip
+            shares_of: dict[str, np.ndarray] = {}
+            suffix = "" if field_bot is default else "-in-tuned-field"
+            for bot in tested:
+                rs = seat_runs(
+                    out, f"4p-{corp}-{bot.label}{suffix}", bot,
+                    n_games=config.corp_val_games, seed=config.seed + 1,
+                    jobs=args.jobs, corporation=corp, planet="random",
+                    field_corporations="random", field_planets="random",
+                    field_bot=field_bot,
+                )  # fmt: skip
+                runs += rs
+                s = seat_share(rs).sort("seating", "game_id")["win_share"].to_numpy()
+                shares_of[bot.label] = s
+                corp_rows.append({
+                    "corporation": corp, "field": field_bot.label, "bot": bot.label,
+                    **t_row("win share", s.reshape(4, -1).mean(axis=0)),
+                })  # fmt: skip
+            gain = (shares_of[special.label] - shares_of[tuned.label]).reshape(4, -1)
+            corp_rows.append({
+                "corporation": corp, "field": field_bot.label,
+                "bot": f"{special.label} - greedy_tuned",
+                **t_row("win share, paired", gain.mean(axis=0)),
+            })  # fmt: skip
     corp_table = pl.DataFrame(corp_rows) if corp_rows else None
     if corp_table is not None:
         corp_table.write_csv(out / "tables" / "validation_corporations.csv",
@@ -409,19 +484,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if corp_table is not None:
         for corp in corp_tuned:
-            rows = {r["bot"]: r for r in corp_table.filter(
-                pl.col("corporation") == corp).iter_rows(named=True)}  # fmt: skip
-            parts = [f"{b} {fmt_ci(r, '.1f', 100)}%" for b, r in rows.items()]
-            headlines.append(
-                f"**{CORP_NAMES.get(corp, corp)} at 4 players** (random planets, a "
-                f"field of random corporations with default greedy): win share "
-                f"{'; '.join(parts)} (fair 25%)."
-            )
+            for field_bot in (default, tuned):
+                rows = corp_table.filter(
+                    pl.col("corporation") == corp, pl.col("field") == field_bot.label
+                ).iter_rows(named=True)
+                parts = [f"{r['bot']} {fmt_ci(r, '.1f', 100)}%" for r in rows]
+                headlines.append(
+                    f"**{CORP_NAMES.get(corp, corp)} at 4 players** against three "
+                    f"{field_bot.label} seats (random corporations and planets; fair "
+                    f"share 25%): win share {'; '.join(parts)}."
+                )
     cpu_total = cpu_base + cpu_corp
+    infos = [run_info(r) for r in runs]
+    val_games = sum(i.n_games or 0 for i in infos)
+    val_wall = sum(i.wall_time_s or 0.0 for i in infos)
     headlines.append(
         f"**Cost:** the base search took {cpu_base / 60:.1f} CPU minutes "
         f"({wall_base / 60:.1f} min wall), the per-corporation searches "
-        f"{cpu_corp / 60:.1f} CPU minutes, the validation {cpu_val / 60:.1f}."
+        f"{cpu_corp / 60:.1f} CPU minutes ({wall_corp / 60:.1f} min wall); the "
+        f"validation played {val_games:,} games in {val_wall / 60:.1f} min wall "
+        "(from the run manifests)."
     )
 
     sections.append(
@@ -453,28 +535,24 @@ def main(argv: Sequence[str] | None = None) -> int:
            + md_table(corp_table) if corp_table is not None else "")
     )  # fmt: skip
 
-    infos = [run_info(r) for r in runs]
     run_rows = pl.DataFrame({
         "run": [i.name for i in infos], "players": [str(i.players) for i in infos],
         "games": [i.n_games for i in infos], "seed": [str(i.seed) for i in infos],
         "wall_s": [round(i.wall_time_s or 0.0, 1) for i in infos],
     })  # fmt: skip
-    git = git_revision() or {}
     tuning = {
-        "config": {k: list(v) if isinstance(v, tuple) else v
-                   for k, v in asdict(config).items()},
+        "config": config_record(config),
         "tuning_seeds": "SeedSequence([seed, tag, generation]); tag 0 base, "
                         "1.. corporations in order",
         "validation_seeds": {"solo and base 4p": config.seed,
                              "corporations": config.seed + 1},
         "cpu_s": {"base": cpu_base, "corporations": cpu_corp,
-                  "validation": cpu_val},
+                  "validation_this_session": cpu_val},
         "wall_s": {"base": wall_base, "corporations": wall_corp,
-                   "validation": wall_val},
-        "git": git, "jobs": args.jobs,
-        "weights": {c: dict(zip(TUNED_WEIGHTS, v, strict=True))
-                    for c, v in weight_cols.items()},
-        "final_sd": result.sd.tolist(),
+                   "validation_this_session": wall_val,
+                   "validation_runs": val_wall},
+        "search_git": found["git"], "git": git_revision() or {}, "jobs": args.jobs,
+        "weights": weight_cols, "final_sd": found["final_sd"],
     }  # fmt: skip
     (out / "tuning.json").write_text(json.dumps(tuning, indent=2, default=str) + "\n")
     text = [
@@ -488,8 +566,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "## Runs and reproducibility",
         "The search plays in memory (`pu_sim.simulate`, seeds "
         "`SeedSequence([seed, tag, generation])`); the validation runs are run "
-        "folders below `runs/` (manifests committed, Parquet not).  Re-running the "
-        "same command reproduces every number.\n\n" + md_table(run_rows, ".1f"),
+        "folders below `runs/` (git-ignored: `tuning.json` is the committed "
+        "record; the same command with that file in place skips the search and "
+        "replays only the validation).  Re-running the same command reproduces "
+        "every game and so every number but the timings.\n\n"
+        + md_table(run_rows, ".1f"),
         "## Files",
         "Tables: " + ", ".join(f"[{p.name}](tables/{p.name})"
                                for p in sorted((out / "tables").glob("*.csv"))),
