@@ -349,6 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out / STUDY / run_name(config, args.smoke)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
+    git = git_revision() or {}  # before this run rewrites tracked report files
     default = bots.greedy()
     headlines: list[str] = []
     sections: list[str] = []
@@ -485,14 +486,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if corp_table is not None:
         for corp in corp_tuned:
             for field_bot in (default, tuned):
-                rows = corp_table.filter(
+                rows = list(corp_table.filter(
                     pl.col("corporation") == corp, pl.col("field") == field_bot.label
-                ).iter_rows(named=True)
+                ).iter_rows(named=True))  # fmt: skip
                 parts = [f"{r['bot']} {fmt_ci(r, '.1f', 100)}%" for r in rows]
+                share = {r["bot"]: float(r["mean"]) for r in rows}
+                gap = 0.25 - share[tuned.label]
+                verdict = ""
+                if field_bot is tuned and gap > 0:
+                    closed = 1.0 - (0.25 - share[corp_tuned[corp].label]) / gap
+                    verdict = (
+                        f"  Among equals (every seat greedy_tuned) the corporation "
+                        f"preset closes {closed:.0%} of the {100 * gap:.1f}-point gap "
+                        "to the fair share."
+                    )
                 headlines.append(
                     f"**{CORP_NAMES.get(corp, corp)} at 4 players** against three "
                     f"{field_bot.label} seats (random corporations and planets; fair "
-                    f"share 25%): win share {'; '.join(parts)}."
+                    f"share 25%): win share {'; '.join(parts)}.{verdict}"
                 )
     cpu_total = cpu_base + cpu_corp
     infos = [run_info(r) for r in runs]
@@ -551,7 +562,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "wall_s": {"base": wall_base, "corporations": wall_corp,
                    "validation_this_session": wall_val,
                    "validation_runs": val_wall},
-        "search_git": found["git"], "git": git_revision() or {}, "jobs": args.jobs,
+        "search_git": found["git"], "git": git, "jobs": args.jobs,
         "weights": weight_cols, "final_sd": found["final_sd"],
     }  # fmt: skip
     (out / "tuning.json").write_text(json.dumps(tuning, indent=2, default=str) + "\n")
