@@ -495,10 +495,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 verdict = ""
                 if field_bot is tuned and gap > 0:
                     closed = 1.0 - (0.25 - share[corp_tuned[corp].label]) / gap
+                    paired = rows[-1]  # the preset minus greedy_tuned, paired
+                    if float(paired["lower"]) <= 0.0 <= float(paired["upper"]):
+                        what = "does not measurably close"
+                    else:
+                        what = f"closes {closed:.0%} of"
                     verdict = (
                         f"  Among equals (every seat greedy_tuned) the corporation "
-                        f"preset closes {closed:.0%} of the {100 * gap:.1f}-point gap "
-                        "to the fair share."
+                        f"preset {what} the {100 * gap:.1f}-point gap to the fair "
+                        "share."
                     )
                 headlines.append(
                     f"**{CORP_NAMES.get(corp, corp)} at 4 players** against three "
