@@ -218,14 +218,14 @@ def test_percentages_never_round_to_never_or_always():
     assert fmt(0.25, "%") == "25.0%"
 
 
-def test_a_committed_run_record_without_games_is_replayed_not_refused(tmp_path):
+def test_a_run_record_without_games_is_replayed_not_refused(tmp_path):
     from pu_sim.runfolder import RunFolderError
 
     kwargs = {"study": "s", "n_games": 6, "n_jobs": 1, "players": 2, "bots": "random"}
     run = simulate_run(tmp_path / "r", seed=1, **kwargs)
     with pytest.raises(RunFolderError):  # games of another run: never overwritten
         simulate_run(run, seed=2, **kwargs)
-    shutil.rmtree(run / "data")  # what a clone has: the manifest only
+    shutil.rmtree(run / "data")  # the games deleted, the manifest left
     simulate_run(run, seed=2, **kwargs)
     assert json.loads((run / "manifest.json").read_text())["config"]["seed"] == 2
 
