@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,7 @@ MILLION_TARGET_S = 600  # one million greedy solo games end to end on 2 cores
 SCALING_TARGET = 1.8  # 1 -> 2 workers through the runner
 
 
-BOARDS = {  # what the speed rows play on
+BOARDS: dict[str, dict[str, Any]] = {  # what the speed rows play on
     "base": {},
     "all": {"corporations": "random", "planets": "random"},
 }
@@ -64,7 +65,7 @@ SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
 
 def games_per_second(
     bot: str | BotSpec, players: int, games: int, repeats: int, boards: str = "base"
-) -> dict:
+) -> dict[str, Any]:
     """Best-of-`repeats` speed of one GIL-free core call on this thread."""
     rules = load_rules()
     bot = SEARCH_BOTS.get(bot, bot) if isinstance(bot, str) else bot
@@ -89,7 +90,7 @@ def games_per_second(
     }
 
 
-def scaling(games: int, repeats: int) -> dict:
+def scaling(games: int, repeats: int) -> dict[str, Any]:
     """Greedy solo games/s through simulate() with 1 and 2 thread workers."""
     out = {}
     for jobs in (1, 2):
@@ -104,7 +105,7 @@ def scaling(games: int, repeats: int) -> dict:
     return {"games": games, "games_per_s": out, "speedup": out[2] / out[1]}
 
 
-def peak_memory_mb(games: int) -> dict:
+def peak_memory_mb(games: int) -> dict[str, Any]:
     """Peak RSS of a fresh process running one simulate() call, minus its baseline."""
     code = (
         "import resource, pu_sim\n"
@@ -156,13 +157,13 @@ print(json.dumps({
 
 def runner_run(
     games: int, jobs: int, backend: str = "threads", batch: int = DEFAULT_BATCH_SIZE
-) -> dict:
+) -> dict[str, Any]:
     """One greedy solo study through the runner in a fresh process."""
     res = subprocess.run(
         [sys.executable, "-c", RUN_CODE, str(games), str(jobs), backend, str(batch)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    row = json.loads(res.stdout)
+    row: dict[str, Any] = json.loads(res.stdout)
     assert row["rows"] == games, row
     print(f"runner {backend:>9} x{jobs}: {games:>9,} games {row['wall_s']:7.1f} s "
           f"{row['games_per_s']:7,.0f} games/s  peak {row['peak_rss_mb']:.0f} MB",
@@ -170,7 +171,7 @@ def runner_run(
     return row
 
 
-def best(games: int, jobs: int, backend: str, repeats: int) -> dict:
+def best(games: int, jobs: int, backend: str, repeats: int) -> dict[str, Any]:
     """The fastest of a few runs (wall time is noisy on a shared machine).
 
     Sixteen batches, so both workers stay busy until the end.
@@ -182,7 +183,7 @@ def best(games: int, jobs: int, backend: str, repeats: int) -> dict:
     )
 
 
-def runner_figures(smoke: bool, repeats: int) -> dict:
+def runner_figures(smoke: bool, repeats: int) -> dict[str, Any]:
     """Backends, scaling, the million-game run and flat memory, through run()."""
     mid = 400 if smoke else 40_000
     big = 2_000 if smoke else 1_000_000
@@ -203,7 +204,7 @@ def runner_figures(smoke: bool, repeats: int) -> dict:
     }
 
 
-def render_runner(fig: dict) -> list[str]:
+def render_runner(fig: dict[str, Any]) -> list[str]:
     """The runner's section of the report."""
     big = fig["big"]
     small = fig["memory"]["small"]
@@ -267,7 +268,7 @@ def render_runner(fig: dict) -> list[str]:
     return lines
 
 
-def render(result: dict) -> str:
+def render(result: dict[str, Any]) -> str:
     lines = [
         "# Engine benchmark",
         "",

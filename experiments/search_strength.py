@@ -9,7 +9,8 @@ included.  Then a 2-player duel, search against greedy, each setup played from
 both seats so the seat order cancels.
 
 Usage: ``python experiments/search_strength.py [--games N] [--bots 8x2 32x4 ...]
-[--seed S] [--duel 16x2] [--duel-games N] [--out reports/search_strength]
+[--seed S] [--greedy NAME] [--duel 16x2] [--duel-games N]
+[--out reports/search_strength]
 [--smoke]`` (BUDGETxWIDTH).
 """
 
@@ -22,13 +23,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from pu_sim import _core, bots
+from pu_sim.bots import BotSpec
 from pu_sim.rules import load_rules
 from pu_sim.table import TableSetup
 
+Scores = npt.NDArray[np.float64]
 
-def measure(bot: bots.BotSpec, n_games: int, seed: int) -> tuple[np.ndarray, dict]:
+
+def measure(bot: BotSpec, n_games: int, seed: int) -> tuple[Scores, dict[str, float]]:
     """Scores of `bot` in n_games solo games (one GIL-free core call), its speed."""
     rules = load_rules()
     spec = TableSetup(players=1, bots=bot).lower(rules.data)
@@ -44,12 +49,15 @@ def measure(bot: bots.BotSpec, n_games: int, seed: int) -> tuple[np.ndarray, dic
     }
 
 
-def duel(budget: int, width: int, n_games: int, seed: int) -> dict:
+def duel(
+    greedy: BotSpec, budget: int, width: int, n_games: int, seed: int
+) -> dict[str, float]:
     """Two players, search against greedy, each setup played from both seats."""
     rules = load_rules()
-    search = bots.search(budget=budget, width=width)
+    search = searcher(greedy, budget, width)
     margins, wins = [], []
-    for seat, seats in enumerate(([search, "greedy"], ["greedy", search])):
+    pairs: tuple[list[BotSpec], ...] = ([search, greedy], [greedy, search])
+    for seat, seats in enumerate(pairs):
         spec = TableSetup(players=2, bots=seats).lower(rules.data)
         out = np.zeros(2 * n_games, dtype=_core.RECORD_DTYPE)
         _core.play_batch(rules.core, spec, seed, 0, 0, out)
@@ -64,7 +72,14 @@ def duel(budget: int, width: int, n_games: int, seed: int) -> dict:
             "win_rate": float(w.mean())}  # fmt: skip
 
 
-def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+def searcher(greedy: BotSpec, budget: int, width: int) -> BotSpec:
+    """The search bot playing (and rolling out) with `greedy`'s weights."""
+    weights = {k: greedy.params[k] for k in bots.GREEDY_WEIGHTS}
+    label = f"search-{budget}x{width}"
+    return bots.search(label, budget=budget, width=width, **weights)
+
+
+def paired(a: Scores, b: Scores) -> tuple[float, float]:
     """Mean of a - b and the half-width of its 95% interval (normal)."""
     d = a - b
     return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
@@ -87,6 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
+        "--greedy",
+        default="greedy",
+        help="the greedy bot to beat (a name or preset, e.g. greedy_tuned); the "
+        "search bot uses its weights",
+    )
+    parser.add_argument(
         "--duel",
         default="16x2",
         help="2-player duel against greedy with this BUDGETxWIDTH ('' to skip)",
@@ -97,11 +118,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n = 4 if args.smoke else args.games
     settings = [(2, 2), (2, 4)] if args.smoke else [parse_bot(b) for b in args.bots]
-    base, speed = measure(bots.greedy(), n, args.seed)
-    rows = [{"bot": "greedy", "budget": 0, "width": 1, "mean": base.mean(), **speed}]
-    scores: dict[tuple[int, int], np.ndarray] = {}
+    greedy = bots.parse(args.greedy)
+    base, speed = measure(greedy, n, args.seed)
+    rows = [
+        {"bot": greedy.label, "budget": 0, "width": 1, "mean": base.mean(), **speed}
+    ]
+    scores: dict[tuple[int, int], Scores] = {}
     for budget, width in settings:
-        bot = bots.search(f"search-{budget}x{width}", budget=budget, width=width)
+        bot = searcher(greedy, budget, width)
         scores[budget, width], speed = measure(bot, n, args.seed)
         diff, half = paired(scores[budget, width], base)
         rows.append({"bot": bot.label, "budget": budget, "width": width,
@@ -112,6 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = (
         f"python experiments/search_strength.py --games {n} --bots "
         f"{' '.join(f'{b}x{w}' for b, w in settings)} --seed {args.seed} "
+        f"--greedy {args.greedy} "
         f"--duel '{args.duel}' --duel-games {args.duel_games}"
     )
     lines = [
@@ -149,11 +174,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.duel:
         budget, width = (2, 2) if args.smoke else parse_bot(args.duel)
         duels.append(
-            duel(budget, width, 2 if args.smoke else args.duel_games, args.seed)
+            duel(greedy, budget, width, 2 if args.smoke else args.duel_games, args.seed)
         )
         d = duels[-1]
         lines += ["", f"Two players, search ({d['budget']}x{d['width']}) against "
-                  f"greedy, {d['games']} games (each setup from both seats): "
+                  f"{greedy.label}, {d['games']} games (each setup from both seats): "
                   f"margin {d['margin']:+.2f} ± {d['ci95']:.2f} medals, "
                   f"wins {d['win_rate']:.0%}."]  # fmt: skip
         print(d, flush=True)

@@ -3,7 +3,8 @@
 Every decision of a game is answered by the seat's bot inside the compiled
 core, so a bot is data: ``random()``, ``greedy(**weights)`` or
 ``search(budget=..., width=..., **weights)``.  Variants and strength sweeps are
-just different parameter vectors.
+just different parameter vectors, and the weight sets worth keeping ship as
+named presets (:data:`PRESETS`, e.g. ``"greedy_tuned"``).
 
 Examples
 --------
@@ -14,6 +15,8 @@ Examples
 2.0
 >>> bots.search(budget=16).params["width"]
 2.0
+>>> bots.parse("greedy_tuned").label
+'greedy_tuned'
 """
 
 from __future__ import annotations
@@ -67,7 +70,106 @@ SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
 The search bot's greedy weights fill the first slots, as greedy's do."""
 
 BOT_KINDS = ("random", "greedy", "search")
-"""In the core's order (pu_sim/_defs.pxi BOT_*)."""
+"""The core's bot kinds, in its order (pu_sim/_defs.pxi BOT_*); a preset is a
+greedy bot with named weights."""
+
+# Found by experiments/tune_greedy.py; report:
+# reports/tune_greedy/20000-games-seed-2026/README.md (weights rounded to 4 digits).
+PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
+    {
+        # the base game: solo score and wins against three default seats
+        "greedy_tuned": MappingProxyType(
+            {
+                "line_complete": 0.7978,
+                "line_fill": 0.3638,
+                "track": 1.197,
+                "progress": 0.5086,
+                "civ": 1.066,
+                "synergy": 0.3797,
+                "patch": 0.4254,
+                "move": 0.4978,
+                "tech": 0.8469,
+                "rover": 1.193,
+                "lifepod_lost": 1.176,
+                "rover_lost": 0.9848,
+                "meteorite": 0.1473,
+                "contact": 0.2394,
+                "hole": 0.5707,
+                "size": 0.07208,
+                "ice": 0.078,
+                "reach": 0.8803,
+                "store": 0.1502,
+                "meteor_target": 1.117,
+                "objective": 1.26,
+                "planet": 1.12,
+            }
+        ),
+        # the Cosmos Inc. seat, warm-started from greedy_tuned; in the validation it
+        # won no more often than greedy_tuned on that seat (kept for comparison)
+        "greedy_tuned_cosmos": MappingProxyType(
+            {
+                "line_complete": 0.8531,
+                "line_fill": 0.439,
+                "track": 0.8657,
+                "progress": 0.4108,
+                "civ": 1.125,
+                "synergy": 0.3046,
+                "patch": 0.268,
+                "move": 0.4966,
+                "tech": 0.7044,
+                "rover": 0.8318,
+                "lifepod_lost": 0.9399,
+                "rover_lost": 1.152,
+                "meteorite": 0.1341,
+                "contact": 0.2919,
+                "hole": 0.5698,
+                "size": 0.08251,
+                "ice": 0.07636,
+                "reach": 0.805,
+                "store": 0.1492,
+                "meteor_target": 1.088,
+                "objective": 1.012,
+                "planet": 1.306,
+            }
+        ),
+        # the Wormhole Corp. seat, warm-started from greedy_tuned; +4.2 points of
+        # win share over greedy_tuned on that seat among greedy_tuned opponents
+        "greedy_tuned_wormhole": MappingProxyType(
+            {
+                "line_complete": 0.8084,
+                "line_fill": 0.3734,
+                "track": 1.629,
+                "progress": 0.7427,
+                "civ": 0.8296,
+                "synergy": 0.2996,
+                "patch": 0.2392,
+                "move": 0.4992,
+                "tech": 0.8533,
+                "rover": 0.8798,
+                "lifepod_lost": 0.911,
+                "rover_lost": 1.204,
+                "meteorite": 0.1528,
+                "contact": 0.2413,
+                "hole": 0.4588,
+                "size": 0.06418,
+                "ice": 0.08083,
+                "reach": 1.319,
+                "store": 0.08472,
+                "meteor_target": 1.394,
+                "objective": 1.118,
+                "planet": 0.7235,
+            }
+        ),
+    }
+)
+"""Named greedy weight sets: ``parse(name)`` plays ``greedy(name, **weights)``.
+
+``greedy_tuned`` is tuned for the base game (solo score and 4-player wins);
+``greedy_tuned_<corporation>`` presets are tuned for that corporation's seat.
+"""
+
+BOT_NAMES: tuple[str, ...] = (*BOT_KINDS, *PRESETS)
+"""Every name :func:`parse` accepts."""
 
 
 @dataclass(frozen=True)
@@ -154,8 +256,15 @@ def search(
     return BotSpec("search", MappingProxyType(params), label)
 
 
+def preset(name: str) -> BotSpec:
+    """The greedy bot of a named preset, labelled with its name."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; valid presets: {list(PRESETS)}")
+    return greedy(name, **PRESETS[name])
+
+
 def parse(spec: str | BotSpec) -> BotSpec:
-    """A bot from its name ('random', 'greedy', 'search') or an existing spec."""
+    """A bot from its name ('random', 'greedy', 'search', a preset) or a spec."""
     if isinstance(spec, BotSpec):
         return spec
     if spec == "random":
@@ -164,4 +273,6 @@ def parse(spec: str | BotSpec) -> BotSpec:
         return greedy()
     if spec == "search":
         return search()
-    raise ValueError(f"unknown bot {spec!r}; valid bots: {list(BOT_KINDS)}")
+    if spec in PRESETS:
+        return preset(spec)
+    raise ValueError(f"unknown bot {spec!r}; valid bots: {list(BOT_NAMES)}")

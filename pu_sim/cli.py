@@ -54,6 +54,8 @@ def _deck(value: str) -> tuple[int, int, int] | str:
 
 def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """Players, boards, bots and rule options (shared by simulate and play)."""
+    from pu_sim.bots import PRESETS
+
     parser.add_argument(
         "--players", type=int, default=1, help="players per game, 1-6 (1)"
     )
@@ -69,8 +71,9 @@ def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy",
-        help="bot per seat (comma-separated) or one for all: random, greedy or "
-        "search (budget 16, width 2; slow) (default greedy)",
+        help="bot per seat (comma-separated) or one for all: random, greedy, a "
+        f"tuned preset ({', '.join(PRESETS)}) or search (budget 16, width 2; slow) "
+        "(default greedy)",
     )
     rules = parser.add_argument_group("rules")
     rules.add_argument(

@@ -110,9 +110,9 @@ def simulate_run(
     pair them by ``game_id``.  ``study``, the folder name, ``pairing`` and
     ``extra`` go to the manifest's ``metadata``.
 
-    A folder holding only a manifest (the record committed with a report, its
-    games not kept) is replaced; a folder holding games of a different run is
-    refused by the runner with what differs.
+    A folder holding only a manifest (its games deleted) is replayed from
+    scratch, since nothing can be lost; a folder holding games of a different
+    run is refused by the runner with what differs.
 
     Returns
     -------

@@ -451,6 +451,10 @@ def _seat_section(rep: _Report, homo: pl.DataFrame) -> pl.DataFrame | None:
     return table
 
 
+HEADLINE_ITEMS = 6
+"""At most this many labels are named in one headline (the strongest and weakest)."""
+
+
 def _label_balance(
     rep: _Report, homo: pl.DataFrame, label: str, title: str, many_policies: bool
 ) -> None:
@@ -460,9 +464,9 @@ def _label_balance(
         only = labels.to_list()[0] if labels.len() else "none"
         rep.section(
             title,
-            f"Only **{only}** appears in these games (the other {label}s are not "
-            f"playable yet: issues 5 and 6), so there is no {label} comparison. "
-            "The analysis runs unchanged once more are playable.",
+            f"Only **{only}** appears in these games, so there is no {label} "
+            "comparison: draw the seats' boards from a pool (e.g. "
+            '`corporations="random"`) to compare them.',
         )
         return
     by = ("bot", label) if many_policies else (label,)
@@ -475,14 +479,28 @@ def _label_balance(
             f"after Holm correction ({table.height} comparisons)."
         )
     else:
-        items = [
-            f"{r[label]} at {r['n_players']}p: "
-            f"{_ci(r, 'win_rate', 'lower', 'upper', '%')} vs {_pct(1 / r['n_players'])}"
-            for r in sig.sort("excess", descending=True).iter_rows(named=True)
-        ]
+
+        def item(r: dict[str, Any]) -> str:
+            who = f" ({r['bot']})" if many_policies else ""
+            return (
+                f"{r[label]} at {r['n_players']}p{who}: "
+                f"{_ci(r, 'win_rate', 'lower', 'upper', '%')} vs "
+                f"{_pct(1 / r['n_players'])}"
+            )
+
+        ranked = list(sig.sort("excess", descending=True).iter_rows(named=True))
+        if len(ranked) <= HEADLINE_ITEMS:
+            listed = "; ".join(item(r) for r in ranked)
+        else:  # the extremes; the table has them all
+            k = HEADLINE_ITEMS // 2
+            listed = (
+                "most above: " + "; ".join(item(r) for r in ranked[:k])
+                + "; most below: " + "; ".join(item(r) for r in ranked[-k:][::-1])
+                + f" (all in the {label} table below)"
+            )  # fmt: skip
         rep.headlines.append(
             f"**{title}:** {sig.height} of {table.height} win rates differ from 1/n "
-            f"after Holm correction: {'; '.join(items)}."
+            f"after Holm correction: {listed}."
         )
     rows = [
         [

@@ -218,14 +218,14 @@ def test_percentages_never_round_to_never_or_always():
     assert fmt(0.25, "%") == "25.0%"
 
 
-def test_a_committed_run_record_without_games_is_replayed_not_refused(tmp_path):
+def test_a_run_record_without_games_is_replayed_not_refused(tmp_path):
     from pu_sim.runfolder import RunFolderError
 
     kwargs = {"study": "s", "n_games": 6, "n_jobs": 1, "players": 2, "bots": "random"}
     run = simulate_run(tmp_path / "r", seed=1, **kwargs)
     with pytest.raises(RunFolderError):  # games of another run: never overwritten
         simulate_run(run, seed=2, **kwargs)
-    shutil.rmtree(run / "data")  # what a clone has: the manifest only
+    shutil.rmtree(run / "data")  # the games deleted, the manifest left
     simulate_run(run, seed=2, **kwargs)
     assert json.loads((run / "manifest.json").read_text())["config"]["seed"] == 2
 
@@ -262,3 +262,17 @@ def test_a_bot_that_never_reaches_the_target_still_gets_a_report(tmp_path):
     readme = (reporting.write_report(run, tmp_path / "rep") / "README.md").read_text()
     assert "Recalibration at the published success rate skipped" in readme
     assert "## Solo target calibration" in readme
+
+
+def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):
+    corps = [f"Corp {c}" for c in "ABCDEFGHIJ"]
+    effect = {c: 4.0 * (i - 4.5) for i, c in enumerate(corps)}  # all far from fair
+    df = multiplayer_frame(3000, 2, corporations=corps, corp_effect=effect, seed=3)
+    out = reporting.write_report(write_run(tmp_path / "r", df), tmp_path / "rep")
+    readme = (out / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("- **Corporations:**"))
+    assert "most above: Corp J at 2p" in line and "most below: Corp A at 2p" in line
+    named = [c for c in corps if f"{c} at 2p" in line]
+    assert len(named) == reporting.HEADLINE_ITEMS  # the rest only in the table
+    table = pl.read_csv(out / "tables" / "corporation_balance.csv")
+    assert table.filter(pl.col("significant")).height > reporting.HEADLINE_ITEMS

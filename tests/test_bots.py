@@ -1,0 +1,69 @@
+"""Bot specs and the named presets: names, weights, and that tuning paid off."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pu_sim
+from pu_sim import bots, stats
+from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
+from pu_sim.cli import main
+from pu_sim.tuning import TUNED_WEIGHTS
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
+    spec = bots.parse(name)
+    assert spec.kind == "greedy" and spec.label == name
+    assert set(PRESETS[name]) == set(TUNED_WEIGHTS)  # all but noise, by name
+    assert set(spec.params) == set(GREEDY_WEIGHTS)
+    assert all(spec.params[w] > 0 for w in TUNED_WEIGHTS)
+    assert spec.params["noise"] == 0.0  # a deterministic bot
+    assert spec.vector()[: len(GREEDY_WEIGHTS)].tolist() == [
+        spec.params[w] for w in GREEDY_WEIGHTS
+    ]
+    assert spec != bots.greedy(name)  # the weights differ from the defaults
+
+
+def test_unknown_names_list_the_valid_bots_and_presets():
+    with pytest.raises(
+        ValueError, match=r"unknown bot 'genius'; valid bots: .*greedy_tuned"
+    ):
+        bots.parse("genius")
+    with pytest.raises(
+        ValueError, match=r"unknown preset 'greedy'; valid presets: .*greedy_tuned"
+    ):
+        bots.preset("greedy")
+    assert {"random", "greedy", "search", *PRESETS} == set(bots.BOT_NAMES)
+
+
+def test_the_cli_plays_a_preset(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["simulate", "--games", "3", "--players", "2", "--out", str(out)]
+    assert main([*args, "--bots", "greedy_tuned,greedy"]) == 0
+    assert "greedy_tuned" in capsys.readouterr().out
+
+
+def test_greedy_tuned_beats_the_default_in_solo_on_fixed_seeds():
+    """Regression: the shipped weights must keep their edge (paired, 400 games)."""
+    kw = dict(players=1, seed=424242, n_jobs=2)
+    default = pu_sim.simulate(400, bots="greedy", **kw)["score"].to_numpy()
+    tuned = pu_sim.simulate(400, bots="greedy_tuned", **kw)["score"].to_numpy()
+    diff = tuned.astype(float) - default
+    lower, _ = stats.mean_interval(diff.mean(), diff.std(ddof=1), diff.size)
+    assert float(lower) > 0, (diff.mean(), float(lower))
+    assert np.median(tuned) > np.median(default)
+
+
+def test_presets_are_the_weights_the_committed_report_found():
+    """The pasted weights match the run that produced them (see PRESETS' comment)."""
+    import csv
+    from pathlib import Path
+
+    report = Path(__file__).resolve().parents[1] / "reports" / "tune_greedy"
+    table = report / "20000-games-seed-2026" / "tables" / "tuned_weights.csv"
+    rows = list(csv.DictReader(table.read_text().splitlines()))
+    for name in PRESETS:
+        found = {r["weight"]: float(r[name]) for r in rows}
+        assert found == pytest.approx(dict(PRESETS[name]), rel=1e-3), name
