@@ -12,7 +12,7 @@ from pu_sim import experiment, study
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 SCRIPTS = ["corp_planet_balance", "solo_target_calibration", "seat_order",
-           "bot_comparison", "tune_greedy"]  # fmt: skip
+           "bot_comparison", "tune_greedy", "bot_ladder"]  # fmt: skip
 
 
 def load(name: str):
@@ -70,3 +70,18 @@ def test_shared_flags(tmp_path):
         experiment.cli(["--games", "0"], description="x")
     with pytest.raises(SystemExit):
         experiment.cli(["--unknown"], description="x")
+
+
+def test_bot_ladder_seats_every_subset_in_every_seat():
+    module = load("bot_ladder")
+    bots = module.ladder_bots((8, 32))
+    assert [b.label for b in bots] == [
+        "random", "greedy", "greedy_tuned", "search-8", "search-32"]  # fmt: skip
+    assert bots[3].params["line_complete"] == bots[2].params["line_complete"] != 1.0
+    seatings = module.seatings(bots, 3)
+    assert len(seatings) == 30  # C(5, 3) subsets x 3 seat orders
+    for bot in bots:  # every bot in every seat equally often
+        seats = [[s.label for s in seating].index(bot.label)
+                 for seating in seatings if bot in seating]  # fmt: skip
+        assert sorted(seats) == sorted([0, 1, 2] * 6)
+    assert module.batch(12, 2) == 6 and module.batch(1, 2) == 1
