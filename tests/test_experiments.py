@@ -85,3 +85,18 @@ def test_bot_ladder_seats_every_subset_in_every_seat():
                  for seating in seatings if bot in seating]  # fmt: skip
         assert sorted(seats) == sorted([0, 1, 2] * 6)
     assert module.batch(12, 2) == 6 and module.batch(1, 2) == 1
+
+
+def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):
+    one = experiment.simulate_run(tmp_path / "one", study="t", n_games=3, seed=5,
+                                  n_jobs=1, batch_size=1)  # fmt: skip
+    whole = experiment.simulate_run(tmp_path / "whole", study="t", n_games=3,
+                                    seed=5, n_jobs=1)  # fmt: skip
+    assert len(list((one / "data").glob("part-*.parquet"))) == 3
+    assert len(list((whole / "data").glob("part-*.parquet"))) == 1
+    from pu_sim.runner import scan_run
+
+    scores = [
+        scan_run(r).sort("game_id").select("score").collect() for r in (one, whole)
+    ]
+    assert scores[0].equals(scores[1])
