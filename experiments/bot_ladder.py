@@ -358,6 +358,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         + "Order as expected: "
         + ("yes." if best == order[::-1] else f"no, the fit orders them {best}."),
     ]
+    never = [
+        b
+        for b in order
+        if sum(row["ahead"] + row["ties"] for k, row in h.items() if k[0] == b) == 0
+    ]
+    if never:
+        headlines[-1] += (
+            f"  {', '.join(never)} never finished ahead of anyone: its rating rests on "
+            "the fit's weak prior (one virtual game against an average opponent, "
+            "half won), so its Elo is only an upper bound."
+        )
     pairs = list(itertools.pairwise(order))
     headlines.append(
         "**Neighbours on the ladder** (share of games the stronger finished ahead, "
