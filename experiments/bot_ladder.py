@@ -70,7 +70,7 @@ def ladder_bots(budgets: tuple[int, int]) -> tuple[BotSpec, ...]:
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
-    n_games: int = 12  # ladder: setups per seating (every subset x seat order)
+    n_games: int = 8  # ladder: setups per seating (every subset x seat order)
     seed: int = 909  # solo; the ladder plays seed + 1
     solo_games: int = 150  # per bot, the same seeds for every bot
     players: int = 3
