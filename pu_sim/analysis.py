@@ -1007,6 +1007,78 @@ def strength_model(
     )
 
 
+ELO_PER_LOG_STRENGTH = 400.0 / math.log(10.0)
+"""Elo points per unit of natural log-strength: a gap of 400 Elo is odds of 10:1."""
+
+
+def to_elo(ratings: pl.DataFrame) -> pl.DataFrame:
+    """Add ``elo``, ``elo_lower``, ``elo_upper`` to a :func:`strength_model` frame.
+
+    The Bradley-Terry/Plackett-Luce odds of finishing ahead are the strength
+    ratio, which is Elo's logistic with base 10 and scale 400, so Elo =
+    ``400 / ln 10`` x log-strength (about 173.7 per unit); centred like the
+    ratings (mean 0 over the labels).
+
+    >>> fit = pl.DataFrame({"bot": ["a", "b"], "rating": [math.log(10) / 2,
+    ...     -math.log(10) / 2], "lower": [0.0, -2.0], "upper": [2.0, 0.0]})
+    >>> to_elo(fit)["elo"].round(6).to_list()  # 10:1 odds
+    [200.0, -200.0]
+    """
+    return ratings.with_columns(
+        (pl.col(c) * ELO_PER_LOG_STRENGTH).alias(name)
+        for c, name in (("rating", "elo"), ("lower", "elo_lower"),
+                        ("upper", "elo_upper"))
+    )  # fmt: skip
+
+
+def head_to_head(
+    games: Frame, *, by: str = "bot", confidence: float = 0.95
+) -> pl.DataFrame:
+    """How often label ``a`` finished ahead of label ``b`` when both played.
+
+    Every pair of seats of a game holding two different labels is one
+    comparison (one per game when each label has one seat).  ``ahead`` counts
+    the comparisons ``a`` won (lower rank), ``ties`` the equal ranks;
+    ``share = (ahead + ties / 2) / n`` with a Wilson interval (ties count half).
+    Both orders of every pair are returned, so ``share(a, b) + share(b, a) = 1``.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``a, b, n, ahead, ties, share, lower, upper`` sorted by ``a, b``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"game_id": [0, 0, 1, 1], "bot": ["x", "y"] * 2,
+    ...     "rank": [1, 2, 2, 2]})
+    >>> head_to_head(df).select("a", "b", "share").rows()
+    [('x', 'y', 0.75), ('y', 'x', 0.25)]
+    """
+    _alpha(confidence)
+    gk = game_keys(games)
+    df = _collect(games, [*gk, by, "rank"]).with_columns(
+        pl.col(by).cast(pl.String), pl.col("rank").cast(pl.Int64)
+    )
+    left = df.rename({by: "a", "rank": "_ra"})
+    right = df.rename({by: "b", "rank": "_rb"})
+    pairs = left.join(right, on=gk).filter(pl.col("a") != pl.col("b"))
+    table = (
+        pairs.group_by("a", "b")
+        .agg(
+            n=pl.len().cast(pl.Int64),
+            ahead=(pl.col("_ra") < pl.col("_rb")).sum().cast(pl.Int64),
+            ties=(pl.col("_ra") == pl.col("_rb")).sum().cast(pl.Int64),
+        )
+        .sort("a", "b")
+        .with_columns(share=(pl.col("ahead") + pl.col("ties") / 2) / pl.col("n"))
+    )
+    successes = (table["ahead"] + table["ties"] / 2).to_numpy().astype(float)
+    lo, hi = stats.wilson_interval(
+        successes, table["n"].to_numpy().astype(float), confidence
+    )
+    return table.with_columns(lower=pl.Series(lo), upper=pl.Series(hi))
+
+
 # --------------------------------------------------------------------------------
 # Robustness across bot policies
 # --------------------------------------------------------------------------------

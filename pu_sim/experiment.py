@@ -98,6 +98,7 @@ def simulate_run(
     group_size: int = 1,
     pairing: str | None = None,
     extra: dict[str, Any] | None = None,
+    batch_size: int | None = None,
 ) -> Path:
     """Play one run of a study into ``run_dir`` with :func:`pu_sim.runner.run`.
 
@@ -108,7 +109,10 @@ def simulate_run(
     runs with the same pairing name and seed deal identical setups (the core
     seeds each game's setup from the seed and game index only), so reports
     pair them by ``game_id``.  ``study``, the folder name, ``pairing`` and
-    ``extra`` go to the manifest's ``metadata``.
+    ``extra`` go to the manifest's ``metadata``.  ``batch_size`` (default: the
+    runner's) sets the games per core call: a run of few slow games (search
+    bots) needs batches smaller than ``n_games / n_jobs`` to use every worker.
+    Results do not depend on it.
 
     A folder holding only a manifest (its games deleted) is replayed from
     scratch, since nothing can be lost; a folder holding games of a different
@@ -119,7 +123,7 @@ def simulate_run(
     pathlib.Path
         ``run_dir``.
     """
-    from pu_sim.runner import run
+    from pu_sim.runner import DEFAULT_BATCH_SIZE, run
 
     run_dir = Path(run_dir)
     _forget_record_without_games(run_dir)
@@ -129,6 +133,7 @@ def simulate_run(
         out=run_dir, players=players, corporations=corporations, planets=planets,
         bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
         group_size=groups, progress=False,
+        batch_size=batch_size or DEFAULT_BATCH_SIZE,
         metadata={"study": study, "name": run_dir.name, "pairing": pairing,
                   **(extra or {})},
     )  # fmt: skip

@@ -314,3 +314,47 @@ def test_shared_first_places_are_split():
     assert split["win_rate"].sum() == pytest.approx(3 * 1 / 3)  # one win per game
     counted = analysis.win_rates(df, ties="count")
     assert counted["wins"].to_list() == [2.0, 1.0, 0.0]
+
+
+# ---------------------------------------------------------------- head to head
+
+
+def test_head_to_head_counts_known_games():
+    # game 0: x > y > z; game 1: z > x = y; game 2 (another run): y > x
+    df = pl.DataFrame({
+        "run": ["r1"] * 6 + ["r2"] * 2,
+        "game_id": [0, 0, 0, 1, 1, 1, 0, 0],
+        "bot": ["x", "y", "z", "x", "y", "z", "x", "y"],
+        "rank": [1, 2, 3, 2, 2, 1, 2, 1],
+    })  # fmt: skip
+    h = analysis.head_to_head(df)
+    row = {(r["a"], r["b"]): r for r in h.iter_rows(named=True)}
+    assert len(row) == 6
+    xy = row["x", "y"]
+    assert (xy["n"], xy["ahead"], xy["ties"]) == (3, 1, 1)
+    assert xy["share"] == pytest.approx(1.5 / 3)
+    lo, hi = stats.wilson_interval(1.5, 3)
+    assert (xy["lower"], xy["upper"]) == pytest.approx((float(lo), float(hi)))
+    assert (row["z", "x"]["n"], row["z", "x"]["ahead"]) == (2, 1)
+    assert row["y", "z"]["share"] == pytest.approx(0.5)
+    for (a, b), r in row.items():
+        assert r["share"] + row[b, a]["share"] == pytest.approx(1.0)
+
+
+def test_head_to_head_keeps_runs_apart():
+    # the same game_id in two runs is two games, not one game of four seats
+    df = pl.DataFrame({"run": ["r1", "r1", "r2", "r2"], "game_id": [0, 0, 0, 0],
+                       "bot": ["x", "y", "x", "y"], "rank": [1, 2, 1, 2]})  # fmt: skip
+    h = analysis.head_to_head(df)
+    assert h.filter(pl.col("a") == "x").row(0, named=True)["n"] == 2
+    assert h.filter(pl.col("a") == "x")["share"][0] == 1.0
+
+
+def test_to_elo_scales_log_strength():
+    fit = pl.DataFrame({"bot": ["a", "b"], "rating": [math.log(3.0), 0.0],
+                        "lower": [0.0, -1.0], "upper": [2.0, 1.0]})  # fmt: skip
+    elo = analysis.to_elo(fit)
+    # odds 3:1 <=> 10 ** (gap / 400) = 3
+    gap = elo["elo"][0] - elo["elo"][1]
+    assert 10 ** (gap / 400) == pytest.approx(3.0)
+    assert elo["elo_upper"][0] == pytest.approx(2.0 * 400 / math.log(10))

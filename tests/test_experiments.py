@@ -12,7 +12,7 @@ from pu_sim import experiment, study
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 SCRIPTS = ["corp_planet_balance", "solo_target_calibration", "seat_order",
-           "bot_comparison", "tune_greedy"]  # fmt: skip
+           "bot_comparison", "tune_greedy", "bot_ladder"]  # fmt: skip
 
 
 def load(name: str):
@@ -70,3 +70,33 @@ def test_shared_flags(tmp_path):
         experiment.cli(["--games", "0"], description="x")
     with pytest.raises(SystemExit):
         experiment.cli(["--unknown"], description="x")
+
+
+def test_bot_ladder_seats_every_subset_in_every_seat():
+    module = load("bot_ladder")
+    bots = module.ladder_bots((8, 32))
+    assert [b.label for b in bots] == [
+        "random", "greedy", "greedy_tuned", "search-8", "search-32"]  # fmt: skip
+    assert bots[3].params["line_complete"] == bots[2].params["line_complete"] != 1.0
+    seatings = module.seatings(bots, 3)
+    assert len(seatings) == 30  # C(5, 3) subsets x 3 seat orders
+    for bot in bots:  # every bot in every seat equally often
+        seats = [[s.label for s in seating].index(bot.label)
+                 for seating in seatings if bot in seating]  # fmt: skip
+        assert sorted(seats) == sorted([0, 1, 2] * 6)
+    assert module.batch(12, 2) == 6 and module.batch(1, 2) == 1
+
+
+def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):
+    one = experiment.simulate_run(tmp_path / "one", study="t", n_games=3, seed=5,
+                                  n_jobs=1, batch_size=1)  # fmt: skip
+    whole = experiment.simulate_run(tmp_path / "whole", study="t", n_games=3,
+                                    seed=5, n_jobs=1)  # fmt: skip
+    assert len(list((one / "data").glob("part-*.parquet"))) == 3
+    assert len(list((whole / "data").glob("part-*.parquet"))) == 1
+    from pu_sim.runner import scan_run
+
+    scores = [
+        scan_run(r).sort("game_id").select("score").collect() for r in (one, whole)
+    ]
+    assert scores[0].equals(scores[1])
