@@ -8,7 +8,7 @@ rules bug; :func:`frame_violations` names the rule and the offending rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import polars as pl
 
@@ -163,6 +163,19 @@ def empty_drawing(planet: Planet, *, lifepods: bool = False) -> str:
                 row += "~" if planet.grid[y][x] == "I" else "."
         rows.append(row)
     return "\n".join(rows)
+
+
+def marked_drawing(
+    planet: Planet, marks: Mapping[tuple[int, int], str] | None = None
+) -> str:
+    """The empty drawing with some squares redrawn: how a scenario sets its planet.
+
+    ``marks`` maps ``(x, y)`` to a drawing character (e.g. ``"c"`` covered).
+    """
+    rows = [list(r) for r in empty_drawing(planet).splitlines()]
+    for (x, y), ch in (marks or {}).items():
+        rows[y][x] = ch
+    return "\n".join("".join(r) for r in rows)
 
 
 def placement_cells(rules: Rules, tile: int, o: int, x: int, y: int) -> list[Cell]:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pu_sim._build_check import import_core
 from pu_sim.engine import Game, tile_id
-from pu_sim.testing import empty_drawing, find_placement, place_move, step_move
+from pu_sim.testing import (
+    empty_drawing,
+    find_placement,
+    marked_drawing,
+    place_move,
+    step_move,
+)
 
 DONE = 0xFFFF
 AREA = import_core().CONSTANTS["POD_AREA"]
@@ -189,10 +195,7 @@ def test_tech_3_an_energy_tile_lets_a_lifepod_move(rules):
 
 
 def planet_text(game: Game, covered) -> str:
-    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
-    for (x, y), ch in covered.items():
-        rows[y][x] = ch
-    return "\n".join("".join(r) for r in rows)
+    return marked_drawing(game.planet_of(0), covered)
 
 
 def test_tech_4_entering_energy_terrain_is_free(rules):

@@ -6,7 +6,7 @@ import pytest
 
 from pu_sim.engine import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, find_placement, place_move
+from pu_sim.testing import find_placement, marked_drawing, place_move
 
 DONE = 0xFFFF
 TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}
@@ -16,10 +16,9 @@ CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 def flux(rules, covered=None, *, tech=0, flux_track=None, options=None, meteorites=()):
     game = Game(players=1, corporations="flux_industries", bots="random", seed=0,
                 options=options)  # fmt: skip
-    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
-    for (x, y), ch in (covered or {}).items():
-        rows[y][x] = ch
-    game.set_planet(0, "\n".join("".join(r) for r in rows), meteorites=meteorites)
+    game.set_planet(
+        0, marked_drawing(game.planet_of(0), covered), meteorites=meteorites
+    )
     game.set_tracks(0, {"tech": TECH_AT[tech] if tech else 0})
     if flux_track is not None:
         game.state.set_player_int(0, "flux_track", flux_track)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pu_sim._build_check import import_core
 from pu_sim.engine import Game
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, step_move
+from pu_sim.testing import marked_drawing, step_move
 
 DONE = 0xFFFF
 CONST = import_core().CONSTANTS
@@ -18,10 +18,7 @@ def makeshift(rules, places=None, *, options=None, covered=None) -> Game:
     """A Makeshift game with trackers on (column, row) places (tracker -> place)."""
     game = Game(players=1, corporations="makeshift", bots="random", seed=0,
                 options=options)  # fmt: skip
-    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
-    for (x, y), ch in (covered or {}).items():
-        rows[y][x] = ch
-    game.set_planet(0, "\n".join("".join(r) for r in rows))
+    game.set_planet(0, marked_drawing(game.planet_of(0), covered))
     for t, (col, row) in (places or {}).items():
         game.state.set_column(0, t, col)
         game.state.set_track(0, t, row)

@@ -7,8 +7,8 @@ import pytest
 from pu_sim.engine import Game, tile_id
 from pu_sim.gamedata import TRACKS
 from pu_sim.testing import (
-    empty_drawing,
     find_placement,
+    marked_drawing,
     place_move,
     step_move,
 )
@@ -25,10 +25,7 @@ def republic(rules, covered=None, *, tech: int = 0, players: int = 1) -> Game:
         bots="random",
         seed=0,
     )
-    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
-    for (x, y), ch in (covered or {}).items():
-        rows[y][x] = ch
-    game.set_planet(0, "\n".join("".join(r) for r in rows))
+    game.set_planet(0, marked_drawing(game.planet_of(0), covered))
     game.set_tracks(0, {"tech": TECH_AT[tech] if tech else 0})
     return game
 
@@ -218,10 +215,7 @@ def test_tech_3_bga_option_jumps_between_civ_terrain(rules):
     covered = {(2, 5): "c", (3, 5): "e", (9, 5): "c"}
     game = Game(players=1, corporations="republic", bots="random",
                 options=RuleOptions(republic_tech3_squares="terrain"))  # fmt: skip
-    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
-    for (x, y), ch in covered.items():
-        rows[y][x] = ch
-    game.set_planet(0, "\n".join("".join(r) for r in rows))
+    game.set_planet(0, marked_drawing(game.planet_of(0), covered))
     game.set_tracks(0, {"tech": TECH_AT[3]})
     game.set_rovers(0, [(2, 5)], in_supply=0)
     game.state.set_player_int(0, "move_budget", 1)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pu_sim.engine import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, find_placement, place_move, square_move
+from pu_sim.testing import (
+    find_placement,
+    marked_drawing,
+    place_move,
+    square_move,
+)
 
 DONE = 0xFFFF
 STORE = 255
@@ -17,10 +22,9 @@ def wormhole(
 ) -> Game:
     game = Game(players=1, corporations="wormhole_corp", bots="random", seed=0,
                 options=options)  # fmt: skip
-    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
-    for (x, y), ch in (covered or {}).items():
-        rows[y][x] = ch
-    game.set_planet(0, "\n".join("".join(r) for r in rows), meteorites=meteorites)
+    game.set_planet(
+        0, marked_drawing(game.planet_of(0), covered), meteorites=meteorites
+    )
     game.set_tracks(0, {"tech": TECH_AT[tech] if tech else 0})
     return game
 

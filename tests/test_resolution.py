@@ -8,7 +8,7 @@ and checks trackers, pending choices and tokens.
 from __future__ import annotations
 
 from pu_sim.engine import Game, tile_id
-from pu_sim.testing import empty_drawing, find_placement, place_move
+from pu_sim.testing import empty_drawing, find_placement, marked_drawing, place_move
 
 TRACKS = ("civ", "water", "biomass", "rover", "tech")
 
@@ -16,10 +16,7 @@ TRACKS = ("civ", "water", "biomass", "rover", "tech")
 def drawn(rules, covered: dict[tuple[int, int], str] | None = None, **kw) -> Game:
     """A solo game whose planet holds exactly `covered` (square -> terrain letter)."""
     game = Game(players=1, bots="random", seed=0, **kw)
-    rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
-    for (x, y), ch in (covered or {}).items():
-        rows[y][x] = ch
-    game.set_planet(0, "\n".join("".join(r) for r in rows))
+    game.set_planet(0, marked_drawing(rules.data.planets[0], covered))
     return game
 
 
