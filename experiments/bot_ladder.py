@@ -45,7 +45,7 @@ from pu_sim.bots import BotSpec
 from pu_sim.experiment import cli, configure, run_name, simulate_run
 from pu_sim.loader import load_game_data
 from pu_sim.provenance import git_revision, library_versions
-from pu_sim.reporting import load_runs, run_info
+from pu_sim.reporting import frame_table, load_runs, run_info
 from pu_sim.rules import RuleOptions
 from pu_sim.runner import scan_run
 
@@ -258,15 +258,6 @@ def pct(row: dict[str, Any]) -> str:
     return ci(100 * row["share"], 100 * row["lower"], 100 * row["upper"], ".0f")
 
 
-def md_table(frame: pl.DataFrame, floats: str = ".3f") -> str:
-    cols = frame.columns
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.iter_rows():
-        cells = [format(v, floats) if isinstance(v, float) else str(v) for v in row]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def band_words() -> str:
     """The rulebook's outcome rows and the margins each holds."""
     parts = []
@@ -448,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     git = git_revision()
     versions = library_versions()
     sections = [
-        "## The bots\n\n" + md_table(bot_rows) + "\n\nThe search bots use "
+        "## The bots\n\n" + frame_table(bot_rows) + "\n\nThe search bots use "
         "greedy_tuned's weights for their own candidate ranking and rollouts "
         "(`bots.search(budget=B, width=2, **bots.PRESETS['greedy_tuned'])`); "
         "rollouts play the other seats with their own greedy weights (the random "
@@ -465,11 +456,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "![ladder](figures/ladder.png)\n\n"
         "*Left: Elo with 95% bootstrap intervals.  Right: the share of the games "
         "holding both bots in which the row bot finished ahead of the column bot.*"
-        "\n\n" + md_table(fit_show),
+        "\n\n" + frame_table(fit_show),
         "## Head to head\n\nShare of the games holding both in which `a` finished "
         "ahead of `b` (ties count half), 95% Wilson interval, and the share the "
         "Plackett-Luce ratings predict (1 / (1 + e^(r_b - r_a))): where they agree "
-        "the one-number ratings summarise the pairings well.\n\n" + md_table(h2h_show),
+        "the one-number ratings summarise the pairings well.\n\n"
+        + frame_table(h2h_show),
         "## Solo against the rulebook\n\n"
         f"{config.solo_games:,} games per bot on seed {config.seed}, the same games "
         "for every bot (paired), base game (Universal Coalition on KSB-4156) with "
@@ -479,8 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "![solo](figures/solo.png)\n\n"
         "*Left: solo scores per bot against the target.  Right: the rulebook's "
         f"outcome rows by the margin score - target: {band_words()}.*\n\n"
-        + md_table(solo_show, ".2f") + "\n\nOutcome band shares:\n\n"
-        + md_table(band_show),
+        + frame_table(solo_show, ".2f") + "\n\nOutcome band shares:\n\n"
+        + frame_table(band_show),
         "## Speed\n\nSolo runs, from their manifests: wall time with "
         f"{args.jobs} workers, so ms/game and ms/decision are worker time (wall x "
         "workers / games or decisions; every decision counted, forced ones "
@@ -488,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Parquet) is included and dominates the small runs of the fast bots; the "
         "search bots' numbers are their playing cost.  A shared machine: the "
         "numbers are indicative.\n\n"
-        + md_table(speed_show, ".2f"),
+        + frame_table(speed_show, ".2f"),
     ]  # fmt: skip
     result = {
         "config": {"n_games": config.n_games, "seed": config.seed,
@@ -527,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "but the timings.\n\n"
         f"- git revision: {(git or {}).get('revision', 'unknown')} "
         f"(uncommitted changes: {(git or {}).get('dirty', 'unknown')})\n"
-        f"- versions: {versions_text}\n\n" + md_table(runs_show, ".1f"),
+        f"- versions: {versions_text}\n\n" + frame_table(runs_show, ".1f"),
         "## Files",
         "Figures: [ladder.png](figures/ladder.png), [solo.png](figures/solo.png).  "
         "Tables: " + ", ".join(f"[{p.name}](tables/{p.name})"

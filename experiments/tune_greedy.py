@@ -33,7 +33,7 @@ from pu_sim import bots, plots, stats
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
 from pu_sim.experiment import cli, configure, run_name, simulate_run
 from pu_sim.provenance import git_revision
-from pu_sim.reporting import run_info
+from pu_sim.reporting import frame_table, run_info
 from pu_sim.runner import scan_run
 from pu_sim.tuning import (
     TUNED_WEIGHTS,
@@ -225,15 +225,6 @@ def seat_share(runs: Sequence[Path]) -> pl.DataFrame:
 def fmt_ci(r: dict[str, object], spec: str = ".2f", scale: float = 1.0) -> str:
     m, lo, hi = (scale * float(r[k]) for k in ("mean", "lower", "upper"))  # type: ignore[arg-type]
     return f"{m:{spec}} [{lo:{spec}}, {hi:{spec}}]"
-
-
-def md_table(frame: pl.DataFrame, floats: str = ".3f") -> str:
-    cols = frame.columns
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.iter_rows():
-        cells = [format(v, floats) if isinstance(v, float) else str(v) for v in row]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 def fitness_figure(histories: dict[str, pl.DataFrame], path: Path) -> None:
@@ -540,15 +531,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "*Fitness by generation on that generation's seeds: the search mean is "
         "what ships; best and median are over the samples.*"
     )
-    sections.append("## Tuned weights\n\n" + md_table(weights))
+    sections.append("## Tuned weights\n\n" + frame_table(weights))
     sections.append(
         "## Validation\n\nSolo, paired by game on the same held-out seed:\n\n"
-        + md_table(solo_table) + "\n\n" + md_table(solo_extra) + "\n\n"
+        + frame_table(solo_table) + "\n\n" + frame_table(solo_extra) + "\n\n"
         + "4 players, one tuned seat against three default-greedy seats (t "
         "intervals over setups, each setup's four seatings averaged):\n\n"
-        + md_table(multi_table)
+        + frame_table(multi_table)
         + ("\n\nPer corporation (the corporation on the tested seat):\n\n"
-           + md_table(corp_table) if corp_table is not None else "")
+           + frame_table(corp_table) if corp_table is not None else "")
     )  # fmt: skip
 
     run_rows = pl.DataFrame({
@@ -586,7 +577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "record; the same command with that file in place skips the search and "
         "replays only the validation).  Re-running the same command reproduces "
         "every game and so every number but the timings.\n\n"
-        + md_table(run_rows, ".1f"),
+        + frame_table(run_rows, ".1f"),
         "## Files",
         "Tables: " + ", ".join(f"[{p.name}](tables/{p.name})"
                                for p in sorted((out / "tables").glob("*.csv"))),

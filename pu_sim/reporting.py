@@ -257,6 +257,15 @@ def _md_table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join(lines)
 
 
+def frame_table(frame: pl.DataFrame, floats: str = ".3f") -> str:
+    """A whole frame as a Markdown table, floats in the ``floats`` format."""
+    rows = [
+        [format(v, floats) if isinstance(v, float) else str(v) for v in row]
+        for row in frame.iter_rows()
+    ]
+    return _md_table(rows, frame.columns)
+
+
 def _seat_name(seat: int) -> str:
     return f"seat {seat} (first commander)" if seat == 0 else f"seat {seat}"
 

@@ -276,3 +276,10 @@ def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):
     assert len(named) == reporting.HEADLINE_ITEMS  # the rest only in the table
     table = pl.read_csv(out / "tables" / "corporation_balance.csv")
     assert table.filter(pl.col("significant")).height > reporting.HEADLINE_ITEMS
+
+
+def test_frame_table_formats_floats_and_keeps_other_values():
+    frame = pl.DataFrame({"bot": ["a", "b"], "mean": [1.23456, 2.0], "n": [3, 4]})
+    assert reporting.frame_table(frame, ".2f").splitlines() == [
+        "| bot | mean | n |", "|---|---|---|", "| a | 1.23 | 3 |", "| b | 2.00 | 4 |",
+    ]  # fmt: skip
