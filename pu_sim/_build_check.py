@@ -16,7 +16,13 @@ _HOW = (
 
 
 def sources_newer_than(binary: Path) -> list[Path]:
-    """Cython sources modified after ``binary`` was built."""
+    """Cython sources of a source checkout modified after ``binary`` was built.
+
+    An installed package (no ``setup.py`` beside it) was built from its sources
+    by pip, which copies them after the build, so their times mean nothing.
+    """
+    if not (_HERE.parent / "setup.py").is_file():
+        return []
     built = binary.stat().st_mtime
     sources = [*_HERE.glob("_core*.pyx"), *_HERE.glob("*.pxd"), *_HERE.glob("*.pxi")]
     return [p for p in sources if p.stat().st_mtime > built]

@@ -19,16 +19,32 @@ def test_missing_core_says_how_to_build(monkeypatch):
         _build_check.import_core()
 
 
-def test_stale_sources_are_detected(tmp_path, monkeypatch):
-    binary = tmp_path / "_core.so"
+def package_with_newer_source(root):
+    """A pu_sim folder whose _round.pxi is newer than its built core."""
+    package = root / "pu_sim"
+    package.mkdir()
+    binary = package / "_core.so"
     binary.write_bytes(b"")
-    source = tmp_path / "_round.pxi"
+    source = package / "_round.pxi"
     source.write_text("")
     os.utime(binary, (1_000, 1_000))
     os.utime(source, (2_000, 2_000))
-    monkeypatch.setattr(_build_check, "_HERE", tmp_path)
+    return package, binary, source
+
+
+def test_stale_sources_are_detected(tmp_path, monkeypatch):
+    package, binary, source = package_with_newer_source(tmp_path)
+    (tmp_path / "setup.py").write_text("")  # a source checkout
+    monkeypatch.setattr(_build_check, "_HERE", package)
     assert _build_check.sources_newer_than(binary) == [source]
     os.utime(source, (500, 500))
+    assert _build_check.sources_newer_than(binary) == []
+
+
+def test_an_installed_package_is_never_stale(tmp_path, monkeypatch):
+    # pip copies the .pyx/.pxi after building, so their times say nothing there
+    package, binary, _ = package_with_newer_source(tmp_path)
+    monkeypatch.setattr(_build_check, "_HERE", package)
     assert _build_check.sources_newer_than(binary) == []
 
 
