@@ -54,7 +54,7 @@ include "_search.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
 
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
 cdef SeatRecord _record_example

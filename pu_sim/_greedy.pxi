@@ -30,7 +30,9 @@ cdef enum:
     G_NOISE = 20            # random tie-break amplitude
     G_OBJECTIVE = 21        # scale of objective-card incentives (_greedy_objectives.pxi)
     G_PLANET = 22           # scale of the planets' own scoring terms (_greedy_planets.pxi)
-    N_GREEDY = 23
+    G_SHAPE = 23            # scale of rectangle/area card targets (_greedy_objectives.pxi)
+    G_POCKET = 24           # penalty per pocket of 2-3 free squares the placement closes
+    N_GREEDY = 25
 
 
 # ==== valuing track advances =====================================================
@@ -145,6 +147,7 @@ cdef struct PlaceEval:
     int rover_next                       # next rover-track space has a rover milestone
     uint8_t lifepod_dist[GRID][GRID]     # BFS distance to the nearest lifepod
     Incentive inc                        # what the player's objective cards reward
+    ShapeTargets st                      # where its rectangle and area cards are built
     uint16_t near_terr[N_TERRAINS][GRID]  # squares touching placed terrain t
     PlanetTerms pt                       # cities, sub-planets, Petra's currents
 
@@ -207,6 +210,7 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     cdef uint16_t comp[GRID]
     cdef uint16_t covered[GRID]
     objective_incentives(g, R, w, p, &e.inc)
+    shape_targets(g, R, w, p, &e.st)
     prepare_planet_terms(g, R, w, p, &e.pt)
     covered_for_lines(g, R, pl, covered)
     e.movable = movable_tracks(g, R, p)
@@ -338,6 +342,8 @@ cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t,
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
         bound -= w[G_HOLE] * ori.n_nbr
+    if w[G_POCKET] < 0:
+        bound -= w[G_POCKET] * ori.n_nbr
     rest_bound[0] = bound
     return v
 
@@ -379,6 +385,8 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     cdef int mx = -1, my = -1, cx, cy
     cdef uint16_t fa, fb, foot, wet, touch_a = 0, touch_b = 0
     cdef uint16_t feet[5]
+    cdef uint16_t feet_a[5]
+    cdef uint16_t feet_b[5]
     cdef int on_currents[5]
     cdef bint wet_on_ice = False
     cdef double v = 0.0
@@ -391,6 +399,8 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
         fb = <uint16_t>((ori.rows_b[i] << x) & ROW_BITS)
         foot = fa | fb
         feet[i] = foot
+        feet_a[i] = fa
+        feet_b[i] = fb
         if e.tokens_in_row[yy]:
             lifepods += popcount16(foot & pl.lifepod[yy])
             rovers += popcount16(foot & pl.rover_at[yy])
@@ -402,6 +412,8 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
                 wet_on_ice = True
             icy += popcount16(foot & ~wet & ice[yy])
             covered_ice += popcount16(foot & ice[yy])
+    if e.st.n:
+        v += shape_value(&e.st, t.ta, t.tb, feet_a, feet_b, y, ori.h)
     if e.pt.on:
         v += planet_cover_value(&e.pt, feet, y, ori.h)
         if e.pt.currents:
@@ -439,14 +451,73 @@ cdef inline bint blocked_at(const PlaceEval* e, int x, int y) noexcept nogil:
     return (e.blocked[y] >> x) & 1
 
 
+cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
+                       const int* sx, const int* sy, int n) noexcept nogil:
+    """Pockets of 2 or 3 free squares the placement closes off next to it, searched
+    from the narrow free squares (sx, sy) beside it: only a domino, a tromino or
+    patches can still fill them, so they tend to stay empty and cost their row
+    and column (a closed single square is G_HOLE's)."""
+    cdef uint16_t free[GRID]
+    cdef uint16_t comp[GRID]
+    cdef uint16_t grown[GRID]
+    cdef uint16_t seen[GRID]
+    cdef uint16_t ring
+    cdef int i, yy, nx, ny, lo, hi, size = 0, step, pockets = 0
+    cdef bint closed
+    for yy in range(GRID):
+        free[yy] = ~e.blocked[yy] & ROW_BITS
+        seen[yy] = 0
+    for i in range(ori.h):
+        free[y + i] &= <uint16_t>~(ori.rows[i] << x)
+    for i in range(n):
+        nx = sx[i]
+        ny = sy[i]
+        if (seen[ny] >> nx) & 1:
+            continue
+        # grow the free area from this square; a pocket of 3 or fewer stops growing
+        # within 3 steps and lies within 3 rows of where it started
+        lo = ny - 3 if ny >= 3 else 0
+        hi = ny + 3 if ny + 3 < GRID else GRID - 1
+        for yy in range(lo, hi + 1):
+            comp[yy] = 0
+        comp[ny] = <uint16_t>(1 << nx)
+        closed = False
+        for step in range(4):
+            size = 0
+            closed = True
+            for yy in range(lo, hi + 1):
+                ring = <uint16_t>(comp[yy] | (comp[yy] << 1) | (comp[yy] >> 1))
+                if yy > lo:
+                    ring |= comp[yy - 1]
+                if yy < hi:
+                    ring |= comp[yy + 1]
+                grown[yy] = ring & free[yy]
+                if grown[yy] != comp[yy]:
+                    closed = False
+                size += popcount16(grown[yy])
+            for yy in range(lo, hi + 1):
+                comp[yy] = grown[yy]
+            if closed or size > 3:
+                break
+        for yy in range(lo, hi + 1):
+            seen[yy] |= comp[yy]
+        if closed and size >= 2 and size <= 3:
+            pockets += 1
+    return pockets
+
+
 cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t, int o,
-                           int x, int y, const PlaceEval* e) noexcept nogil:
+                           int x, int y, const PlaceEval* e, double cutoff) noexcept nogil:
     """The rest of a placement's score: exact energy, compactness, walled-in squares,
-    and landing a coming rover near a lifepod; one lookup per neighbour square."""
+    small pockets, and landing a coming rover near a lifepod.  Pockets (the costly
+    part, a penalty) are skipped once the rest is below `cutoff`: the placement
+    cannot win then."""
     cdef const Orient_t* ori = &R.orient[t.tile][o]
-    cdef int i, k, nx, ny, cx, cy, side, mask, inside, holes = 0, touch = 0
+    cdef int i, k, nx, ny, cx, cy, side, mask, inside, exits, holes = 0, touch = 0
+    cdef int n_narrow = 0
+    cdef int narrow_x[MAX_NBR]
+    cdef int narrow_y[MAX_NBR]
     cdef double v = 0.0, d
-    cdef bint walled
     if t.energy:
         # EN-1/EN-2: the other part always touches; then what touches the energy
         # part and the energy areas it joins
@@ -470,12 +541,18 @@ cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t,
             touch += ori.nbr_mult[i]
             continue
         inside = ori.nbr_inside[i]
-        walled = (((inside & 1) or blocked_at(e, nx - 1, ny))
-                  and ((inside & 2) or blocked_at(e, nx + 1, ny))
-                  and ((inside & 4) or blocked_at(e, nx, ny - 1))
-                  and ((inside & 8) or blocked_at(e, nx, ny + 1)))
-        if walled:
+        exits = (4 - popcount16(inside)
+                 - (not (inside & 1) and blocked_at(e, nx - 1, ny))
+                 - (not (inside & 2) and blocked_at(e, nx + 1, ny))
+                 - (not (inside & 4) and blocked_at(e, nx, ny - 1))
+                 - (not (inside & 8) and blocked_at(e, nx, ny + 1)))
+        if exits == 0:
             holes += 1
+        elif exits <= 2 and n_narrow < MAX_NBR:
+            # a square of a 2-3 square pocket has at most two free neighbours
+            narrow_x[n_narrow] = nx
+            narrow_y[n_narrow] = ny
+            n_narrow += 1
     v += w[G_CONTACT] * touch - w[G_HOLE] * holes
     if t.rover_reach:
         d = 99
@@ -485,6 +562,8 @@ cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t,
             if e.lifepod_dist[cy][cx] < d:
                 d = e.lifepod_dist[cy][cx]
         v += w[G_REACH] / (1.0 + d)
+    if n_narrow and w[G_POCKET] != 0.0 and v >= cutoff:
+        v -= w[G_POCKET] * small_pockets(e, ori, x, y, narrow_x, narrow_y, n_narrow)
     return v
 
 
@@ -497,7 +576,7 @@ cdef double eval_placement(const Game_t* g, const Rules_t* R, const double* w, i
     prepare_tile_eval(g, R, w, p, tile, resources, e, &t)
     return (placement_rows(R, w, &t, o, y, e, &bound)
             + placement_cols(R, w, &g.pl[p], &t, o, x, y, e)
-            + placement_rest(R, w, &t, o, x, y, e))
+            + placement_rest(R, w, &t, o, x, y, e, -1e300))
 
 
 # ==== choosing ==========================================================================
@@ -552,6 +631,14 @@ cdef inline bint argmax_hopeless(const Argmax* a, double upper) noexcept nogil:
     return a.scores == NULL and upper + a.noise < a.best - TIE_EPS
 
 
+cdef inline double argmax_cutoff(const Argmax* a, double partial) noexcept nogil:
+    """What the rest of an option valued `partial` so far must reach to win or tie
+    (-inf in scoring mode, where every option is valued in full)."""
+    if a.scores != NULL:
+        return -1e300
+    return a.best - TIE_EPS - a.noise - partial
+
+
 cdef inline double best_of(const double* vals, int mask) noexcept nogil:
     """The largest of vals over the tracks in mask (0 if the mask is empty)."""
     cdef int t
@@ -575,6 +662,7 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
     cdef double v = 0.0
     cdef uint16_t up, down, left, right
     cdef uint16_t foot[1]
+    cdef uint16_t none[1]
     if grid_has(pl.occ, x, y):
         # Wormhole: over a tile square nothing new is covered; a meteorite there goes
         v = -0.1
@@ -588,8 +676,11 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
     if not grid_has(e.pt.cur_open, x, y):           # Petra: a current is already covered
         v += line_gain(1, e.row_rem[y], e.row_complete[y], e.row_unit[y], False)
         v += line_gain(1, e.col_rem[x], e.col_complete[x], e.col_unit[x], False)
+    foot[0] = <uint16_t>(1 << x)
+    if e.st.n:
+        none[0] = 0
+        v += shape_value(&e.st, BIOMASS, -1, foot, none, y, 1)  # a patch is biomass
     if e.pt.on:
-        foot[0] = <uint16_t>(1 << x)
         v += planet_cover_value(&e.pt, foot, y, 1)
     up = e.blocked[y - 1] if y > 0 else ROW_BITS
     down = e.blocked[y + 1] if y < GRID - 1 else ROW_BITS
@@ -929,7 +1020,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                 v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
                 if argmax_hopeless(&a, v + bound):
                     continue
-                v += placement_rest(R, w, &tiles[slot], o, x, y, e)
+                v += placement_rest(R, w, &tiles[slot], o, x, y, e,
+                                    argmax_cutoff(&a, v) if w[G_POCKET] > 0 else -1e300)
                 argmax_offer(&a, g, i, v)
         else:
             for i in range(n):

@@ -114,11 +114,28 @@ cdef double track_incentive(const Game_t* g, const Rules_t* R, const double* w, 
     return inc.track[t] * steps if steps > 0 else 0.0
 
 
+# How often greedy_tuned met each private card it kept in solo base games, by card
+# index (experiments/objective_rates.py prints this table): the setup discard gives
+# up the card least likely to pay, which no rule of thumb got right (it kept
+# Coveralls, met 0 times in 881, and gave up Overdrive, met 88%).
+cdef double OBJ_BASE_RATE[N_OBJECTIVES]
+OBJ_BASE_RATE[:] = [
+    0.068, 0.092, 0.188, 0.121, 0.102, 0.097,      # 3 x 3 rectangles
+    0.264, 0.291, 0.2, 0.317, 0.331, 0.308,        # areas with 6 icons
+    0.053, 0.187, 0.097, 0.1, 0.134, 0.064,        # 2 x 5 rectangles
+    0.498, 0.104, 0.135, 0.344, 0.884,             # trackers at the top
+    0.487, 0.452, 0.128, 0.879, 0.0,               # energy, meteorites, pods, ice, land
+]
+
+
 cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
-    """Rough chance that player p meets a private card by the end (discard choice)."""
+    """Rough chance that player p meets a private card by the end (discard choice):
+    the measured base rate before the first tile, the card's progress after."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint8_t* o = R.obj_private[card]
     cdef int kind = o[0], n
+    if not pl.placed_any:
+        return OBJ_BASE_RATE[card]
     if objective_met(g, R, p, card):
         return 0.9 if (kind == OC_RES_AT_MOST or kind == OC_COLLECTED_GT) else 1.0
     if kind == OC_RECT:
@@ -137,3 +154,158 @@ cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int car
     if kind == OC_NO_ICE:
         return 0.45
     return 0.3                                           # OC_NO_LAND
+
+
+# ==== shape targets: where a rectangle or an icon-rich area is being built ==========
+#
+# A rectangle card (OC_RECT) pays only for one solid block, and an area card
+# (OC_AREA_RES) only for one area, so a pull toward "any square of the terrain"
+# scatters the terrain and almost never meets them.  Each decision the bot picks
+# one target per unmet card instead: the free window with most of the terrain
+# already in it, or the squares next to the area with most icons; a placement is
+# valued by the terrain it puts in the target and the other terrain that spoils it.
+
+cdef enum:
+    MAX_SHAPE_TARGETS = 8
+
+
+cdef struct ShapeTargets:
+    int n
+    int terrain[MAX_SHAPE_TARGETS]
+    bint area[MAX_SHAPE_TARGETS]          # an area card: joining counts once per part
+    double inside[MAX_SHAPE_TARGETS]      # rect: per square of the terrain in the target
+    double join[MAX_SHAPE_TARGETS]        # area: a part of the terrain touching the area
+    double spoil[MAX_SHAPE_TARGETS]       # rect: other terrain in the window
+    uint16_t win[MAX_SHAPE_TARGETS][GRID]  # rect: the window's free squares; area: the ring
+
+
+cdef int best_window(const uint16_t* terrain, const uint16_t* bad, const uint16_t* grid,
+                     int w, int h, uint16_t* win) noexcept nogil:
+    """The w x h window of grid squares free of `bad` holding most terrain squares
+    (first in row order on ties); its squares in win, the count returned (-1: none)."""
+    cdef int x, y, i, have, best = -1
+    cdef uint16_t m
+    for y in range(GRID - h + 1):
+        for x in range(GRID - w + 1):
+            m = <uint16_t>(((1 << w) - 1) << x)
+            have = 0
+            for i in range(h):
+                if (grid[y + i] & m) != m or (bad[y + i] & m):
+                    have = -1
+                    break
+                have += popcount16(terrain[y + i] & m)
+            if have > best:
+                best = have
+                grid_zero(win)
+                for i in range(h):
+                    win[y + i] = m
+    return best
+
+
+cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int p,
+                        ShapeTargets* st) noexcept nogil:
+    """One target per unmet rectangle or area card of player p (G_SHAPE scales)."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef const uint8_t* o
+    cdef uint16_t bad[GRID]
+    cdef uint16_t alt[GRID]
+    cdef uint16_t rest[GRID]
+    cdef uint16_t seed[GRID]
+    cdef uint16_t comp[GRID]
+    cdef uint16_t best_comp[GRID]
+    cdef int i, k, t, y, x = 0, have, have2, area, icons, top
+    cdef double W = w[G_SHAPE] * OBJ_WIN
+    st.n = 0
+    if W == 0:
+        return
+    for i in range(pl.n_priv):
+        if st.n >= MAX_SHAPE_TARGETS:
+            break
+        o = R.obj_private[pl.priv[i]]
+        if (o[0] != OC_RECT and o[0] != OC_AREA_RES) or objective_met(g, R, p, pl.priv[i]):
+            continue
+        t = o[1]
+        k = st.n
+        st.terrain[k] = t
+        st.inside[k] = 0.0
+        st.join[k] = 0.0
+        st.spoil[k] = 0.0
+        if o[0] == OC_RECT:
+            st.area[k] = False
+            for y in range(GRID):
+                bad[y] = (pl.occ[y] & ~pl.terr[t][y]) | pl.meteorite[y]
+            have = best_window(pl.terr[t], bad, grid, o[2], o[3], st.win[k])
+            if o[4] and o[2] != o[3]:
+                have2 = best_window(pl.terr[t], bad, grid, o[3], o[2], alt)
+                if have2 > have:
+                    have = have2
+                    grid_copy(st.win[k], alt)
+            if have < 0:
+                continue                                   # no room left for it
+            area = o[2] * o[3]
+            for y in range(GRID):
+                st.win[k][y] &= ~pl.occ[y]
+            st.inside[k] = W / (area - have)
+            st.spoil[k] = W * (have + 1.0) / area
+        else:
+            st.area[k] = True
+            # the area of the terrain holding most of the card's icons
+            grid_copy(rest, pl.terr[t])
+            top = -1
+            grid_zero(best_comp)
+            while lowest_square(rest, &x, &y):
+                grid_zero(seed)
+                seed[y] = <uint16_t>(1 << x)
+                flood_fill(seed, rest, comp)
+                icons = 0
+                for y in range(GRID):
+                    icons += popcount16(comp[y] & pl.icon[o[2]][y])
+                    rest[y] &= ~comp[y]
+                if icons > top:
+                    top = icons
+                    grid_copy(best_comp, comp)
+            if top < 0:
+                continue                                   # no area yet: any start will do
+            dilate(best_comp, st.win[k])
+            for y in range(GRID):
+                st.win[k][y] &= grid[y] & ~pl.occ[y]
+            st.join[k] = W / (o[3] - top if o[3] > top else 1)
+        st.n += 1
+
+
+cdef double shape_value(const ShapeTargets* st, int ta, int tb, const uint16_t* fa,
+                        const uint16_t* fb, int y, int h) noexcept nogil:
+    """What a placement (part footprints fa, fb on rows y..y+h-1) adds to the targets."""
+    cdef int k, i, n_in, n_bad
+    cdef bint joins
+    cdef const uint16_t* own
+    cdef const uint16_t* other
+    cdef double v = 0.0
+    for k in range(st.n):
+        if st.terrain[k] == ta:
+            own = fa
+            other = fb
+        elif st.terrain[k] == tb:
+            own = fb
+            other = fa
+        else:
+            own = NULL
+            other = NULL
+        n_in = 0
+        n_bad = 0
+        joins = False
+        for i in range(h):
+            if own != NULL:
+                n_in += popcount16(own[i] & st.win[k][y + i])
+                n_bad += popcount16(other[i] & st.win[k][y + i])
+            else:
+                n_bad += popcount16((fa[i] | fb[i]) & st.win[k][y + i])
+        if st.area[k]:
+            if n_in > 0:
+                v += st.join[k]
+        else:
+            v += st.inside[k] * n_in
+            if n_bad > 0:
+                v -= st.spoil[k]
+    return v

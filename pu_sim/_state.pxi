@@ -104,6 +104,27 @@ cdef class GameState:
         cdef int i = bot_choose(&self.g, self.rules.R, &self.spec, self.scratch, self.buf, n)
         return self.buf[i]
 
+    def greedy_values(self, params):
+        """The greedy value of each legal move, in legal_moves() order, for the
+        weight vector `params` (BotSpec.vector()); draws nothing, adds no noise."""
+        cdef double w[MAX_BOT_PARAMS]
+        cdef int i, n
+        if len(params) != MAX_BOT_PARAMS:
+            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+        for i in range(MAX_BOT_PARAMS):
+            w[i] = params[i]
+        n = legal_moves(&self.g, self.rules.R, self.buf)
+        if n == 0:
+            raise ValueError("no decision is pending")
+        cdef double* scores = <double*>malloc(n * sizeof(double))
+        if scores == NULL:
+            raise MemoryError()
+        try:
+            greedy_scores(&self.g, self.rules.R, w, self.buf, n, scores)
+            return [scores[i] for i in range(n)]
+        finally:
+            free(scores)
+
     def determinized(self, int seat, uint64_t seed):
         """A copy with everything `seat` cannot know resampled (the search bot's
         view of the game before a rollout), drawn from a generator seeded by `seed`."""

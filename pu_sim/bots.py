@@ -56,14 +56,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "noise": 0.0,  # uniform noise added to every option (0: ties only)
         "objective": 1.0,  # scale of objective-card incentives
         "planet": 1.0,  # scale of planet scoring terms (cities, sub-planets)
+        "shape": 0.3,  # scale of rectangle/area card targets
+        "pocket": 2.0,  # penalty per closed pocket of 2-3 free squares
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (24, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (25, 2.0),  # greedy-best moves kept (1: play greedy)
+        "budget": (30, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (31, 2.0),  # greedy-best moves kept (1: play greedy)
     }
 )
 """Search settings: (slot in the core's vector, default); pu_sim/_search.pxi S_*.
@@ -102,6 +104,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "meteor_target": 1.117,
                 "objective": 1.26,
                 "planet": 1.12,
+                "shape": 0.3,
+                "pocket": 2.0,
             }
         ),
         # the Cosmos Inc. seat, warm-started from greedy_tuned; in the validation it
@@ -130,6 +134,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "meteor_target": 1.088,
                 "objective": 1.012,
                 "planet": 1.306,
+                "shape": 0.3,
+                "pocket": 2.0,
             }
         ),
         # the Wormhole Corp. seat, warm-started from greedy_tuned; +4.2 points of
@@ -158,6 +164,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "meteor_target": 1.394,
                 "objective": 1.118,
                 "planet": 0.7235,
+                "shape": 0.3,
+                "pocket": 2.0,
             }
         ),
     }

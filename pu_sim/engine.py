@@ -34,6 +34,7 @@ from typing import Any
 
 from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
+from pu_sim.bots import parse as parse_bot
 from pu_sim.gamedata import TERRAINS, TRACKS, Planet
 from pu_sim.rules import RuleOptions, Rules, load_rules
 from pu_sim.simulation import RootSeed, SeedLike
@@ -178,6 +179,10 @@ class Game:
     def bot_move(self) -> int:
         """The move the deciding seat's bot would choose now."""
         return self.state.bot_move()  # type: ignore[no-any-return]
+
+    def greedy_values(self, bot: str | BotSpec = "greedy") -> list[float]:
+        """What a greedy bot's weights make of each legal move (legal_moves order)."""
+        return self.state.greedy_values(parse_bot(bot).vector())  # type: ignore[no-any-return]
 
     def step(self) -> int:
         """Let the deciding seat's bot make one decision; returns the move."""
