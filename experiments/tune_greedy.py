@@ -30,6 +30,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from pu_sim import bots, plots, stats
+from pu_sim._build_check import import_core
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
 from pu_sim.experiment import cli, configure, run_name, simulate_run
 from pu_sim.provenance import git_revision
@@ -252,10 +253,15 @@ def corp_label(corp: str) -> str:
 
 
 def config_record(config: Config) -> dict[str, object]:
-    """The config as JSON values (tuples as lists)."""
-    return {
+    """The config as JSON values (tuples as lists), with what else decides the
+    search: the weights it moves and the engine that plays (a recorded search
+    of other weights or another engine is not reused)."""
+    record: dict[str, object] = {
         k: list(v) if isinstance(v, tuple) else v for k, v in asdict(config).items()
     }
+    record["weights"] = list(TUNED_WEIGHTS)
+    record["engine"] = import_core().ENGINE_VERSION
+    return record
 
 
 def history_title(corp: str | None) -> str:
