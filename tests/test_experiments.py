@@ -12,7 +12,8 @@ from pu_sim import experiment, study
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 SCRIPTS = ["corp_planet_balance", "solo_target_calibration", "seat_order",
-           "bot_comparison", "tune_greedy", "bot_ladder"]  # fmt: skip
+           "bot_comparison", "tune_greedy", "bot_ladder",
+           "objective_rates"]  # fmt: skip
 
 
 def load(name: str):

@@ -7,7 +7,9 @@ Setup discard: the measured base rates decide which card goes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +167,38 @@ def test_the_setup_discard_gives_up_the_card_least_often_met():
             dealt_it += 1
             assert game.bot_move() + 37 == 64
     assert dealt_it >= 3
+
+
+def committed_rates() -> list[tuple[float, float, float]]:
+    """(rate, lower, upper) per card from the committed objective_rates report."""
+    import polars as pl
+
+    (table,) = (
+        Path(__file__)
+        .resolve()
+        .parents[1]
+        .glob("reports/objective_rates/*/tables/objective_rates.csv")
+    )
+    frame = pl.read_csv(table).sort("card")
+    return list(frame.select("rate", "lower", "upper").iter_rows())
+
+
+def core_rates() -> list[float]:
+    """OBJ_BASE_RATE as written in the core (comments stripped)."""
+    text = (
+        Path(__file__).resolve().parents[1] / "pu_sim" / "_greedy_objectives.pxi"
+    ).read_text()
+    block = re.search(r"OBJ_BASE_RATE\[:\] = \[(.*?)\]", text, re.S)
+    assert block is not None
+    values = re.sub(r"#.*", "", block.group(1))
+    return [float(v) for v in re.findall(r"\d+(?:\.\d+)?", values)]
+
+
+def test_the_discard_rates_are_the_committed_measurement():
+    core = core_rates()
+    measured = committed_rates()
+    assert len(core) == len(measured) == 28
+    for card, (value, (rate, lower, upper)) in enumerate(
+        zip(core, measured, strict=True)
+    ):
+        assert lower - 1e-9 <= value <= upper + 1e-9, (37 + card, value, rate)
