@@ -102,18 +102,6 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
             add_item_incentive(inc, o[1], (0.15 if o[5] else -0.15) * Wn)
 
 
-cdef double track_incentive(const Game_t* g, const Rules_t* R, const double* w, int p,
-                            int t, int steps) noexcept nogil:
-    """What objective cards add to `steps` advances of track t."""
-    cdef Incentive inc
-    if w[G_OBJECTIVE] == 0 or (g.pl[p].n_priv == 0 and g.n_neighbour == 0):
-        return 0.0
-    objective_incentives(g, R, w, p, &inc)
-    if g.pl[p].track[t] + steps > TOP:
-        steps = TOP - g.pl[p].track[t]
-    return inc.track[t] * steps if steps > 0 else 0.0
-
-
 # How often greedy_tuned met each private card it kept in 20,000 solo base games,
 # by card index (reports/objective_rates prints it; a test keeps every value in
 # that report's 95% interval).  The setup discard gives up the card least likely
