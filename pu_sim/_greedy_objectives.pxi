@@ -199,11 +199,8 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
     cdef const uint8_t* o
     cdef uint16_t bad[GRID]
     cdef uint16_t alt[GRID]
-    cdef uint16_t rest[GRID]
-    cdef uint16_t seed[GRID]
-    cdef uint16_t comp[GRID]
     cdef uint16_t best_comp[GRID]
-    cdef int i, k, t, y, x = 0, have, have2, area, icons, top
+    cdef int i, k, t, y, have, have2, area, top
     cdef double W = w[G_SHAPE] * OBJ_WIN
     st.n = 0
     if W == 0:
@@ -240,20 +237,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
         else:
             st.area[k] = True
             # the area of the terrain holding most of the card's icons
-            grid_copy(rest, pl.terr[t])
-            top = -1
-            grid_zero(best_comp)
-            while lowest_square(rest, &x, &y):
-                grid_zero(seed)
-                seed[y] = <uint16_t>(1 << x)
-                flood_fill(seed, rest, comp)
-                icons = 0
-                for y in range(GRID):
-                    icons += popcount16(comp[y] & pl.icon[o[2]][y])
-                    rest[y] &= ~comp[y]
-                if icons > top:
-                    top = icons
-                    grid_copy(best_comp, comp)
+            top = richest_area(pl.terr[t], pl.icon[o[2]], best_comp)
             if top < 0:
                 continue                                   # no area yet: any start will do
             dilate(best_comp, st.win[k])

@@ -74,13 +74,16 @@ cdef bint has_rectangle(const uint16_t* terrain, const uint16_t* grid, int w, in
     return False
 
 
-cdef bint area_with_icons(const uint16_t* terrain, const uint16_t* icons, int k) noexcept nogil:
-    """Some single terrain area holds at least k resource icons (cards.md 7)."""
+cdef int richest_area(const uint16_t* terrain, const uint16_t* icons,
+                      uint16_t* best) noexcept nogil:
+    """The terrain area holding most icons (first in row order on ties): its squares
+    in `best`, its icon count returned (-1 and `best` empty: no terrain at all)."""
     cdef uint16_t rest[GRID]
     cdef uint16_t seed[GRID]
     cdef uint16_t comp[GRID]
-    cdef int x = 0, y = 0, yy, n
+    cdef int x = 0, y = 0, yy, n, top = -1
     grid_copy(rest, terrain)
+    grid_zero(best)
     while lowest_square(rest, &x, &y):
         grid_zero(seed)
         seed[y] = <uint16_t>(1 << x)
@@ -89,9 +92,16 @@ cdef bint area_with_icons(const uint16_t* terrain, const uint16_t* icons, int k)
         for yy in range(GRID):
             n += popcount16(comp[yy] & icons[yy])
             rest[yy] &= ~comp[yy]
-        if n >= k:
-            return True
-    return False
+        if n > top:
+            top = n
+            grid_copy(best, comp)
+    return top
+
+
+cdef bint area_with_icons(const uint16_t* terrain, const uint16_t* icons, int k) noexcept nogil:
+    """Some single terrain area holds at least k resource icons (cards.md 7)."""
+    cdef uint16_t best[GRID]
+    return richest_area(terrain, icons, best) >= k
 
 
 cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
