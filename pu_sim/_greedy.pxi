@@ -567,18 +567,6 @@ cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t,
     return v
 
 
-cdef double eval_placement(const Game_t* g, const Rules_t* R, const double* w, int p,
-                           int tile, int o, int x, int y, bint resources,
-                           const PlaceEval* e) noexcept nogil:
-    """Full score of one placement (the slow path's and tests' view)."""
-    cdef TileEval t
-    cdef double bound
-    prepare_tile_eval(g, R, w, p, tile, resources, e, &t)
-    return (placement_rows(R, w, &t, o, y, e, &bound)
-            + placement_cols(R, w, &g.pl[p], &t, o, x, y, e)
-            + placement_rest(R, w, &t, o, x, y, e, -1e300))
-
-
 # ==== choosing ==========================================================================
 
 cdef struct Argmax:
