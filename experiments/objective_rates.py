@@ -78,7 +78,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli(argv, description=__doc__.splitlines()[0])
     config = configure(Config(), args, smoke=SMOKE)
     out = args.out / STUDY / run_name(config, args.smoke)
-    (out / "figures").mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     bot = bots.parse(config.bot)
     run = simulate_run(

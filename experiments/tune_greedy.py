@@ -345,7 +345,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = configure(Config(), args, smoke=SMOKE)
     out = args.out / STUDY / run_name(config, args.smoke)
     (out / "tables").mkdir(parents=True, exist_ok=True)
-    (out / "figures").mkdir(parents=True, exist_ok=True)
     git = git_revision() or {}  # before this run rewrites tracked report files
     default = bots.greedy()
     headlines: list[str] = []

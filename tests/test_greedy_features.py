@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from pu_sim import bots
@@ -171,8 +172,6 @@ def test_the_setup_discard_gives_up_the_card_least_often_met():
 
 def committed_rates() -> list[tuple[float, float, float]]:
     """(rate, lower, upper) per card from the committed objective_rates report."""
-    import polars as pl
-
     (table,) = (
         Path(__file__)
         .resolve()
