@@ -49,12 +49,13 @@ include "_round.pxi"
 include "_greedy_objectives.pxi"
 include "_greedy_planets.pxi"
 include "_greedy_corporations.pxi"
+include "_greedy_track_fit.pxi"
 include "_greedy.pxi"
 include "_search.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
 
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
 cdef SeatRecord _record_example

@@ -32,7 +32,8 @@ cdef enum:
     G_PLANET = 22           # scale of the planets' own scoring terms (_greedy_planets.pxi)
     G_SHAPE = 23            # scale of rectangle/area card targets (_greedy_objectives.pxi)
     G_POCKET = 24           # penalty per pocket of 2-3 free squares the placement closes
-    N_GREEDY = 25
+    G_TRACK_FIT = 25        # scale of the rollout-fitted track values (_greedy_track_fit.pxi)
+    N_GREEDY = 26
 
 
 # ==== valuing track advances =====================================================
@@ -103,6 +104,19 @@ cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* 
     if steps < room:
         room = steps
     return track_gain(g, R, w, p, t, steps) + (inc.track[t] * room if room > 0 else 0.0)
+
+
+cdef inline double track_fit(const Game_t* g, int p, int t) noexcept nogil:
+    """Rollout-fitted value (medals, relative to the other tracks) of advancing
+    tracker t now: one number per corporation, track and position, plus one per
+    track and third of the game (experiments/track_values.py)."""
+    cdef int corp = g.pl[p].corp, pos = g.pl[p].track[t], phase
+    if pos > 15:
+        pos = 15
+    phase = (g.round - 1) * 3 // 20
+    phase = 0 if phase < 0 else (2 if phase > 2 else phase)
+    return (TRACK_STEP_FIT[(corp * N_TRACKS + t) * 16 + pos]
+            + TRACK_PHASE_FIT[(corp * N_TRACKS + t) * 3 + phase])
 
 
 cdef inline double best_track(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -1037,6 +1051,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                 v = claim_row_value(g, R, w, p, pl.track[t0])
             else:
                 v = track_value(g, R, w, p, t0, 1, &inc)
+            if w[G_TRACK_FIT] != 0:
+                v += w[G_TRACK_FIT] * track_fit(g, p, t0)
             argmax_offer(&a, g, i, v)
         return a.index
     if d == D_KEEP_OBJECTIVE:

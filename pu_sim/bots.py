@@ -58,6 +58,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "planet": 1.0,  # scale of planet scoring terms (cities, sub-planets)
         "shape": 0.3,  # scale of rectangle/area card targets
         "pocket": 2.0,  # penalty per closed pocket of 2-3 free squares
+        "track_fit": 0.0,  # scale of the rollout-fitted track-choice values
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
@@ -106,6 +107,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "planet": 0.8327,
                 "shape": 0.2258,
                 "pocket": 2.1,
+                "track_fit": 4.0,
             }
         ),
         # the Cosmos Inc. seat, warm-started from greedy_tuned; +2.4 points of win
@@ -136,6 +138,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "planet": 0.9,
                 "shape": 0.2497,
                 "pocket": 1.217,
+                "track_fit": 4.0,
             }
         ),
         # the Wormhole Corp. seat, warm-started from greedy_tuned; +3.6 points of
@@ -166,6 +169,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "planet": 0.8439,
                 "shape": 0.2357,
                 "pocket": 1.886,
+                "track_fit": 4.0,
             }
         ),
     }

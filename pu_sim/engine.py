@@ -296,6 +296,8 @@ class Game:
             kind, a, b, c = self.player(self.decider)["items"][move]
             return f"resolve {self._item_name(kind, a, b, c)}"
         if d in ("energy", "synergy", "track"):
+            if move & core["SYNERGY_TWICE"]:  # Jump Drive tech C
+                return f"advance {TRACKS[move & ~core['SYNERGY_TWICE']]} twice"
             return f"advance {TRACKS[move]}"
         if d in ("patch", "rover_place", "lifepod", "meteorite"):
             if move in (core["MV_STORE"], core["MV_DONE"]):

@@ -40,8 +40,12 @@ FloatArray = npt.NDArray[np.float64]
 Objective = Callable[[FloatArray, int], FloatArray]
 """Fitness of a population ``(n, d)`` in generation ``g``: shape ``(n,)``."""
 
-TUNED_WEIGHTS: tuple[str, ...] = tuple(w for w in GREEDY_WEIGHTS if w != "noise")
-"""The weights the search moves; ``noise`` stays 0 (a deterministic bot)."""
+TUNED_WEIGHTS: tuple[str, ...] = tuple(
+    w for w in GREEDY_WEIGHTS if w not in ("noise", "track_fit")
+)
+"""The weights the search moves on a log scale.  ``noise`` stays 0 (a deterministic
+bot); ``track_fit`` defaults to 0 and is set by the presets from a paired sweep
+(experiments/track_values.py fits the table it scales)."""
 
 
 # --------------------------------------------------------------------------------

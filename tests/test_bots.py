@@ -16,9 +16,10 @@ from pu_sim.tuning import TUNED_WEIGHTS
 def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     spec = bots.parse(name)
     assert spec.kind == "greedy" and spec.label == name
-    assert set(PRESETS[name]) == set(TUNED_WEIGHTS)  # all but noise, by name
+    # all but noise, by name: the tuned ones and the fitted track values' scale
+    assert set(PRESETS[name]) == {*TUNED_WEIGHTS, "track_fit"}
     assert set(spec.params) == set(GREEDY_WEIGHTS)
-    assert all(spec.params[w] > 0 for w in TUNED_WEIGHTS)
+    assert all(spec.params[w] > 0 for w in PRESETS[name])
     assert spec.params["noise"] == 0.0  # a deterministic bot
     assert spec.vector()[: len(GREEDY_WEIGHTS)].tolist() == [
         spec.params[w] for w in GREEDY_WEIGHTS
@@ -66,4 +67,5 @@ def test_presets_are_the_weights_the_committed_report_found():
     rows = list(csv.DictReader(table.read_text().splitlines()))
     for name in PRESETS:
         found = {r["weight"]: float(r[name]) for r in rows}
-        assert found == pytest.approx(dict(PRESETS[name]), rel=1e-3), name
+        tuned = {k: v for k, v in PRESETS[name].items() if k != "track_fit"}
+        assert found == pytest.approx(tuned, rel=1e-3), name

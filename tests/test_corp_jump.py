@@ -91,6 +91,7 @@ def test_tech_c_a_synergy_may_advance_twice_once_a_round(rules):
     game.give(0, ("synergy", 0, 0, 0))
     assert game.decision == "synergy"
     assert (WATER | TWICE) in game.legal_moves()
+    assert game.describe(WATER | TWICE) == "advance water twice"
     game.apply(WATER | TWICE)
     assert game.player(0)["track"][WATER] == 2
     game.give(0, ("synergy", 0, 0, 0))

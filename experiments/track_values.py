@@ -1,0 +1,259 @@
+"""Track values: what advancing each tracker is worth, fitted to rollouts.
+
+At every choice among trackers (synergy boost, energy, a card's "advance one")
+in solo games of each corporation, every option is valued by Monte Carlo
+rollouts: the game is determinized for the player, the option applied and the
+game played to the end by the same greedy bot, R times with common random
+numbers.  A least-squares fit within each decision explains the rollout values
+by one number per (track, tracker position) and one per (track, third of the
+game), next to greedy's own value of the option; ridge-regularized.  The
+fitted numbers are the core's ``TRACK_STEP_FIT`` / ``TRACK_PHASE_FIT`` tables
+(``pu_sim/_greedy_track_fit.pxi``, written by this script with ``--write``),
+which the greedy bot adds to its track choices scaled by its ``track_fit``
+weight.  Games whose index is a multiple of 4 are held out: the report
+compares the regret (best rollout value minus the chosen option's) of greedy
+alone and of the fitted values on them.
+
+The rollouts use greedy_tuned with ``track_fit`` 0, so the tables do not
+depend on themselves; re-run whenever the greedy bot changes.
+
+Usage: ``python experiments/track_values.py [--games N] [--rollouts R]
+[--seed S] [--jobs J] [--corporations KEY ...] [--write] [--out reports] [--smoke]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from joblib import Parallel, delayed
+
+from pu_sim import bots
+from pu_sim._core import ENGINE_VERSION
+from pu_sim.engine import Game
+from pu_sim.rules import load_rules
+
+TRACKS = ("civ", "water", "biomass", "rover", "tech")
+POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)
+PHASES = 3  # thirds of a 20-round game
+RIDGE = 10.0
+CHOICES = ("synergy", "energy", "track")
+TABLE_FILE = Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_track_fit.pxi"
+
+Floats = npt.NDArray[np.float64]
+Record = dict[str, Any]
+
+
+def rollout_bot() -> bots.BotSpec:
+    """greedy_tuned without the fitted values: the policy the tables are fitted to."""
+    return bots.greedy(
+        "greedy_tuned", **{**bots.PRESETS["greedy_tuned"], "track_fit": 0.0}
+    )
+
+
+def phase(round_: int) -> int:
+    """Third of the game (0, 1, 2) a round falls in."""
+    return min(PHASES - 1, max(0, (round_ - 1) * PHASES // 20))
+
+
+def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Record]:
+    """Every track choice of the games, with each option's mean rollout value."""
+    bot = rollout_bot()
+    records = []
+    for index in games:
+        game = Game(1, corporations=corporation, bots=bot, seed=seed, game_index=index)
+        while not game.is_terminal:
+            moves = game.legal_moves()
+            if game.decision in CHOICES and len(moves) > 1:
+                names = [game.describe(m).split() for m in moves]
+                if all(n[0] == "advance" and n[-1] in TRACKS for n in names):
+                    tracks = [TRACKS.index(n[-1]) for n in names]
+                    at = game.tracks(0)
+                    values = [
+                        np.mean([rollout(game, m, index * 100_000 + j)
+                                 for j in range(rollouts)])
+                        for m in moves
+                    ]  # fmt: skip
+                    records.append({
+                        "game": index, "round": game.fields()["round"],
+                        "track": tracks,
+                        "pos": [min(at[TRACKS[t]], POSITIONS - 1) for t in tracks],
+                        "greedy": game.greedy_values(bot), "value": values,
+                    })  # fmt: skip
+            game.apply(game.bot_move())
+    return records
+
+
+def rollout(game: Game, move: int, stream: int) -> float:
+    """Final score after `move`, the hidden state redealt from `stream`."""
+    state = game.state.determinized(0, stream)
+    state.apply(move)
+    while not state.is_terminal:
+        state.apply(state.bot_move())
+    return float(state.player_fields(0)["score"])
+
+
+def features(r: Record, i: int) -> Floats:
+    """Option i of decision r: track x position, track x phase, greedy value."""
+    f = np.zeros(len(TRACKS) * (POSITIONS + PHASES) + 1)
+    t = r["track"][i]
+    f[t * POSITIONS + r["pos"][i]] = 1.0
+    f[len(TRACKS) * POSITIONS + t * PHASES + phase(r["round"])] = 1.0
+    f[-1] = r["greedy"][i]
+    return f
+
+
+def fit(records: Sequence[Record]) -> Record:
+    """Ridge fit of the rollout values, demeaned within each decision."""
+    rows, ys = [], []
+    for r in records:
+        x = np.array([features(r, i) for i in range(len(r["track"]))])
+        v = np.asarray(r["value"], float)
+        rows.append(x - x.mean(0))
+        ys.append(v - v.mean())
+    x, y = np.concatenate(rows), np.concatenate(ys)
+    beta = np.linalg.solve(x.T @ x + RIDGE * np.eye(x.shape[1]), x.T @ y)
+    n_step = len(TRACKS) * POSITIONS
+    return {
+        "step": beta[:n_step].reshape(len(TRACKS), POSITIONS).round(3).tolist(),
+        "phase": beta[n_step:-1].reshape(len(TRACKS), PHASES).round(3).tolist(),
+        "greedy_coef": round(float(beta[-1]), 4),
+    }
+
+
+def regret(records: Sequence[Record], score: str, table: Record | None = None) -> float:
+    """Mean of (best rollout value - value of the option `score` picks)."""
+    out = []
+    for r in records:
+        v = np.asarray(r["value"], float)
+        if table is None:
+            s = np.asarray(r["greedy"], float)
+        else:
+            s = np.array([
+                table["greedy_coef"] * r["greedy"][i]
+                + table["step"][t][r["pos"][i]] + table["phase"][t][phase(r["round"])]
+                for i, t in enumerate(r["track"])
+            ])  # fmt: skip
+        out.append(v.max() - v[int(np.argmax(s))])
+    return float(np.mean(out))
+
+
+def helps(row: Record) -> bool:
+    """Does the fit choose better than greedy alone on the held-out games?"""
+    return bool(row["regret_fitted"] < row["regret_greedy"])
+
+
+def pxi_text(report: Record, keys: Sequence[str]) -> str:
+    """The core's tables from a report: 0 for a corporation the fit did not help
+    on held-out games (or was not fitted), so its bot plays as before."""
+    used = {r["corporation"] for r in report["held_out"] if helps(r)}
+
+    def block(name: str, width: int) -> list[str]:
+        lines = [f"TRACK_{name.upper()}_FIT[:] = ["]
+        for key in keys:
+            rows = (report["tables"][key][name] if key in used
+                    else [[0.0] * width] * len(TRACKS))  # fmt: skip
+            lines.append(f"    # {key}" + ("" if key in used else ": not used"))
+            for row in rows:  # at most 8 numbers a line
+                for i in range(0, len(row), 8):
+                    lines.append(
+                        "    " + ", ".join(f"{v:.3f}" for v in row[i : i + 8]) + ","
+                    )
+        return [*lines, "]"]
+
+    return "\n".join([
+        "# Generated by experiments/track_values.py; do not edit.",
+        f"# `{report['command']}`",
+        "# Rollout-fitted value of advancing a tracker (medals, relative to the other",
+        "# options of the same choice): [corporation][track][position] and",
+        "# [corporation][track][third of the game]; see pu_sim/_greedy.pxi track_fit.",
+        "cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * 16]",
+        *block("step", POSITIONS),
+        "cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * 3]",
+        *block("phase", PHASES),
+        "",
+    ])  # fmt: skip
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    keys = [c.key for c in load_rules().data.corporations]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="per corporation")
+    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--corporations", nargs="+", default=keys, choices=keys)
+    parser.add_argument(
+        "--write", action="store_true", help=f"rewrite {TABLE_FILE.name}"
+    )
+    parser.add_argument("--out", type=Path, default=Path("reports"))
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    args = parser.parse_args(argv)
+    n_games, rollouts = (4, 2) if args.smoke else (args.games, args.rollouts)
+    chunk = max(1, n_games // 10)
+    tasks = [(c, range(s, min(n_games, s + chunk)))
+             for c in args.corporations for s in range(0, n_games, chunk)]  # fmt: skip
+    parts = Parallel(n_jobs=args.jobs)(
+        delayed(collect)(c, games, rollouts, args.seed) for c, games in tasks
+    )
+    command = (f"python experiments/track_values.py --games {n_games} --rollouts "
+               f"{rollouts} --seed {args.seed} --write")  # fmt: skip
+    tables, rows = {}, []
+    for corp in args.corporations:
+        records = [
+            r
+            for (c, _), part in zip(tasks, parts, strict=True)
+            if c == corp
+            for r in part
+        ]
+        train = [r for r in records if r["game"] % 4]
+        test = [r for r in records if not r["game"] % 4]
+        tables[corp] = fit(records)
+        held_out = fit(train)
+        rows.append({
+            "corporation": corp, "decisions": len(records), "held_out": len(test),
+            "regret_greedy": regret(test, "greedy"),
+            "regret_fitted": regret(test, "fitted", held_out),
+            "greedy_coef": tables[corp]["greedy_coef"],
+        })  # fmt: skip
+        print(rows[-1], flush=True)
+    out = (
+        args.out
+        / "track_values"
+        / ("smoke" if args.smoke else f"{n_games}-games-seed-{args.seed}")
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    report = {"engine_version": ENGINE_VERSION, "command": command, "ridge": RIDGE,
+              "tables": tables, "held_out": rows}  # fmt: skip
+    (out / "track_values.json").write_text(json.dumps(report, indent=1))
+    lines = [
+        "# Track values fitted to rollouts", "",
+        f"Solo games per corporation: {n_games}, {rollouts} rollouts per option "
+        f"(seed {args.seed}): `{command}`. Rollouts and decisions by greedy_tuned "
+        "with track_fit 0. Regret: mean medals lost against the best option by "
+        "rollouts, on held-out games (index multiple of 4), choosing by greedy's "
+        "value alone or by the values fitted on the other games.", "",
+        "| corporation | decisions | held out | regret greedy | regret fitted "
+        "| greedy coefficient | in the core's table |",
+        "|---|---|---|---|---|---|---|",
+        *(f"| {r['corporation']} | {r['decisions']:,} | {r['held_out']:,} "
+          f"| {r['regret_greedy']:.3f} | {r['regret_fitted']:.3f} "
+          f"| {r['greedy_coef']:.3f} | {'yes' if helps(r) else 'no (0)'} |"
+          for r in rows),
+        "", "The regret includes the rollouts' own noise (the best of noisy means),",
+        "so only the difference between the two columns measures the fit.", "",
+    ]  # fmt: skip
+    (out / "README.md").write_text("\n".join(lines))
+    if args.write and not args.smoke:
+        TABLE_FILE.write_text(pxi_text(report, keys))
+    print(f"report: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
