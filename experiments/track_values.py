@@ -36,9 +36,9 @@ from joblib import Parallel, delayed
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
 from pu_sim.engine import Game
+from pu_sim.gamedata import TRACKS
 from pu_sim.rules import load_rules
 
-TRACKS = ("civ", "water", "biomass", "rover", "tech")
 POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)
 PHASES = 3  # thirds of a 20-round game
 RIDGE = 10.0
@@ -126,8 +126,9 @@ def fit(records: Sequence[Record]) -> Record:
     }
 
 
-def regret(records: Sequence[Record], score: str, table: Record | None = None) -> float:
-    """Mean of (best rollout value - value of the option `score` picks)."""
+def regret(records: Sequence[Record], table: Record | None = None) -> float:
+    """Mean of (best rollout value - value of the option picked by greedy's value,
+    or with `table` by the fitted values)."""
     out = []
     for r in records:
         v = np.asarray(r["value"], float)
@@ -172,9 +173,9 @@ def pxi_text(report: Record, keys: Sequence[str]) -> str:
         "# Rollout-fitted value of advancing a tracker (medals, relative to the other",
         "# options of the same choice): [corporation][track][position] and",
         "# [corporation][track][third of the game]; see pu_sim/_greedy.pxi track_fit.",
-        "cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * 16]",
+        f"cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * {POSITIONS}]",
         *block("step", POSITIONS),
-        "cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * 3]",
+        f"cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * {PHASES}]",
         *block("phase", PHASES),
         "",
     ])  # fmt: skip
@@ -217,8 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         held_out = fit(train)
         rows.append({
             "corporation": corp, "decisions": len(records), "held_out": len(test),
-            "regret_greedy": regret(test, "greedy"),
-            "regret_fitted": regret(test, "fitted", held_out),
+            "regret_greedy": regret(test),
+            "regret_fitted": regret(test, held_out),
             "greedy_coef": tables[corp]["greedy_coef"],
         })  # fmt: skip
         print(rows[-1], flush=True)
