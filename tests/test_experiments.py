@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from experiment_scripts import load
 
 from pu_sim import experiment, study
 
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 SCRIPTS = ["corp_planet_balance", "solo_target_calibration", "seat_order",
            "bot_comparison", "tune_greedy", "bot_ladder",
            "objective_rates"]  # fmt: skip
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(
-        f"exp_{name}", EXPERIMENTS / f"{name}.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through it
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -196,13 +196,9 @@ def test_search_beats_greedy_in_paired_solo_games():
 
 
 def test_strength_script_smoke_run(tmp_path):
-    import importlib.util
-    from pathlib import Path
+    from experiment_scripts import load
 
-    path = Path(__file__).resolve().parents[1] / "experiments" / "search_strength.py"
-    spec = importlib.util.spec_from_file_location("search_strength", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load("search_strength")
     assert module.main(["--smoke", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "README.md").read_text()
     assert "| search-2x4 | 2 | 4 |" in text and "| greedy | 0 | 1 |" in text

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim.engine import Game
@@ -17,17 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "track_values" / "200-games-seed-77" / "track_values.json"
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location(
-        "exp_track_values", ROOT / "experiments" / "track_values.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tv = load_script()
+tv = load("track_values")
 
 
 def test_fit_recovers_known_track_values():
