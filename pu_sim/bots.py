@@ -78,35 +78,39 @@ greedy bot with named weights."""
 
 # Found by experiments/tune_greedy.py; report:
 # reports/tune_greedy/20000-games-seed-2026/README.md (weights rounded to 4 digits).
+# greedy_tuned then went on by experiments/fit_greedy.py (weights fitted to rollouts;
+# report: reports/fit_greedy/greedy_tuned-1000-games-seed-6/README.md).
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
     {
-        # the base game: solo score and wins against three default seats
+        # every corporation and planet: tuned on the base game (solo score and wins
+        # against three default seats), then fitted to rollouts of solo games with
+        # random corporations and planets
         "greedy_tuned": MappingProxyType(
             {
-                "line_complete": 1.12,
-                "line_fill": 0.4539,
-                "track": 0.8692,
-                "progress": 1.151,
-                "civ": 1.011,
-                "synergy": 0.7061,
-                "patch": 0.3778,
-                "move": 0.5786,
-                "tech": 0.3968,
-                "rover": 1.487,
-                "lifepod_lost": 1.049,
-                "rover_lost": 1.458,
-                "meteorite": 0.1951,
-                "contact": 0.1771,
-                "hole": 0.8919,
-                "size": 0.2641,
-                "ice": 0.0959,
-                "reach": 0.7609,
-                "store": 0.2105,
-                "meteor_target": 0.9939,
-                "objective": 1.704,
-                "planet": 0.8327,
-                "shape": 0.2258,
-                "pocket": 2.1,
+                "line_complete": 1.3003,
+                "line_fill": 0.4811,
+                "track": 0.9943,
+                "progress": 0.9683,
+                "civ": 0.6971,
+                "synergy": 0.8747,
+                "patch": 0.7225,
+                "move": 0.6752,
+                "tech": 0.0072,
+                "rover": 0.9051,
+                "lifepod_lost": 1.0232,
+                "rover_lost": 3.0869,
+                "meteorite": 0.0686,
+                "contact": 0.4698,
+                "hole": 1.1931,
+                "size": 0.0521,
+                "ice": 0.1423,
+                "reach": 0.5314,
+                "store": 3.7048,
+                "meteor_target": 1.3245,
+                "objective": 1.289,
+                "planet": 1.9615,
+                "shape": 0.6024,
+                "pocket": 2.0641,
                 "track_fit": 4.0,
             }
         ),

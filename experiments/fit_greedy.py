@@ -1,0 +1,331 @@
+"""Greedy weights fitted to rollouts: a policy-improvement step for a preset.
+
+Solo games are played by the preset.  At every decision with more than one
+move, the greedy's best ``TOP`` moves are each valued by Monte Carlo rollouts
+(the game determinized for the player, the move applied, the game played to
+the end by the same preset, ``R`` times with common random numbers).  What
+each weight contributes to a move's value is measured by finite differences
+of the greedy's own values (``GameState.greedy_values``), so a weight that
+scales a product (``track`` scales the benefits) gets its local slope.  A
+ridge fit within each decision explains the rollout values by the greedy
+value (one coefficient per decision type) plus one coefficient per weight,
+shared by every decision type; coefficient / the placement's greedy
+coefficient is the direction in which each weight should move.  A line search
+over step sizes, each candidate in paired solo games against the preset,
+keeps the best step if it beats the preset; the gain is re-measured on fresh
+games, so the line search's choice does not flatter it.
+
+Why not only the cross-entropy search (tune_greedy.py): it sees one number per
+candidate (a mean score), so 25 weights cost it tens of thousands of games per
+generation; a rollout fit sees every decision's alternatives.  It starts where
+the cross-entropy search stopped.  ``noise`` and ``track_fit`` are left alone
+(noise is not a value; track_fit scales a table fitted by track_values.py).
+
+Usage: ``python experiments/fit_greedy.py [--preset NAME] [--games N]
+[--rollouts R] [--seed S] [--jobs J] [--iterations I] [--out reports] [--smoke]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from joblib import Parallel, delayed
+
+from pu_sim import _core, bots
+from pu_sim.bots import GREEDY_WEIGHTS
+from pu_sim.engine import Game
+from pu_sim.rules import load_rules
+from pu_sim.table import TableSetup
+
+TOP = 4  # greedy's best moves valued per decision
+RIDGE = 30.0  # on standardized features
+ALPHAS = (0.1, 0.2, 0.4, 0.6, 0.8, 1.0)  # step sizes tried by the line search
+FIXED = ("noise", "track_fit")
+FITTED = tuple(n for n in GREEDY_WEIGHTS if n not in FIXED)
+REFERENCE = "place"  # the decision type whose greedy coefficient sets the scale
+
+Floats = npt.NDArray[np.float64]
+Record = dict[str, Any]
+Weights = dict[str, float]
+Table = tuple[str, str]  # (corporations, planets): a key or "random"
+
+
+def collect(
+    weights: Weights, games: range, rollouts: int, seed: int, table: Table
+) -> list[Record]:
+    """Every non-trivial decision of the games: the top moves' features and values."""
+    bot = bots.greedy("fit", **weights)
+    base = bot.vector()
+    records = []
+    for index in games:
+        game = Game(1, corporations=table[0], planets=table[1], bots=bot, seed=seed,
+                    game_index=index)  # fmt: skip
+        while not game.is_terminal:
+            moves = game.legal_moves()
+            if len(moves) > 1:
+                record = measure(game, moves, base, rollouts, index)
+                if record is not None:
+                    records.append(record)
+            game.apply(game.bot_move())
+    return records
+
+
+def measure(
+    game: Game, moves: list[int], base: Floats, rollouts: int, index: int
+) -> Record | None:
+    """The decision's top moves with weight slopes and rollout values (None if
+    no weight tells them apart: nothing to fit)."""
+    value = np.asarray(game.state.greedy_values(base))
+    top = np.argsort(-value, kind="stable")[:TOP]
+    slopes = np.empty((len(top), len(FITTED)))
+    for j, name in enumerate(FITTED):
+        i = list(GREEDY_WEIGHTS).index(name)
+        step = max(0.1 * abs(base[i]), 0.05)
+        w = base.copy()
+        w[i] += step
+        slopes[:, j] = (
+            np.asarray(game.state.greedy_values(w))[top] - value[top]
+        ) / step
+    if np.abs(slopes - slopes[0]).max() < 1e-9:
+        return None
+    outcomes = [
+        np.mean([rollout(game, moves[k], index * 100_000 + j) for j in range(rollouts)])
+        for k in top
+    ]
+    return {
+        "game": index, "decision": game.decision, "greedy": value[top],
+        "slopes": slopes, "value": np.asarray(outcomes),
+    }  # fmt: skip
+
+
+def rollout(game: Game, move: int, stream: int) -> float:
+    """Final score after `move`, the hidden state redealt from `stream`."""
+    state = game.state.determinized(0, stream)
+    state.apply(move)
+    while not state.is_terminal:
+        state.apply(state.bot_move())
+    return float(state.player_fields(0)["score"])
+
+
+def design(r: Record, types: Sequence[str]) -> Floats:
+    """Columns: greedy value in its decision type's column, then the slopes."""
+    x = np.zeros((len(r["greedy"]), len(types) + len(FITTED)))
+    x[:, types.index(r["decision"])] = r["greedy"]
+    x[:, len(types) :] = r["slopes"]
+    return x
+
+
+def fit(records: Sequence[Record], types: Sequence[str]) -> Floats:
+    """Ridge fit (standardized columns) of rollout values, demeaned per decision."""
+    xs, ys = [], []
+    for r in records:
+        x = design(r, types)
+        xs.append(x - x.mean(0))
+        ys.append(r["value"] - r["value"].mean())
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    scale = x.std(0) + 1e-9
+    xn = x / scale
+    beta = np.linalg.solve(xn.T @ xn + RIDGE * np.eye(x.shape[1]), xn.T @ y)
+    return np.asarray(beta / scale)
+
+
+def regret(
+    records: Sequence[Record], types: Sequence[str], beta: Floats | None
+) -> float:
+    """Mean rollout value lost against the decision's best top move, choosing by
+    greedy's value (beta None) or by the fit."""
+    lost = [
+        r["value"].max()
+        - r["value"][0 if beta is None else int(np.argmax(design(r, types) @ beta))]
+        for r in records
+    ]
+    return float(np.mean(lost)) if lost else float("nan")
+
+
+def stepped(weights: Mapping[str, float], direction: Mapping[str, float],
+            alpha: float) -> Weights:  # fmt: skip
+    """weights + alpha x direction, rounded to 4 digits and kept non-negative."""
+    return {
+        n: round(max(0.0, w + alpha * direction.get(n, 0.0)), 4)
+        if n in direction
+        else w
+        for n, w in weights.items()
+    }
+
+
+def solo_scores(
+    weights: Mapping[str, float], n_games: int, seed: int, table: Table
+) -> Floats:
+    """Scores of `n_games` solo games (same seeds give the same games)."""
+    rules = load_rules()
+    bot = bots.greedy("fit", **weights)
+    setup = TableSetup(players=1, corporations=table[0], planets=table[1], bots=bot)
+    spec = setup.lower(rules.data)
+    out = np.zeros(n_games, dtype=_core.RECORD_DTYPE)
+    _core.play_batch(rules.core, spec, seed, 0, 0, out)
+    return np.asarray(out["score"], dtype=np.float64)
+
+
+def paired(a: Floats, b: Floats) -> tuple[float, float]:
+    """Mean of a - b and its 95% half-width."""
+    d = a - b
+    return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def iteration(weights: Weights, args: argparse.Namespace, k: int) -> Record:
+    """One collect-fit-line-search step from `weights`."""
+    seed = args.seed + 10 * k
+    table = (args.corporations, args.planets)
+    started = time.perf_counter()
+    chunk = max(1, args.games // (4 * args.jobs))
+    parts = Parallel(n_jobs=args.jobs)(
+        delayed(collect)(
+            weights, range(s, min(args.games, s + chunk)), args.rollouts, seed, table
+        )
+        for s in range(0, args.games, chunk)
+    )
+    records = [r for part in parts for r in part]
+    types = sorted({r["decision"] for r in records} | {REFERENCE})
+    train = [r for r in records if r["game"] % 4]
+    test = [r for r in records if not r["game"] % 4]
+    held_out = fit(train, types)
+    beta = fit(records, types)
+    reference = beta[types.index(REFERENCE)]
+    direction = {
+        n: float(beta[len(types) + j] / reference) for j, n in enumerate(FITTED)
+    }
+    by_type = []
+    for i, t in enumerate(types):
+        held = [r for r in test if r["decision"] == t]
+        by_type.append({
+            "decision": t, "decisions": sum(r["decision"] == t for r in records),
+            "greedy_coef": round(float(beta[i]), 4),
+            "regret_greedy": regret(held, types, None),
+            "regret_fitted": regret(held, types, held_out),
+        })  # fmt: skip
+    collect_s = time.perf_counter() - started
+    base = solo_scores(weights, args.validate, seed + 1, table)
+    search = []
+    for alpha in ALPHAS:
+        candidate = stepped(weights, direction, alpha)
+        diff, half = paired(
+            solo_scores(candidate, args.validate, seed + 1, table), base
+        )
+        search.append({"alpha": alpha, "diff": diff, "half_width": half})
+    best = max(search, key=lambda s: s["diff"])
+    new = stepped(weights, direction, best["alpha"])
+    fresh = paired(solo_scores(new, args.validate, seed + 2, table),
+                   solo_scores(weights, args.validate, seed + 2, table))  # fmt: skip
+    accepted = fresh[0] - fresh[1] > 0
+    return {
+        "iteration": k, "seed": seed, "games": args.games, "decisions": len(records),
+        "held_out_decisions": len(test), "collect_seconds": round(collect_s, 1),
+        "by_type": by_type, "direction": direction, "line_search": search,
+        "alpha": best["alpha"], "fresh_diff": fresh[0], "fresh_half_width": fresh[1],
+        "accepted": accepted, "before": weights, "after": new if accepted else weights,
+    }  # fmt: skip
+
+
+def report_text(report: Record) -> str:
+    """The README: one section per iteration, then the weights."""
+    lines = ["# Greedy weights fitted to rollouts", "",
+             f"`{report['command']}` (engine {report['engine_version']}). "
+             f"Preset `{report['preset']}`, solo games (corporations "
+             f"{report['corporations']}, planets {report['planets']}); {TOP} top "
+             f"moves per decision, {report['rollouts']} rollouts each; line search and "
+             f"re-measure on {report['validate']:,} paired solo games each.",
+             ""]  # fmt: skip
+    for it in report["iterations"]:
+        lines += [
+            f"## Iteration {it['iteration']}", "",
+            f"{it['decisions']:,} decisions from {it['games']:,} games (seed "
+            f"{it['seed']}), collected in {it['collect_seconds'] / 60:.1f} min. "
+            "Regret: mean rollout value lost against the best of the top moves, "
+            "on held-out games (index multiple of 4), choosing by greedy's value "
+            "or by the fit on the other games (both include the rollouts' noise; "
+            "only their difference measures the fit).", "",
+            "| decision | decisions | greedy coefficient | regret greedy "
+            "| regret fitted |",
+            "|---|---|---|---|---|",
+            *(f"| {t['decision']} | {t['decisions']:,} | {t['greedy_coef']:.3f} "
+              f"| {t['regret_greedy']:.3f} | {t['regret_fitted']:.3f} |"
+              for t in it["by_type"]),
+            "", "| step | paired solo difference |", "|---|---|",
+            *(f"| {s['alpha']} | {s['diff']:+.2f} ± {s['half_width']:.2f} |"
+              for s in it["line_search"]),
+            "", f"Best step {it['alpha']}; on fresh games "
+            f"{it['fresh_diff']:+.2f} ± {it['fresh_half_width']:.2f} medals: "
+            f"{'accepted' if it['accepted'] else 'rejected'}.", "",
+        ]  # fmt: skip
+    first, last = report["iterations"][0]["before"], report["weights"]
+    lines += ["## Weights", "", "| weight | before | after |", "|---|---|---|",
+              *(f"| {n} | {first[n]} | {last[n]} |"
+                for n in GREEDY_WEIGHTS if n in last),
+              ""]  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--preset", default="greedy_tuned", choices=sorted(bots.PRESETS)
+    )
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rollouts", type=int, default=8)
+    parser.add_argument("--validate", type=int, default=3000, help="paired games")
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=1)
+    parser.add_argument(
+        "--corporations",
+        default="random",
+        help="a corporation key or 'random' (one draw per game)",
+    )
+    parser.add_argument("--planets", default="random",
+                        help="a planet key or 'random'")  # fmt: skip
+    parser.add_argument("--out", type=Path, default=Path("reports"))
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.games, args.rollouts, args.validate, args.iterations = 8, 2, 20, 1
+    weights = dict(bots.PRESETS[args.preset])
+    iterations = []
+    for k in range(args.iterations):
+        iterations.append(iteration(weights, args, k))
+        weights = iterations[-1]["after"]
+        print(
+            {
+                key: iterations[-1][key]
+                for key in ("iteration", "decisions", "alpha", "fresh_diff", "accepted")
+            },
+            flush=True,
+        )
+    command = (f"python experiments/fit_greedy.py --preset {args.preset} --games "
+               f"{args.games} --rollouts {args.rollouts} --validate {args.validate} "
+               f"--seed {args.seed} --iterations {args.iterations} --corporations "
+               f"{args.corporations} --planets {args.planets}")  # fmt: skip
+    report = {"command": command, "engine_version": _core.ENGINE_VERSION,
+              "preset": args.preset, "rollouts": args.rollouts, "top": TOP,
+              "ridge": RIDGE, "validate": args.validate, "iterations": iterations,
+              "corporations": args.corporations, "planets": args.planets,
+              "weights": weights}  # fmt: skip
+    name = (
+        "smoke" if args.smoke else f"{args.preset}-{args.games}-games-seed-{args.seed}"
+    )
+    out = args.out / "fit_greedy" / name
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "fit_greedy.json").write_text(json.dumps(report, indent=1, default=float))
+    (out / "README.md").write_text(report_text(report))
+    print(f"report: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

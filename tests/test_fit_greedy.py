@@ -1,0 +1,98 @@
+"""Greedy weights fitted to rollouts: the fit, the slopes, the shipped preset."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from experiment_scripts import load
+
+from pu_sim import bots
+from pu_sim.engine import Game
+from pu_sim.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-6"
+
+fg = load("fit_greedy")
+
+
+def synthetic_records(beta: np.ndarray, coef: float, n: int) -> list[dict[str, object]]:
+    """Decisions whose rollout values are coef x greedy + beta . slopes + noise."""
+    rng = np.random.default_rng(5)
+    records = []
+    for game in range(n):
+        slopes = rng.normal(0, 1, (4, len(fg.FITTED)))
+        greedy = rng.normal(0, 1, 4)
+        value = coef * greedy + slopes @ beta + rng.normal(0, 0.5, 4)
+        records.append({"game": game, "decision": "place", "greedy": greedy,
+                        "slopes": slopes, "value": value})  # fmt: skip
+    return records
+
+
+def test_fit_recovers_known_weight_directions():
+    beta = np.random.default_rng(1).normal(0, 0.3, len(fg.FITTED))
+    fitted = fg.fit(synthetic_records(beta, 0.5, 8_000), ["place"])
+    assert fitted[0] == pytest.approx(0.5, abs=0.02)
+    assert fitted[1:] == pytest.approx(beta, abs=0.02)
+
+
+def test_the_fit_lowers_regret_only_where_there_is_something_to_learn():
+    beta = np.zeros(len(fg.FITTED))
+    beta[0] = 1.0  # greedy under-weights line completion
+    records = synthetic_records(beta, 0.5, 2_000)
+    fitted = fg.fit(records[:1_000], ["place"])
+    assert fg.regret(records[1_000:], ["place"], fitted) < 0.8 * fg.regret(
+        records[1_000:], ["place"], None
+    )
+
+
+def test_steps_stay_non_negative_and_leave_unfitted_weights():
+    weights = dict(bots.PRESETS["greedy_tuned"])
+    direction = {n: -100.0 for n in fg.FITTED}
+    direction["track"] = 1.0
+    new = fg.stepped(weights, direction, 0.5)
+    assert new["track"] == pytest.approx(weights["track"] + 0.5, abs=1e-4)
+    assert all(new[n] == 0.0 for n in fg.FITTED if n != "track")
+    assert set(new) == set(weights) and new["track_fit"] == weights["track_fit"]
+
+
+def test_the_size_slope_of_a_placement_is_the_tile_size():
+    """Known answer: a placement's value has w_size x squares, nothing else with size."""
+    shapes = load_rules().data.shapes
+    tiles = load_rules().data.tiles
+    game = Game(1, bots="greedy_tuned", seed=3)
+    while game.decision != "place":
+        game.step()
+    moves = game.legal_moves()
+    base = bots.parse("greedy_tuned").vector()
+    record = fg.measure(game, moves, base, rollouts=1, index=0)
+    assert record is not None and record["decision"] == "place"
+    value = np.asarray(game.greedy_values("greedy_tuned"))
+    top = np.argsort(-value, kind="stable")[: fg.TOP]
+    sizes = [shapes[tiles[int(re.search(r"#(\d+)", game.describe(moves[k]))[1])].shape].size
+             for k in top]  # fmt: skip
+    assert record["slopes"][:, fg.FITTED.index("size")] == pytest.approx(sizes)
+    assert record["greedy"] == pytest.approx(value[top])
+    assert len(record["value"]) == len(top)
+
+
+def test_greedy_tuned_is_the_committed_fit():
+    """The preset is the weights the committed run found, and that run gained."""
+    report = json.loads((REPORT / "fit_greedy.json").read_text())
+    assert dict(bots.PRESETS["greedy_tuned"]) == pytest.approx(report["weights"])
+    assert any(it["accepted"] for it in report["iterations"])
+    before = report["iterations"][0]["before"]
+    assert before != report["weights"]
+
+
+def test_smoke_run_writes_a_report(tmp_path):
+    assert fg.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "fit_greedy" / "smoke"
+    data = json.loads((out / "fit_greedy.json").read_text())
+    assert data["iterations"][0]["decisions"] > 0
+    assert {s["alpha"] for s in data["iterations"][0]["line_search"]} == set(fg.ALPHAS)
+    assert "| place |" in (out / "README.md").read_text()
