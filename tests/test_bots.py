@@ -71,6 +71,10 @@ def test_presets_are_the_weights_the_committed_report_found():
     start = json.loads(next(fitted.glob("greedy_tuned-*/fit_greedy.json")).read_text())
     for name in PRESETS:
         found = {r["weight"]: float(r[name]) for r in rows}
-        weights = start["iterations"][0]["before"] if name == "greedy_tuned" else PRESETS[name]
+        weights = (
+            start["iterations"][0]["before"]
+            if name == "greedy_tuned"
+            else PRESETS[name]
+        )
         tuned = {k: v for k, v in weights.items() if k != "track_fit"}
         assert found == pytest.approx(tuned, rel=1e-3), name
