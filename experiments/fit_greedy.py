@@ -96,22 +96,13 @@ def measure(
     if np.abs(slopes - slopes[0]).max() < 1e-9:
         return None
     outcomes = [
-        np.mean([rollout(game, moves[k], index * 100_000 + j) for j in range(rollouts)])
+        np.mean([game.rollout(moves[k], index * 100_000 + j) for j in range(rollouts)])
         for k in top
     ]
     return {
         "game": index, "decision": game.decision, "greedy": value[top],
         "slopes": slopes, "value": np.asarray(outcomes),
     }  # fmt: skip
-
-
-def rollout(game: Game, move: int, stream: int) -> float:
-    """Final score after `move`, the hidden state redealt from `stream`."""
-    state = game.state.determinized(0, stream)
-    state.apply(move)
-    while not state.is_terminal:
-        state.apply(state.bot_move())
-    return float(state.player_fields(0)["score"])
 
 
 def design(r: Record, types: Sequence[str]) -> Floats:

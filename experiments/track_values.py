@@ -75,7 +75,7 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
                     tracks = [TRACKS.index(n[-1]) for n in names]
                     at = game.tracks(0)
                     values = [
-                        np.mean([rollout(game, m, index * 100_000 + j)
+                        np.mean([game.rollout(m, index * 100_000 + j)
                                  for j in range(rollouts)])
                         for m in moves
                     ]  # fmt: skip
@@ -87,15 +87,6 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
                     })  # fmt: skip
             game.apply(game.bot_move())
     return records
-
-
-def rollout(game: Game, move: int, stream: int) -> float:
-    """Final score after `move`, the hidden state redealt from `stream`."""
-    state = game.state.determinized(0, stream)
-    state.apply(move)
-    while not state.is_terminal:
-        state.apply(state.bot_move())
-    return float(state.player_fields(0)["score"])
 
 
 def features(r: Record, i: int) -> Floats:

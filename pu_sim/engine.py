@@ -198,6 +198,18 @@ class Game:
                 on_decision(self, move)
             self.apply(move)
 
+    def rollout(self, move: int, stream: int, seat: int = 0) -> float:
+        """`seat`'s final score after `move`, the bots playing to the end.
+
+        What `seat` cannot see is redealt from `stream` first (as the search bot
+        does); experiments value a decision's options by the mean over streams.
+        """
+        state = self.state.determinized(seat, stream)
+        state.apply(move)
+        while not state.is_terminal:
+            state.apply(state.bot_move())
+        return float(state.player_fields(seat)["score"])
+
     def copy(self) -> Game:
         """An independent copy of the game."""
         other = Game.__new__(Game)

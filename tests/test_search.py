@@ -182,6 +182,24 @@ def test_determinization_draws_events_the_player_has_not_seen():
     assert len(pool) > len(s.game_fields()["deck"])  # not only the real deck's cards
 
 
+def test_a_rollout_is_reproducible_and_leaves_the_game_alone():
+    """Game.rollout (the experiments' option values): same stream, same score;
+    other streams redeal the hidden state; the real game does not move."""
+    game = Game(1, bots="greedy_tuned", seed=8)
+    while game.decision != "place":
+        game.step()
+    before, moves = game.fields(), game.legal_moves()
+    scores = [game.rollout(moves[0], stream) for stream in range(8)]
+    assert game.rollout(moves[0], 3) == scores[3]
+    assert len(set(scores)) > 1  # the redealt stacks and events differ
+    assert game.fields() == before and game.legal_moves() == moves
+    finished = game.copy()
+    finished.state = game.state.determinized(0, 5)
+    finished.apply(moves[0])
+    finished.play()
+    assert finished.scores()[0]["score"] == scores[5]
+
+
 # ---- strength ---------------------------------------------------------------------
 
 
