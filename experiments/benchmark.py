@@ -60,6 +60,13 @@ the nine corporations and thirteen planets (their special rules cost time)."""
 SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
     "search-8": bots.search("search-8", budget=8, width=2),
     "search-32": bots.search("search-32", budget=32, width=2),
+    # with greedy_tuned's weights (the ladder's search bots): other rollouts
+    "search-8-tuned": bots.search(
+        "search-8-tuned", budget=8, width=2, **bots.PRESETS["greedy_tuned"]
+    ),
+    "search-32-tuned": bots.search(
+        "search-32-tuned", budget=32, width=2, **bots.PRESETS["greedy_tuned"]
+    ),
 }
 
 
@@ -287,7 +294,8 @@ def render(result: dict[str, Any]) -> str:
         "Boards: *base* is Universal Coalition on KSB-4156 at every seat (the "
         "targets' setting); *all* draws every seat's corporation and planet from "
         "all nine and all thirteen.  *search-B*: the search bot with a budget "
-        "of B greedy rollouts per decision over greedy's 2 best moves.",
+        "of B greedy rollouts per decision over greedy's 2 best moves "
+        "(*-tuned*: greedy_tuned's weights, in its ranking and its rollouts).",
         "",
         "| bot | players | boards | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
@@ -336,13 +344,15 @@ def main() -> None:
     load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
     repeats = 1 if args.smoke else 3
-    sizes = {"random": 20_000, "greedy": 3_000, "search-8": 40, "search-32": 10}
+    sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 3_000, "search-8": 40,
+             "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10}  # fmt: skip
     speed = []
     cells = [(bot, players, "base") for bot in ("random", "greedy")
              for players in (1, 2, 4, 6)]  # fmt: skip
     cells += [
         (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
     ]
+    cells += [("greedy_tuned", players, "base") for players in (1, 4)]
     cells += [(bot, 1, "base") for bot in SEARCH_BOTS]
     for bot, players, boards in cells:
         least = 2 if bot in SEARCH_BOTS else 20
