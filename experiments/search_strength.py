@@ -137,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"python experiments/search_strength.py --games {n} --bots "
         f"{' '.join(f'{b}x{w}' for b, w in settings)} --seed {args.seed} "
         f"--greedy {args.greedy} "
-        f"--duel '{args.duel}' --duel-games {args.duel_games}"
+        f"--duel '{args.duel}' --duel-games {args.duel_games} --out {args.out}"
     )
     lines = [
         f"Solo base game, {n} paired games (seed {args.seed}), one worker: "
