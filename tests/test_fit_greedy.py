@@ -40,7 +40,7 @@ def test_fit_recovers_known_weight_directions():
     assert fitted[1:] == pytest.approx(beta, abs=0.02)
 
 
-def test_the_fit_lowers_regret_only_where_there_is_something_to_learn():
+def test_the_fit_lowers_regret_when_greedy_misweights_a_feature():
     beta = np.zeros(len(fg.FITTED))
     beta[0] = 1.0  # greedy under-weights line completion
     records = synthetic_records(beta, 0.5, 2_000)
