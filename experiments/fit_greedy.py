@@ -42,6 +42,7 @@ from pu_sim import _core, bots
 from pu_sim.bots import GREEDY_WEIGHTS
 from pu_sim.engine import Game
 from pu_sim.rules import load_rules
+from pu_sim.stats import within_group_ridge
 from pu_sim.table import TableSetup
 
 TOP = 4  # greedy's best moves valued per decision
@@ -49,6 +50,7 @@ RIDGE = 30.0  # on standardized features
 ALPHAS = (0.1, 0.2, 0.4, 0.6, 0.8, 1.0)  # step sizes tried by the line search
 FIXED = ("noise", "track_fit")
 FITTED = tuple(n for n in GREEDY_WEIGHTS if n not in FIXED)
+SLOTS = tuple(list(GREEDY_WEIGHTS).index(n) for n in FITTED)  # in the vector
 REFERENCE = "place"  # the decision type whose greedy coefficient sets the scale
 
 Floats = npt.NDArray[np.float64]
@@ -85,8 +87,7 @@ def measure(
     value = np.asarray(game.state.greedy_values(base))
     top = np.argsort(-value, kind="stable")[:TOP]
     slopes = np.empty((len(top), len(FITTED)))
-    for j, name in enumerate(FITTED):
-        i = list(GREEDY_WEIGHTS).index(name)
+    for j, i in enumerate(SLOTS):
         step = max(0.1 * abs(base[i]), 0.05)
         w = base.copy()
         w[i] += step
@@ -115,16 +116,8 @@ def design(r: Record, types: Sequence[str]) -> Floats:
 
 def fit(records: Sequence[Record], types: Sequence[str]) -> Floats:
     """Ridge fit (standardized columns) of rollout values, demeaned per decision."""
-    xs, ys = [], []
-    for r in records:
-        x = design(r, types)
-        xs.append(x - x.mean(0))
-        ys.append(r["value"] - r["value"].mean())
-    x, y = np.concatenate(xs), np.concatenate(ys)
-    scale = x.std(0) + 1e-9
-    xn = x / scale
-    beta = np.linalg.solve(xn.T @ xn + RIDGE * np.eye(x.shape[1]), xn.T @ y)
-    return np.asarray(beta / scale)
+    groups = [(design(r, types), r["value"]) for r in records]
+    return within_group_ridge(groups, RIDGE, standardize=True)
 
 
 def regret(

@@ -38,6 +38,7 @@ from pu_sim._core import ENGINE_VERSION
 from pu_sim.engine import Game
 from pu_sim.gamedata import TRACKS
 from pu_sim.rules import load_rules
+from pu_sim.stats import within_group_ridge
 
 POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)
 PHASES = 3  # thirds of a 20-round game
@@ -101,14 +102,11 @@ def features(r: Record, i: int) -> Floats:
 
 def fit(records: Sequence[Record]) -> Record:
     """Ridge fit of the rollout values, demeaned within each decision."""
-    rows, ys = [], []
-    for r in records:
-        x = np.array([features(r, i) for i in range(len(r["track"]))])
-        v = np.asarray(r["value"], float)
-        rows.append(x - x.mean(0))
-        ys.append(v - v.mean())
-    x, y = np.concatenate(rows), np.concatenate(ys)
-    beta = np.linalg.solve(x.T @ x + RIDGE * np.eye(x.shape[1]), x.T @ y)
+    beta = within_group_ridge(
+        [(np.array([features(r, i) for i in range(len(r["track"]))]), r["value"])
+         for r in records],
+        RIDGE,
+    )  # fmt: skip
     n_step = len(TRACKS) * POSITIONS
     return {
         "step": beta[:n_step].reshape(len(TRACKS), POSITIONS).round(3).tolist(),

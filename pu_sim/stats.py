@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
 
 import numpy as np
@@ -298,3 +299,27 @@ def spearman(x: ArrayLike, y: ArrayLike) -> float:
     rb -= rb.mean()
     denom = math.sqrt(float(ra @ ra) * float(rb @ rb))
     return float(ra @ rb) / denom if denom > 0 else math.nan
+
+
+def within_group_ridge(
+    groups: Sequence[tuple[ArrayLike, ArrayLike]],
+    ridge: float,
+    standardize: bool = False,
+) -> FloatArray:
+    """Ridge coefficients of y on X with every group demeaned first.
+
+    Each group is one decision's options (rows of X, values y): only differences
+    within a decision say which option is better, so a decision's own level
+    (what every option shares) is removed.  With `standardize` the penalty acts
+    on columns scaled to unit spread (the coefficients are returned unscaled).
+    """
+    xs, ys = [], []
+    for x_group, y_group in groups:
+        x, y = np.asarray(x_group, dtype=np.float64), _arr(y_group)
+        xs.append(x - x.mean(0))
+        ys.append(y - y.mean())
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    scale = x.std(0) + 1e-9 if standardize else np.ones(x.shape[1])
+    xn = x / scale
+    beta = np.linalg.solve(xn.T @ xn + ridge * np.eye(x.shape[1]), xn.T @ y)
+    return np.asarray(beta / scale)

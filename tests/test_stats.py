@@ -87,3 +87,18 @@ def test_spearman_with_ties():
     assert stats.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
     assert stats.rankdata([10, 20, 20, 30]).tolist() == [1.0, 2.5, 2.5, 4.0]
     assert math.isnan(stats.spearman([1], [2]))
+
+
+def test_within_group_ridge_ignores_each_groups_level():
+    """Known answer: y = X b + a per-group constant is b exactly (no ridge), and
+    standardizing the columns changes nothing without a penalty."""
+    rng = np.random.default_rng(2)
+    b = np.array([1.5, -2.0, 0.25])
+    groups = []
+    for _ in range(50):
+        x = rng.normal(0, [1, 10, 0.1], (4, 3))
+        groups.append((x, x @ b + rng.normal(0, 100)))
+    assert stats.within_group_ridge(groups, 0.0) == pytest.approx(b)
+    assert stats.within_group_ridge(groups, 0.0, standardize=True) == pytest.approx(b)
+    shrunk = stats.within_group_ridge(groups, 1e3)
+    assert np.all(np.abs(shrunk) < np.abs(b))  # the penalty pulls toward 0
