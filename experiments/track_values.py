@@ -41,7 +41,8 @@ from pu_sim.rules import load_rules
 from pu_sim.stats import within_group_ridge
 
 POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)
-PHASES = 3  # thirds of a 20-round game
+PHASES = 3  # thirds of a ROUNDS-round game
+ROUNDS = 20  # a game's usual length, for the phase of a round
 RIDGE = 10.0
 CHOICES = ("synergy", "energy", "track")
 TABLE_FILE = Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_track_fit.pxi"
@@ -59,7 +60,7 @@ def rollout_bot() -> bots.BotSpec:
 
 def phase(round_: int) -> int:
     """Third of the game (0, 1, 2) a round falls in."""
-    return min(PHASES - 1, max(0, (round_ - 1) * PHASES // 20))
+    return min(PHASES - 1, max(0, (round_ - 1) * PHASES // ROUNDS))
 
 
 def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Record]:
@@ -162,9 +163,13 @@ def pxi_text(report: Record, keys: Sequence[str]) -> str:
         "# Rollout-fitted value of advancing a tracker (medals, relative to the other",
         "# options of the same choice): [corporation][track][position] and",
         "# [corporation][track][third of the game]; see pu_sim/_greedy.pxi track_fit.",
-        f"cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * {POSITIONS}]",
+        "cdef enum:",
+        f"    TRACK_FIT_POSITIONS = {POSITIONS}  # tracker positions (higher: last)",
+        f"    TRACK_FIT_PHASES = {PHASES}  # parts of a {ROUNDS}-round game",
+        f"    TRACK_FIT_ROUNDS = {ROUNDS}",
+        "cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * TRACK_FIT_POSITIONS]",
         *block("step", POSITIONS),
-        f"cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * {PHASES}]",
+        "cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * TRACK_FIT_PHASES]",
         *block("phase", PHASES),
         "",
     ])  # fmt: skip

@@ -111,12 +111,12 @@ cdef inline double track_fit(const Game_t* g, int p, int t) noexcept nogil:
     tracker t now: one number per corporation, track and position, plus one per
     track and third of the game (experiments/track_values.py)."""
     cdef int corp = g.pl[p].corp, pos = g.pl[p].track[t], phase
-    if pos > 15:
-        pos = 15
-    phase = (g.round - 1) * 3 // 20
-    phase = 0 if phase < 0 else (2 if phase > 2 else phase)
-    return (TRACK_STEP_FIT[(corp * N_TRACKS + t) * 16 + pos]
-            + TRACK_PHASE_FIT[(corp * N_TRACKS + t) * 3 + phase])
+    if pos > TRACK_FIT_POSITIONS - 1:
+        pos = TRACK_FIT_POSITIONS - 1
+    phase = (g.round - 1) * TRACK_FIT_PHASES // TRACK_FIT_ROUNDS
+    phase = 0 if phase < 0 else min(phase, TRACK_FIT_PHASES - 1)
+    return (TRACK_STEP_FIT[(corp * N_TRACKS + t) * TRACK_FIT_POSITIONS + pos]
+            + TRACK_PHASE_FIT[(corp * N_TRACKS + t) * TRACK_FIT_PHASES + phase])
 
 
 cdef inline double best_track(const Game_t* g, const Rules_t* R, const double* w, int p,

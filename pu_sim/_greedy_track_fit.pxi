@@ -3,7 +3,11 @@
 # Rollout-fitted value of advancing a tracker (medals, relative to the other
 # options of the same choice): [corporation][track][position] and
 # [corporation][track][third of the game]; see pu_sim/_greedy.pxi track_fit.
-cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * 16]
+cdef enum:
+    TRACK_FIT_POSITIONS = 16  # tracker positions (higher: last)
+    TRACK_FIT_PHASES = 3  # parts of a 20-round game
+    TRACK_FIT_ROUNDS = 20
+cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * TRACK_FIT_POSITIONS]
 TRACK_STEP_FIT[:] = [
     # universal_coalition
     -0.079, -0.174, -0.025, -0.047, 0.089, -0.142, 0.008, 0.061,
@@ -105,7 +109,7 @@ TRACK_STEP_FIT[:] = [
     -0.299, -0.007, -0.140, -0.155, -0.289, -0.116, -0.409, -0.488,
     -0.405, -0.430, 0.191, 0.660, 0.357, 0.370, -0.106, 0.000,
 ]
-cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * 3]
+cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * TRACK_FIT_PHASES]
 TRACK_PHASE_FIT[:] = [
     # universal_coalition
     0.314, 0.184, -0.010,
