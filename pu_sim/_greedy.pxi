@@ -33,7 +33,11 @@ cdef enum:
     G_SHAPE = 23            # scale of rectangle/area card targets (_greedy_objectives.pxi)
     G_POCKET = 24           # penalty per pocket of 2-3 free squares the placement closes
     G_TRACK_FIT = 25        # scale of the rollout-fitted track values (_greedy_track_fit.pxi)
-    N_GREEDY = 26
+    G_LINE_CHANCE = 26      # per medal of line-completion chance added (_greedy_line_chance.pxi)
+    G_REGRESS_RECLAIM = 27  # benefits a regressed tracker claims again on its way back up
+    G_REGRESS_DELAY = 28    # benefits ahead of a regressed tracker that it reaches later
+    G_EARLY = 29            # benefits count 1 + w/2 times in round 1, 1 - w/2 in the last
+    N_GREEDY = 30
 
 
 # ==== valuing track advances =====================================================
@@ -76,6 +80,8 @@ cdef inline double space_benefit(const Game_t* g, const Rules_t* R, const double
         v += w[G_MOVE] * (sp[SP_MOVE] + tech_move_bonus(g, R, p))
     if sp[SP_TECH]:
         v += w[G_TECH]
+    if w[G_EARLY] != 0.0:                       # the fit leaves it at 0 (README)
+        v *= 1.0 + w[G_EARLY] * (0.5 - min(1.0, (g.round - 1.0) / (TRACK_FIT_ROUNDS - 1.0)))
     return v
 
 
@@ -119,6 +125,25 @@ cdef inline double track_fit(const Game_t* g, int p, int t) noexcept nogil:
             + TRACK_PHASE_FIT[(corp * N_TRACKS + t) * TRACK_FIT_PHASES + phase])
 
 
+cdef double regress_path(const Game_t* g, const Rules_t* R, const double* w, int p,
+                         int t, int q) noexcept nogil:
+    """What regressing tracker t by q does to its path (corporations.md 2.3-2.4):
+    the spaces it passes back over are claimed again when it re-enters them,
+    and the q spaces ahead of it come q steps later."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int pos = pl.track[t], s, k
+    cdef double again = 0.0, later = 0.0
+    for s in range(max(1, pos - q + 1), pos + 1):
+        again += space_benefit(g, R, w, p, t, s)
+    s = pos
+    for k in range(q):
+        if s >= TOP:
+            break
+        s = next_space(R, pl, t, s)
+        later += space_benefit(g, R, w, p, t, s)
+    return w[G_TRACK] * (w[G_REGRESS_RECLAIM] * again - w[G_REGRESS_DELAY] * later)
+
+
 cdef inline double best_track(const Game_t* g, const Rules_t* R, const double* w, int p,
                               int mask, int steps, int* best) noexcept nogil:
     """The most valuable track in mask (value returned, index in *best)."""
@@ -154,6 +179,10 @@ cdef struct PlaceEval:
     double col_unit[GRID]
     uint8_t row_rem[GRID]                # uncovered grid squares left in row y
     uint8_t col_rem[GRID]
+    double row_chance[GRID][GRID + 1]    # chance value of filling n squares of row y
+    double col_chance[GRID][GRID + 1]
+    double row_chance_met[GRID][GRID + 1]  # ... when the tile's meteorite lands in it
+    double col_chance_met[GRID][GRID + 1]
     int n_ecomp                          # existing energy areas ...
     uint8_t ecomp_adj[MAX_ECOMP]         # ... and the tracks of terrain touching each
     uint8_t comp_at[GRID][GRID]          # energy area of each square (255: none)
@@ -212,6 +241,35 @@ cdef inline int touching_tracks(const Player_t* pl, const uint16_t* area) noexce
     return mask
 
 
+cdef inline double line_chance_at(int rem, bint meteor, int round_) noexcept nogil:
+    """Chance (experiments/line_chances.py) that a line with rem open squares at
+    the start of round_ scores its medal at the end; round_ past the last: the
+    game's end."""
+    if rem > LINE_CHANCE_SQUARES - 1:
+        rem = LINE_CHANCE_SQUARES - 1
+    round_ = 1 if round_ < 1 else min(round_, LINE_CHANCE_ROUNDS + 1)
+    return LINE_CHANCE[((1 if meteor else 0) * LINE_CHANCE_SQUARES + rem)
+                       * (LINE_CHANCE_ROUNDS + 1) + round_ - 1]
+
+
+cdef void line_chances(const Game_t* g, const double* w, int medal, int rem, bint meteor,
+                       double* chance, double* chance_met) noexcept nogil:
+    """What filling n of a line's rem open squares this round adds to its chance
+    of scoring its medal (line_chance_at), for n = 1..rem; chance_met: when the
+    tile's own meteorite lands in the line."""
+    cdef int n, r = g.round + 1                 # the chances after this round
+    cdef double before
+    for n in range(GRID + 1):
+        chance[n] = 0.0
+        chance_met[n] = 0.0
+    if w[G_LINE_CHANCE] == 0.0 or rem == 0:
+        return
+    before = line_chance_at(rem, meteor, r)
+    for n in range(1, rem + 1):
+        chance[n] = w[G_LINE_CHANCE] * medal * (line_chance_at(rem - n, meteor, r) - before)
+        chance_met[n] = w[G_LINE_CHANCE] * medal * (line_chance_at(rem - n, True, r) - before)
+
+
 cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
                              PlaceEval* e) noexcept nogil:
     """Everything about the planet that does not depend on the candidate."""
@@ -245,6 +303,8 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         e.row_rem[y] = <uint8_t>(total - filled)
         e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
         e.row_unit[y] = w[G_LINE_FILL] * medal / (total - filled) if total > filled else 0.0
+        line_chances(g, w, medal, e.row_rem[y], (mrows >> y) & 1, e.row_chance[y],
+                     e.row_chance_met[y])
     for x in range(GRID):
         total = 0
         filled = 0
@@ -257,6 +317,8 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         e.col_rem[x] = <uint8_t>(total - filled)
         e.col_complete[x] = 0.0 if (mcols >> x) & 1 else w[G_LINE_COMPLETE] * medal
         e.col_unit[x] = w[G_LINE_FILL] * medal / (total - filled) if total > filled else 0.0
+        line_chances(g, w, medal, e.col_rem[x], (mcols >> x) & 1, e.col_chance[x],
+                     e.col_chance_met[x])
     # placed terrain per square, existing energy areas and what touches each
     # (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)
     for y in range(GRID):
@@ -351,7 +413,7 @@ cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t,
     for i in range(ori.h):
         yy = y + i
         v += line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy], e.row_unit[yy],
-                       yy == my)
+                       yy == my, &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0])
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
@@ -379,9 +441,11 @@ cdef double currents_correction(const Orient_t* ori, int x, int y, int my,
             continue
         c = popcount16(bits)
         v += (line_gain(ori.rowcnt[i] - c, e.row_rem[yy], e.row_complete[yy],
-                        e.row_unit[yy], yy == my)
+                        e.row_unit[yy], yy == my,
+                        &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0])
               - line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy],
-                          e.row_unit[yy], yy == my))
+                          e.row_unit[yy], yy == my,
+                          &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0]))
         while bits:
             on_currents[__builtin_ctz(bits) - x] += 1
             bits &= bits - 1
@@ -437,7 +501,8 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
         n = ori.colcnt[i]
         if e.pt.currents:
             n -= on_currents[i]
-        v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx)
+        v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx,
+                       &e.col_chance_met[k][0] if k == mx else &e.col_chance[k][0])
     if mx >= 0:
         v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
     if wet_on_ice:
@@ -676,8 +741,10 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
             v -= w[G_ROVER_LOST]
         return v
     if not grid_has(e.pt.cur_open, x, y):           # Petra: a current is already covered
-        v += line_gain(1, e.row_rem[y], e.row_complete[y], e.row_unit[y], False)
-        v += line_gain(1, e.col_rem[x], e.col_complete[x], e.col_unit[x], False)
+        v += line_gain(1, e.row_rem[y], e.row_complete[y], e.row_unit[y], False,
+                       e.row_chance[y])
+        v += line_gain(1, e.col_rem[x], e.col_complete[x], e.col_unit[x], False,
+                       e.col_chance[x])
     foot[0] = <uint16_t>(1 << x)
     if e.st.n:
         none[0] = 0
@@ -1079,6 +1146,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
             if t0 == TECH:
                 v -= w[G_TECH] * (tech_level(g, R, p)
                                   - R.tech_level_at[pl.corp][pl.track[TECH] - q])
+            if w[G_REGRESS_RECLAIM] != 0 or w[G_REGRESS_DELAY] != 0:
+                v += regress_path(g, R, w, p, t0, q)
             argmax_offer(&a, g, i, v)
         return a.index
     if d == D_CHOOSE_ONE:

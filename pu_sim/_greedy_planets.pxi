@@ -72,10 +72,11 @@ cdef double planet_cover_value(const PlanetTerms* pt, const uint16_t* foot, int 
 
 
 cdef inline double line_gain(int n, int rem, double complete, double unit,
-                             bint meteor) noexcept nogil:
-    """Value of filling n of a line's rem open squares (0 once it is complete)."""
+                             bint meteor, const double* chance) noexcept nogil:
+    """Value of filling n of a line's rem open squares (0 once it is complete),
+    plus what it adds to the line's chance of scoring (chance[n])."""
     if rem == 0 or n <= 0:
         return 0.0
     if n >= rem:
-        return 0.0 if meteor else complete
-    return n * unit
+        return chance[rem] + (0.0 if meteor else complete)
+    return chance[n] + n * unit

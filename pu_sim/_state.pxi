@@ -262,6 +262,32 @@ cdef class GameState:
         cdef uint16_t* rows = _player_grid(&self.g.pl[p], name)
         return [rows[y] for y in range(GRID)]
 
+    def line_states(self, int p):
+        """Player p's rows, then columns, as (open squares, holds a meteorite,
+        medal) triples: the lines the greedy's completion chances are about
+        (a column without grid squares is not a line)."""
+        self._check_player(p)
+        cdef const Player_t* pl = &self.g.pl[p]
+        cdef const uint16_t* grid = self.rules.R.pmask[pl.planet][PM_GRID]
+        cdef uint16_t covered[GRID]
+        cdef uint16_t mrows, mcols
+        cdef int x, y, n
+        covered_for_lines(&self.g, self.rules.R, pl, covered)
+        meteorite_lines(pl, &mrows, &mcols)
+        out = []
+        for y in range(GRID):
+            if grid[y]:
+                out.append((popcount16(grid[y] & ~covered[y]), bool((mrows >> y) & 1),
+                            self.rules.R.row_medal[pl.planet][y]))
+        for x in range(GRID):
+            n = -1
+            for y in range(GRID):
+                if (grid[y] >> x) & 1:
+                    n = (0 if n < 0 else n) + (0 if (covered[y] >> x) & 1 else 1)
+            if n >= 0:
+                out.append((n, bool((mcols >> x) & 1), self.rules.R.col_medal[pl.planet][x]))
+        return out
+
     def depot_tiles(self, int p):
         """(small, large) top tiles of the depot facing player p (None if empty)."""
         self._check_player(p)

@@ -59,6 +59,10 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "shape": 0.3,  # scale of rectangle/area card targets
         "pocket": 2.0,  # penalty per closed pocket of 2-3 free squares
         "track_fit": 0.0,  # scale of the rollout-fitted track-choice values
+        "line_chance": 0.0,  # per medal of completion chance a placement adds
+        "regress_reclaim": 0.0,  # benefits a regressed tracker claims again
+        "regress_delay": 0.0,  # benefits ahead of a regressed tracker, now later
+        "early": 0.0,  # track benefits worth 1 + w/2 in round 1, 1 - w/2 in the last
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""

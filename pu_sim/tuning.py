@@ -41,11 +41,13 @@ Objective = Callable[[FloatArray, int], FloatArray]
 """Fitness of a population ``(n, d)`` in generation ``g``: shape ``(n,)``."""
 
 TUNED_WEIGHTS: tuple[str, ...] = tuple(
-    w for w in GREEDY_WEIGHTS if w not in ("noise", "track_fit")
+    w for w in GREEDY_WEIGHTS if GREEDY_WEIGHTS[w] > 0
 )
-"""The weights the search moves on a log scale.  ``noise`` stays 0 (a deterministic
-bot); ``track_fit`` defaults to 0 and is set by the presets from a paired sweep
-(experiments/track_values.py fits the table it scales)."""
+"""The weights the search moves on a log scale around their defaults: those with a
+positive default.  ``noise`` stays 0 (a deterministic bot); ``track_fit`` is set by
+the presets from a paired sweep (experiments/track_values.py fits the table it
+scales); ``line_chance``, ``regress_*`` and ``early`` came later and are fitted by
+experiments/fit_greedy.py."""
 
 
 # --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -201,3 +202,64 @@ def test_the_discard_rates_are_the_committed_measurement():
         zip(core, measured, strict=True)
     ):
         assert lower - 1e-9 <= value <= upper + 1e-9, (37 + card, value, rate)
+
+
+# ---- tracks: what a regress does to the path ahead -------------------
+
+CIV, WATER, BIOMASS = 0, 1, 2
+
+
+def track_game(positions: dict[str, int]) -> Game:
+    game = Game(1, bots="random", seed=0)
+    game.set_planet(0, marked_drawing(game.planet_of(0), {(5, 5): "c"}))
+    game.set_objectives(0, [])
+    game.set_tracks(0, positions)
+    return game
+
+
+def test_a_regress_values_the_spaces_it_will_claim_again_and_those_it_delays(rules):
+    """Card 105 (regress one tracker twice), UC: civ 4 -> 2 passes back over the
+    rank-1 milestone (claimed again) and delays the rank-2 milestone on 6; water
+    13 -> 11 passes back over a synergy on 12 and delays nothing (14, 15 are
+    medals only)."""
+    game = track_game({"civ": 4, "water": 13})
+    game.reveal_event(105)
+    assert sorted(game.legal_moves()) == [CIV, WATER]
+    w = bots.GREEDY_WEIGHTS
+    plain = game.greedy_values(bots.greedy())
+    delay = game.greedy_values(bots.greedy(regress_delay=1.5))
+    again = game.greedy_values(bots.greedy(regress_reclaim=0.5))
+    expect_delay = {CIV: -1.5 * w["track"] * w["civ"] * 2, WATER: 0.0}
+    expect_again = {
+        CIV: 0.5 * w["track"] * w["civ"] * 1,
+        WATER: 0.5 * w["track"] * w["synergy"],
+    }
+    for i, move in enumerate(game.legal_moves()):
+        assert delay[i] - plain[i] == pytest.approx(expect_delay[move], abs=1e-9)
+        assert again[i] - plain[i] == pytest.approx(expect_again[move], abs=1e-9)
+    # plain greedy regresses civ (it loses less medal progress); with the delay
+    # counted, it gives up the water steps instead
+    assert game.legal_moves()[int(np.argmax(plain))] == CIV
+    assert game.legal_moves()[int(np.argmax(delay))] == WATER
+
+
+@pytest.mark.parametrize(("round_", "factor"), [(1, 0.5), (20, -0.5), (30, -0.5)])
+def test_early_weighs_track_benefits_by_the_round(round_, factor):
+    """A synergy choice (UC): civ 2 -> 3 (a rank-1 milestone), water 2 -> 3 (a
+    synergy), biomass 0 -> 1 (nothing): `early` adds w x (1/2 - share of the game
+    gone) x the benefit; medals are not benefits."""
+    game = track_game({"civ": 2, "water": 2})
+    game.state.set_game_int("round", round_)
+    game.give(0, ("synergy", 0, 0, 0))
+    assert game.decision == "synergy"
+    w = bots.GREEDY_WEIGHTS
+    benefit = {CIV: w["civ"], WATER: w["synergy"], BIOMASS: 0.0}
+    plain = game.greedy_values(bots.greedy())
+    early = game.greedy_values(bots.greedy(early=2.0))
+    checked = 0
+    for i, move in enumerate(game.legal_moves()):
+        if move in benefit:
+            expected = 2.0 * factor * w["track"] * benefit[move]
+            assert early[i] - plain[i] == pytest.approx(expected, abs=1e-9)
+            checked += 1
+    assert checked == 3

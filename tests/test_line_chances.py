@@ -1,0 +1,124 @@
+"""Line chances: the measured table, the core's copy, the greedy's use of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from experiment_scripts import load
+
+from pu_sim import bots
+from pu_sim.engine import Game
+from pu_sim.testing import marked_drawing, square_move
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORT = ROOT / "reports" / "line_chances" / "20000-games-seed-31" / "line_chances.json"
+
+lc = load("line_chances")
+
+
+def drawn_game(marks, meteorites=()):
+    """A solo game on the base planet drawn from marks, objectives cleared."""
+    game = Game(1, bots="random", seed=0)
+    game.set_planet(0, marked_drawing(game.planet_of(0), marks), meteorites=meteorites)
+    game.set_objectives(0, [])
+    return game
+
+
+def test_line_states_count_open_squares_meteorites_and_medals():
+    # row 5: columns 1..10 covered, a meteorite on (3, 5); column 3: rows 5 and 6
+    covered = {(x, 5): "c" for x in range(1, 11)} | {(3, 6): "c"}
+    game = drawn_game(covered, meteorites=[(3, 5)])
+    planet = game.planet_of(0)
+    states = game.state.line_states(0)
+    rows = [y for y in range(12) if any(planet.is_grid(x, y) for x in range(12))]
+    cols = [x for x in range(12) if any(planet.is_grid(x, y) for y in range(12))]
+    assert len(states) == len(rows) + len(cols)
+    for i, y in enumerate(rows):
+        grid = {x for x in range(12) if planet.is_grid(x, y)}
+        open_ = len(grid - {x for (x, yy) in covered if yy == y})
+        assert states[i] == (open_, y == 5, planet.row_medals[y])
+    for j, x in enumerate(cols):
+        grid = {y for y in range(12) if planet.is_grid(x, y)}
+        open_ = len(grid - {y for (xx, y) in covered if xx == x})
+        assert states[len(rows) + j] == (open_, x == 3, planet.col_medals[x])
+
+
+def test_chances_are_smoothed_monotone_and_exact_at_the_end():
+    rng = np.random.default_rng(1)
+    seen = rng.integers(0, 50, (2, lc.SQUARES, lc.ROUNDS)).astype(float)
+    seen[0, 4, 7] = 0  # a cell never seen takes its rounds' neighbourhood
+    scored = np.floor(seen * rng.uniform(0, 1, seen.shape))
+    table = lc.chances(seen, scored)
+    assert table.shape == (2, lc.SQUARES, lc.ROUNDS + 1)
+    assert (np.diff(table[:, :, : lc.ROUNDS], axis=1) <= 1e-12).all()
+    end = np.zeros((2, lc.SQUARES))
+    end[0, 0] = 1.0
+    assert (table[:, :, lc.ROUNDS] == end).all()
+    near = slice(5, 10)
+    expected = scored[0, 4, near].sum() / seen[0, 4, near].sum()
+    assert table[0, 4, 7] <= expected + 1e-12  # the prior, capped by monotonicity
+    assert table.min() >= 0.0 and table.max() <= 1.0
+
+
+def test_core_table_is_the_committed_measurement():
+    """pu_sim/_greedy_line_chance.pxi is exactly what the report's table writes."""
+    report = json.loads(REPORT.read_text())
+    table = np.array(report["chance"])
+    assert lc.TABLE_FILE.read_text() == lc.pxi_text(table, report["command"])
+    # more open squares never score more often; a line that is complete stays
+    assert (np.diff(table[:, :, :-1], axis=1) <= 0).all()
+    assert table[0, 0, :-1].min() > 0.95
+
+
+def test_a_patch_is_credited_with_the_chance_it_adds_to_its_row_and_column():
+    """Known answer: medal x (chance with one open square less - chance now),
+    from the report's table, for the row and the column of every square."""
+    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    covered = {(x, 5): "c" for x in range(1, 10)} | {(4, y): "c" for y in range(2, 9)}
+    game = drawn_game(covered, meteorites=[(4, 8)])
+    game.give(0, ("patch", 0, 0, 0))
+    assert game.decision == "patch"
+    planet = game.planet_of(0)
+    rows, cols = {}, {}
+    for y in range(12):
+        grid = [x for x in range(12) if planet.is_grid(x, y)]
+        rows[y] = len([x for x in grid if (x, y) not in covered])
+    for x in range(12):
+        grid = [y for y in range(12) if planet.is_grid(x, y)]
+        cols[x] = len([y for y in grid if (x, y) not in covered])
+    after = min(game.fields()["round"] + 1, lc.ROUNDS + 1) - 1
+
+    def gain(open_: int, meteor: bool, medal: int) -> float:
+        m = int(meteor)
+        return medal * (
+            chance[m, min(open_ - 1, 12), after] - chance[m, min(open_, 12), after]
+        )
+
+    plain, with_chance = bots.greedy(), bots.greedy(line_chance=2.0)
+    before, now = game.greedy_values(plain), game.greedy_values(with_chance)
+    checked = 0
+    for i, move in enumerate(game.legal_moves()):
+        for x, y in [(x, y) for y in range(12) for x in range(12)]:
+            if move == square_move(x, y):
+                expected = 2.0 * (gain(rows[y], y == 8, planet.row_medals[y])
+                                  + gain(cols[x], x == 4, planet.col_medals[x]))  # fmt: skip
+                assert now[i] - before[i] == pytest.approx(expected, abs=1e-9)
+                checked += 1
+    assert checked >= 20  # the squares a patch may take (next to the tiles)
+    # the square finishing row 5 (with its column) gains the most
+    best = game.legal_moves()[int(np.argmax(np.subtract(now, before)))]
+    assert best in (square_move(0, 5), square_move(10, 5), square_move(11, 5))
+
+
+def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
+    table = lc.TABLE_FILE.read_text()
+    assert lc.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
+    out = tmp_path / "line_chances" / "smoke"
+    data = json.loads((out / "line_chances.json").read_text())
+    assert np.shape(data["chance"]) == (2, lc.SQUARES, lc.ROUNDS + 1)
+    assert sum(map(sum, data["seen"][0])) > 8 * 20  # every line, every round
+    assert "| 12 |" in (out / "README.md").read_text()
+    assert lc.TABLE_FILE.read_text() == table
