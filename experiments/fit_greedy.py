@@ -21,8 +21,13 @@ generation; a rollout fit sees every decision's alternatives.  It starts where
 the cross-entropy search stopped.  ``noise`` and ``track_fit`` are left alone
 (noise is not a value; track_fit scales a table fitted by track_values.py).
 
-Usage: ``python experiments/fit_greedy.py [--preset NAME] [--games N]
-[--rollouts R] [--seed S] [--jobs J] [--iterations I] [--out reports] [--smoke]``
+The fit starts from the preset's weights (a weight the preset does not name
+takes greedy's default), changed by ``--start`` (JSON): a new feature's
+weight, or a corporation's preset refitted from greedy_tuned.
+
+Usage: ``python experiments/fit_greedy.py [--preset NAME] [--start JSON]
+[--games N] [--rollouts R] [--seed S] [--jobs J] [--iterations I]
+[--corporations KEY] [--planets KEY] [--out reports] [--smoke]``
 """
 
 from __future__ import annotations
@@ -261,6 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--preset", default="greedy_tuned", choices=sorted(bots.PRESETS)
     )
+    parser.add_argument(
+        "--start", type=json.loads, default={},
+        help='JSON weights changed before the fit, e.g. \'{"regress_delay": 1}\'',
+    )  # fmt: skip
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--rollouts", type=int, default=8)
     parser.add_argument("--validate", type=int, default=3000, help="paired games")
@@ -279,7 +288,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         args.games, args.rollouts, args.validate, args.iterations = 8, 2, 20, 1
-    weights = dict(bots.PRESETS[args.preset])
+    unknown = sorted(set(args.start) - set(GREEDY_WEIGHTS))
+    if unknown:
+        parser.error(
+            f"--start: unknown weights {unknown}; valid: {list(GREEDY_WEIGHTS)}"
+        )
+    weights = {**GREEDY_WEIGHTS, **bots.PRESETS[args.preset], **args.start}
     iterations = []
     for k in range(args.iterations):
         iterations.append(iteration(weights, args, k))
@@ -291,7 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             },
             flush=True,
         )
-    command = (f"python experiments/fit_greedy.py --preset {args.preset} --games "
+    start = f"--start '{json.dumps(args.start)}' " if args.start else ""
+    command = (f"python experiments/fit_greedy.py --preset {args.preset} {start}"
+               f"--games "
                f"{args.games} --rollouts {args.rollouts} --validate {args.validate} "
                f"--seed {args.seed} --iterations {args.iterations} --corporations "
                f"{args.corporations} --planets {args.planets}")  # fmt: skip

@@ -83,7 +83,9 @@ greedy bot with named weights."""
 # Found by experiments/tune_greedy.py; report:
 # reports/tune_greedy/20000-games-seed-2026/README.md (weights rounded to 4 digits).
 # greedy_tuned then went on by experiments/fit_greedy.py (weights fitted to rollouts;
-# report: reports/fit_greedy/greedy_tuned-1000-games-seed-6/README.md).
+# report: reports/fit_greedy/greedy_tuned-1000-games-seed-6/README.md), and again
+# with the line-chance and regress features (reports/fit_greedy/
+# greedy_tuned-1000-games-seed-7/README.md, started from regress_delay 1).
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
     {
         # every corporation and planet: tuned on the base game (solo score and wins
@@ -91,31 +93,35 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # random corporations and planets
         "greedy_tuned": MappingProxyType(
             {
-                "line_complete": 1.3003,
-                "line_fill": 0.4811,
-                "track": 0.9943,
-                "progress": 0.9683,
-                "civ": 0.6971,
-                "synergy": 0.8747,
-                "patch": 0.7225,
-                "move": 0.6752,
-                "tech": 0.0072,
-                "rover": 0.9051,
-                "lifepod_lost": 1.0232,
-                "rover_lost": 3.0869,
-                "meteorite": 0.0686,
-                "contact": 0.4698,
-                "hole": 1.1931,
-                "size": 0.0521,
-                "ice": 0.1423,
-                "reach": 0.5314,
-                "store": 3.7048,
-                "meteor_target": 1.3245,
-                "objective": 1.289,
-                "planet": 1.9615,
-                "shape": 0.6024,
-                "pocket": 2.0641,
+                "line_complete": 0.9301,
+                "line_fill": 0.3565,
+                "track": 0.9746,
+                "progress": 0.9642,
+                "civ": 0.7103,
+                "synergy": 0.8732,
+                "patch": 0.7392,
+                "move": 0.6694,
+                "tech": 0.0,
+                "rover": 0.9987,
+                "lifepod_lost": 1.1068,
+                "rover_lost": 2.9736,
+                "meteorite": 0.0,
+                "contact": 0.495,
+                "hole": 1.2694,
+                "size": 0.0,
+                "ice": 0.1999,
+                "reach": 0.3373,
+                "store": 4.2782,
+                "meteor_target": 1.2931,
+                "objective": 1.2706,
+                "planet": 2.1049,
+                "shape": 0.6002,
+                "pocket": 2.0771,
                 "track_fit": 4.0,
+                "line_chance": 0.8396,
+                "regress_reclaim": 0.3109,
+                "regress_delay": 1.0471,
+                "early": 0.0,
             }
         ),
         # the Cosmos Inc. seat, warm-started from greedy_tuned; +2.4 points of win
