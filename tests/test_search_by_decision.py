@@ -1,0 +1,43 @@
+"""experiments/search_by_decision.py: pairing with the preset, groups, report."""
+
+from __future__ import annotations
+
+import json
+
+from experiment_scripts import load
+
+import pu_sim
+from pu_sim.engine import Game
+
+sbd = load("search_by_decision")
+
+
+def test_unsearched_games_are_the_presets_own_games():
+    """Pairing: with no group searched, game i is game i of simulate()."""
+    frame = pu_sim.simulate(3, bots="greedy_tuned", seed=11)
+    scores = [sbd.play("greedy_tuned", "none", i, 11) for i in range(3)]
+    assert scores == frame["score"].cast(float).to_list()
+
+
+def test_groups_name_real_decisions_once():
+    names = [d for group in sbd.GROUPS.values() for d in group]
+    assert len(names) == len(set(names))
+    seen = set()
+    for seed in range(3):
+        game = Game(1, bots="greedy_tuned", seed=seed)
+        while not game.is_terminal:
+            seen.add(game.decision)
+            game.step()
+    assert seen - set(names) <= {"objective_discard", "choose_one", "line"}
+    assert {"place", "synergy", "regress", "civ_pick", "rover_step"} <= seen
+
+
+def test_a_searched_group_changes_play_and_the_smoke_report(tmp_path):
+    plain = [sbd.play("greedy_tuned", "none", i, 5) for i in range(4)]
+    searched = [sbd.play("greedy_tuned", "place", i, 5) for i in range(4)]
+    assert plain != searched
+    assert sbd.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "search_by_decision" / "smoke"
+    data = json.loads((out / "search_by_decision.json").read_text())
+    assert [g["group"] for g in data["groups"]] == list(sbd.GROUPS)
+    assert "| place |" in (out / "README.md").read_text()
