@@ -38,10 +38,19 @@ GROUPS: dict[str, frozenset[str]] = {
     ),
     "regress": frozenset({"regress"}),
     "civ": frozenset({"civ_pick"}),
-    "rovers": frozenset({
-        "rover_step", "rover_place", "pod_move", "pod_place", "teleport",
-        "destroy_rover", "destroy_lifepod", "collect_meteorite", "lifepod",
-    }),  # fmt: skip
+    "rovers": frozenset(
+        {
+            "rover_step",
+            "rover_place",
+            "pod_move",
+            "pod_place",
+            "teleport",
+            "destroy_rover",
+            "destroy_lifepod",
+            "collect_meteorite",
+            "lifepod",
+        }
+    ),
     "patch": frozenset({"patch", "keep_resource"}),
     "station": frozenset({"rotation", "remove_stack"}),
     "powers": frozenset({"power", "yes_no", "order"}),
