@@ -275,16 +275,15 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     """Everything about the planet that does not depend on the candidate."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
-    cdef int t, y, x, pos, total, filled, medal, yy
+    cdef int t, y, x, pos, medal, yy
     cdef uint16_t mrows, mcols, bits
     cdef uint16_t rest[GRID]
     cdef uint16_t seed[GRID]
     cdef uint16_t comp[GRID]
-    cdef uint16_t covered[GRID]
     objective_incentives(g, R, w, p, &e.inc)
     shape_targets(g, R, w, p, &e.st)
     prepare_planet_terms(g, R, w, p, &e.pt)
-    covered_for_lines(g, R, pl, covered)
+    open_line_squares(g, R, pl, e.row_rem, e.col_rem)
     e.movable = movable_tracks(g, R, p)
     for t in range(N_TRACKS):
         e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
@@ -297,26 +296,15 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
         e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
-        total = popcount16(grid[y])
-        filled = popcount16(grid[y] & covered[y])
         medal = R.row_medal[pl.planet][y]
-        e.row_rem[y] = <uint8_t>(total - filled)
         e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
-        e.row_unit[y] = w[G_LINE_FILL] * medal / (total - filled) if total > filled else 0.0
+        e.row_unit[y] = w[G_LINE_FILL] * medal / e.row_rem[y] if e.row_rem[y] else 0.0
         line_chances(g, w, medal, e.row_rem[y], (mrows >> y) & 1, e.row_chance[y],
                      e.row_chance_met[y])
     for x in range(GRID):
-        total = 0
-        filled = 0
-        for y in range(GRID):
-            if (grid[y] >> x) & 1:
-                total += 1
-                if (covered[y] >> x) & 1:
-                    filled += 1
         medal = R.col_medal[pl.planet][x]
-        e.col_rem[x] = <uint8_t>(total - filled)
         e.col_complete[x] = 0.0 if (mcols >> x) & 1 else w[G_LINE_COMPLETE] * medal
-        e.col_unit[x] = w[G_LINE_FILL] * medal / (total - filled) if total > filled else 0.0
+        e.col_unit[x] = w[G_LINE_FILL] * medal / e.col_rem[x] if e.col_rem[x] else 0.0
         line_chances(g, w, medal, e.col_rem[x], (mcols >> x) & 1, e.col_chance[x],
                      e.col_chance_met[x])
     # placed terrain per square, existing energy areas and what touches each

@@ -201,6 +201,24 @@ cdef inline void covered_for_lines(const Game_t* g, const Rules_t* R, const Play
             out[y] |= R.pmask[pl.planet][PM_CURRENT][y]
 
 
+cdef inline void open_line_squares(const Game_t* g, const Rules_t* R, const Player_t* pl,
+                                   uint8_t* row_open, uint8_t* col_open) noexcept nogil:
+    """Grid squares each row and column still has to cover (covered_for_lines)."""
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef uint16_t covered[GRID]
+    cdef uint16_t bits
+    cdef int x, y
+    covered_for_lines(g, R, pl, covered)
+    for x in range(GRID):
+        col_open[x] = 0
+    for y in range(GRID):
+        bits = grid[y] & ~covered[y] & ROW_BITS
+        row_open[y] = <uint8_t>popcount16(bits)
+        while bits:
+            col_open[__builtin_ctz(bits)] += 1
+            bits &= bits - 1
+
+
 cdef inline void energy_terrain(const Rules_t* R, const Player_t* pl, uint16_t* out) noexcept nogil:
     """Energy terrain for the energy-area flood: tiles, and Petra's uncovered currents."""
     cdef int y

@@ -269,23 +269,22 @@ cdef class GameState:
         self._check_player(p)
         cdef const Player_t* pl = &self.g.pl[p]
         cdef const uint16_t* grid = self.rules.R.pmask[pl.planet][PM_GRID]
-        cdef uint16_t covered[GRID]
-        cdef uint16_t mrows, mcols
-        cdef int x, y, n
-        covered_for_lines(&self.g, self.rules.R, pl, covered)
+        cdef uint8_t row_open[GRID]
+        cdef uint8_t col_open[GRID]
+        cdef uint16_t mrows, mcols, columns = 0
+        cdef int x, y
+        open_line_squares(&self.g, self.rules.R, pl, row_open, col_open)
         meteorite_lines(pl, &mrows, &mcols)
         out = []
         for y in range(GRID):
+            columns |= grid[y]
             if grid[y]:
-                out.append((popcount16(grid[y] & ~covered[y]), bool((mrows >> y) & 1),
+                out.append((row_open[y], bool((mrows >> y) & 1),
                             self.rules.R.row_medal[pl.planet][y]))
         for x in range(GRID):
-            n = -1
-            for y in range(GRID):
-                if (grid[y] >> x) & 1:
-                    n = (0 if n < 0 else n) + (0 if (covered[y] >> x) & 1 else 1)
-            if n >= 0:
-                out.append((n, bool((mcols >> x) & 1), self.rules.R.col_medal[pl.planet][x]))
+            if (columns >> x) & 1:
+                out.append((col_open[x], bool((mcols >> x) & 1),
+                            self.rules.R.col_medal[pl.planet][x]))
         return out
 
     def depot_tiles(self, int p):
