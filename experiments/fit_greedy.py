@@ -101,10 +101,7 @@ def measure(
         ) / step
     if np.abs(slopes - slopes[0]).max() < 1e-9:
         return None
-    outcomes = [
-        np.mean([game.rollout(moves[k], index * 100_000 + j) for j in range(rollouts)])
-        for k in top
-    ]
+    outcomes = [game.rollout_value(moves[k], rollouts, index * 100_000) for k in top]
     return {
         "game": index, "decision": game.decision, "greedy": value[top],
         "slopes": slopes, "value": np.asarray(outcomes),

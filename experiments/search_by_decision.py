@@ -68,10 +68,7 @@ def play(preset: str, group: str, index: int, seed: int) -> float:
         if game.decision in searched and len(moves) > 1:
             values = game.greedy_values(bot)
             kept = [moves[i] for i in np.argsort(values)[::-1][:WIDTH]]
-            means = [
-                np.mean([game.rollout(m, index * 1000 + j) for j in range(ROLLOUTS)])
-                for m in kept
-            ]
+            means = [game.rollout_value(m, ROLLOUTS, index * 1000) for m in kept]
             game.apply(kept[int(np.argmax(means))])
         else:
             game.apply(game.bot_move())

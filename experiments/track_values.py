@@ -76,11 +76,8 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
                 if all(n[0] == "advance" and n[-1] in TRACKS for n in names):
                     tracks = [TRACKS.index(n[-1]) for n in names]
                     at = game.tracks(0)
-                    values = [
-                        np.mean([game.rollout(m, index * 100_000 + j)
-                                 for j in range(rollouts)])
-                        for m in moves
-                    ]  # fmt: skip
+                    values = [game.rollout_value(m, rollouts, index * 100_000)
+                              for m in moves]  # fmt: skip
                     records.append({
                         "game": index, "round": game.fields()["round"],
                         "track": tracks,

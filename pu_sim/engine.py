@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
 from pu_sim.bots import parse as parse_bot
@@ -209,6 +211,20 @@ class Game:
         while not state.is_terminal:
             state.apply(state.bot_move())
         return float(state.player_fields(seat)["score"])
+
+    def rollout_value(
+        self, move: int, rollouts: int, first_stream: int, seat: int = 0
+    ) -> float:
+        """Mean of :meth:`rollout` over ``rollouts`` streams from ``first_stream``.
+
+        Valuing every move of a decision on the same streams compares them on the
+        same futures (common random numbers).
+        """
+        return float(
+            np.mean(
+                [self.rollout(move, first_stream + j, seat) for j in range(rollouts)]
+            )
+        )
 
     def copy(self) -> Game:
         """An independent copy of the game."""

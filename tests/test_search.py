@@ -198,6 +198,8 @@ def test_a_rollout_is_reproducible_and_leaves_the_game_alone():
     finished.apply(moves[0])
     finished.play()
     assert finished.scores()[0]["score"] == scores[5]
+    # the experiments' option value: the mean over consecutive streams
+    assert game.rollout_value(moves[0], 4, 2) == float(np.mean(scores[2:6]))
 
 
 # ---- strength ---------------------------------------------------------------------
