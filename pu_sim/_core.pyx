@@ -46,6 +46,7 @@ include "_scoring.pxi"
 include "_resolve.pxi"
 include "_moves.pxi"
 include "_round.pxi"
+include "_greedy_objective_chance.pxi"
 include "_greedy_objectives.pxi"
 include "_greedy_planets.pxi"
 include "_greedy_corporations.pxi"
@@ -74,6 +75,7 @@ CONSTANTS = {
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
     "LEVEL_NONE": LEVEL_NONE, "S_BUDGET": S_BUDGET, "S_WIDTH": S_WIDTH,
+    "OBJ_CHANCE_GROUPS": OBJ_CHANCE_GROUPS, "OBJ_CHANCE_MISSING": OBJ_CHANCE_MISSING,
     "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
 }
 PLANET_MASKS = {

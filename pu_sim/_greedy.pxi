@@ -37,7 +37,8 @@ cdef enum:
     G_REGRESS_RECLAIM = 27  # benefits a regressed tracker claims again on its way back up
     G_REGRESS_DELAY = 28    # benefits ahead of a regressed tracker that it reaches later
     G_EARLY = 29            # benefits count 1 + w/2 times in round 1, 1 - w/2 in the last
-    N_GREEDY = 30
+    G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (_greedy_objective_chance.pxi)
+    N_GREEDY = 31
 
 
 # ==== valuing track advances =====================================================
@@ -107,9 +108,18 @@ cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* 
                                int t, int steps, const Incentive* inc) noexcept nogil:
     """track_gain plus what the player's objective cards add to those steps."""
     cdef int room = track_top(&g.pl[p], t) - g.pl[p].track[t]
+    cdef double v = track_gain(g, R, w, p, t, steps)
     if steps < room:
         room = steps
-    return track_gain(g, R, w, p, t, steps) + (inc.track[t] * room if room > 0 else 0.0)
+    if room <= 0:
+        return v
+    v += inc.track[t] * room
+    if inc.top_left[t] > 0:                # a tracker-at-the-top card: the chance added
+        v += inc.chance_w * (objective_chance_at(OG_TOP + t, inc.top_left[t] - room,
+                                                 inc.chance_round)
+                             - objective_chance_at(OG_TOP + t, inc.top_left[t],
+                                                   inc.chance_round))
+    return v
 
 
 cdef inline double track_fit(const Game_t* g, int p, int t) noexcept nogil:
@@ -500,6 +510,10 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     v += e.inc.cluster[t.ta] * t.size_a if touch_a else e.inc.spread[t.ta]
     v += e.inc.cluster[t.tb] * t.size_b if touch_b else e.inc.spread[t.tb]
     v += e.inc.ice * covered_ice
+    if e.inc.ice_left and covered_ice:
+        v += e.inc.chance_w * (
+            objective_chance_at(OG_ICE, e.inc.ice_left - covered_ice, e.inc.chance_round)
+            - objective_chance_at(OG_ICE, e.inc.ice_left, e.inc.chance_round))
     cx = x + ori.dx[ori.icon_a]
     cy = y + ori.dy[ori.icon_a]
     if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:

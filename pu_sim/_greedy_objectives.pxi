@@ -14,6 +14,10 @@ cdef struct Incentive:
     double ice                   # per ice square covered
     double lifepod               # added value of collecting a lifepod
     double meteorite             # added value of collecting a meteorite
+    int top_left[N_TRACKS]       # steps a tracker-at-the-top card still needs (0: none)
+    int ice_left                 # open ice squares a no-uncovered-ice card still has
+    double chance_w              # medals per unit of objective chance (G_OBJECTIVE_CHANCE)
+    int chance_round             # the round the chances are read at (after this one)
 
 
 cdef inline void incentive_zero(Incentive* inc) noexcept nogil:
@@ -28,6 +32,11 @@ cdef inline void incentive_zero(Incentive* inc) noexcept nogil:
     inc.ice = 0.0
     inc.lifepod = 0.0
     inc.meteorite = 0.0
+    for t in range(N_TRACKS):
+        inc.top_left[t] = 0
+    inc.ice_left = 0
+    inc.chance_w = 0.0
+    inc.chance_round = 1
 
 
 cdef inline void add_item_incentive(Incentive* inc, int item, double v) noexcept nogil:
@@ -35,6 +44,130 @@ cdef inline void add_item_incentive(Incentive* inc, int item, double v) noexcept
         inc.lifepod += v
     else:
         inc.meteorite += v
+
+
+# ==== measured chances: what a move adds to a card's chance of being met ===========
+#
+# experiments/objective_chances.py records, at every round start of many games,
+# how many units each kept card still misses (objective_missing) and whether it
+# was met; OBJ_CHANCE holds the share met.  A move that brings a card n units
+# closer is worth 5 medals x (chance at missing - n - chance at missing).
+
+cdef enum:
+    OG_RECT_SQUARE = 0          # the chance groups (experiments/objective_chances.py)
+    OG_RECT_LONG = 1
+    OG_AREA = 2
+    OG_TOP = 3                  # 3..7: a tracker at the top, by track
+    OG_COLLECT = 8
+    OG_ICE = 9
+    OBJ_DEAD = OBJ_CHANCE_MISSING - 1  # a rectangle with no free window left
+
+
+cdef inline double objective_chance_at(int group, int missing, int round_) noexcept nogil:
+    """Measured chance that a card of the group, `missing` units from done at the
+    start of round_, is met at the end (round_ past the last: the game's end)."""
+    if missing < 0:
+        missing = 0
+    elif missing > OBJ_DEAD:
+        missing = OBJ_DEAD
+    round_ = 1 if round_ < 1 else min(round_, OBJ_CHANCE_ROUNDS + 1)
+    return OBJ_CHANCE[(group * OBJ_CHANCE_MISSING + missing) * (OBJ_CHANCE_ROUNDS + 1)
+                      + round_ - 1]
+
+
+cdef int objective_chance_group(const Rules_t* R, int card) noexcept nogil:
+    """The chance table a private card reads (-1: none is measured for its kind)."""
+    cdef const uint8_t* o = R.obj_private[card]
+    if o[0] == OC_RECT:
+        return OG_RECT_SQUARE if o[2] == o[3] else OG_RECT_LONG
+    if o[0] == OC_AREA_RES:
+        return OG_AREA
+    if o[0] == OC_TRACKER_TOP:
+        return OG_TOP + o[1]
+    if o[0] == OC_COLLECTED_AT_LEAST and o[1] == 1:
+        return OG_COLLECT
+    if o[0] == OC_NO_ICE:
+        return OG_ICE
+    return -1
+
+
+cdef int rect_progress(const Player_t* pl, const Rules_t* R, const uint8_t* o,
+                       uint16_t* win) noexcept nogil:
+    """Squares of the card's terrain in its best free window (either orientation
+    where the card allows), the window in win; -1: no window is free of other
+    terrain and meteorites."""
+    cdef uint16_t bad[GRID]
+    cdef uint16_t alt[GRID]
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef int y, have, have2, t = o[1]
+    for y in range(GRID):
+        bad[y] = (pl.occ[y] & ~pl.terr[t][y]) | pl.meteorite[y]
+    have = best_window(pl.terr[t], bad, grid, o[2], o[3], win)
+    if o[4] and o[2] != o[3]:
+        have2 = best_window(pl.terr[t], bad, grid, o[3], o[2], alt)
+        if have2 > have:
+            have = have2
+            grid_copy(win, alt)
+    return have
+
+
+cdef int objective_missing(const Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
+    """Units player p's private card still misses (0: met; OBJ_DEAD: a rectangle
+    with no room): squares of the best window, icons of the richest area, steps to
+    the top, meteorites to collect, ice squares to cover.  Other kinds: 0 when
+    met, else 1."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const uint8_t* o = R.obj_private[card]
+    cdef uint16_t buf[GRID]
+    cdef int n, y
+    if objective_met(g, R, p, card):
+        return 0
+    if o[0] == OC_RECT:
+        n = rect_progress(pl, R, o, buf)
+        n = OBJ_DEAD if n < 0 else o[2] * o[3] - n
+    elif o[0] == OC_AREA_RES:
+        n = o[3] - max(0, richest_area(pl.terr[o[1]], pl.icon[o[2]], buf))
+    elif o[0] == OC_TRACKER_TOP:
+        n = (TOP - 1 if pl.corp == CORP_WORMHOLE and o[1] == BIOMASS
+             else track_top(pl, o[1])) - pl.track[o[1]]
+    elif o[0] == OC_COLLECTED_AT_LEAST:
+        n = o[2] - collected_item(pl, o[1])
+    elif o[0] == OC_NO_ICE:
+        n = 0
+        for y in range(GRID):
+            n += popcount16(R.pmask[pl.planet][PM_ICE][y] & ~pl.occ[y])
+    else:
+        n = 1
+    return max(1, min(n, OBJ_DEAD if o[0] == OC_RECT else OBJ_DEAD - 1))
+
+
+cdef void objective_chance_incentives(const Game_t* g, const Rules_t* R, const double* w,
+                                      int p, Incentive* inc) noexcept nogil:
+    """objective_chance for tracker-at-the-top, meteorite and ice cards (rectangles
+    and areas: shape_targets): steps and ice squares still needed, and what one
+    more meteorite adds."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int i, card, group, missing
+    inc.chance_w = w[G_OBJECTIVE_CHANCE] * OBJ_WIN
+    inc.chance_round = g.round + 1
+    if inc.chance_w == 0.0:
+        return
+    for i in range(pl.n_priv):
+        card = pl.priv[i]
+        group = objective_chance_group(R, card)
+        if group < OG_TOP:
+            continue
+        missing = objective_missing(g, R, p, card)
+        if missing == 0:
+            continue
+        if group == OG_ICE:
+            inc.ice_left = missing
+        elif group == OG_COLLECT:
+            add_item_incentive(inc, 1, inc.chance_w * (
+                objective_chance_at(group, missing - 1, inc.chance_round)
+                - objective_chance_at(group, missing, inc.chance_round)))
+        else:
+            inc.top_left[group - OG_TOP] = missing
 
 
 cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -45,6 +178,7 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
     cdef double W = w[G_OBJECTIVE] * OBJ_WIN, Wn
     cdef int i, k, card, kind, left, n, y, t
     incentive_zero(inc)
+    objective_chance_incentives(g, R, w, p, inc)
     if w[G_OBJECTIVE] == 0:
         return
     for i in range(pl.n_priv):
@@ -156,6 +290,7 @@ cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int car
 
 cdef enum:
     MAX_SHAPE_TARGETS = 8
+    MAX_GAIN = 10                         # squares one placement can add to a window
 
 
 cdef struct ShapeTargets:
@@ -165,6 +300,7 @@ cdef struct ShapeTargets:
     double inside[MAX_SHAPE_TARGETS]      # rect: per square of the terrain in the target
     double join[MAX_SHAPE_TARGETS]        # area: a part of the terrain touching the area
     double spoil[MAX_SHAPE_TARGETS]       # rect: other terrain in the window
+    double gain[MAX_SHAPE_TARGETS][MAX_GAIN + 1]  # rect: chance added by n squares in
     uint16_t win[MAX_SHAPE_TARGETS][GRID]  # rect: the window's free squares; area: the ring
 
 
@@ -197,13 +333,11 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef const uint8_t* o
-    cdef uint16_t bad[GRID]
-    cdef uint16_t alt[GRID]
     cdef uint16_t best_comp[GRID]
-    cdef int i, k, t, y, have, have2, area, top
-    cdef double W = w[G_SHAPE] * OBJ_WIN
+    cdef int i, k, n, t, y, have, area, top, group, r = g.round + 1
+    cdef double W = w[G_SHAPE] * OBJ_WIN, Wc = w[G_OBJECTIVE_CHANCE] * OBJ_WIN, before
     st.n = 0
-    if W == 0:
+    if W == 0 and Wc == 0:
         return
     for i in range(pl.n_priv):
         if st.n >= MAX_SHAPE_TARGETS:
@@ -219,14 +353,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
         st.spoil[k] = 0.0
         if o[0] == OC_RECT:
             st.area[k] = False
-            for y in range(GRID):
-                bad[y] = (pl.occ[y] & ~pl.terr[t][y]) | pl.meteorite[y]
-            have = best_window(pl.terr[t], bad, grid, o[2], o[3], st.win[k])
-            if o[4] and o[2] != o[3]:
-                have2 = best_window(pl.terr[t], bad, grid, o[3], o[2], alt)
-                if have2 > have:
-                    have = have2
-                    grid_copy(st.win[k], alt)
+            have = rect_progress(pl, R, o, st.win[k])
             if have < 0:
                 continue                                   # no room left for it
             area = o[2] * o[3]
@@ -234,6 +361,12 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
                 st.win[k][y] &= ~pl.occ[y]
             st.inside[k] = W / (area - have)
             st.spoil[k] = W * (have + 1.0) / area
+            # measured chances: n more squares in the window, or starting again
+            group = objective_chance_group(R, pl.priv[i])
+            before = objective_chance_at(group, area - have, r)
+            for n in range(MAX_GAIN + 1):
+                st.gain[k][n] = Wc * (objective_chance_at(group, area - have - n, r) - before)
+            st.spoil[k] += Wc * (before - objective_chance_at(group, area, r))
         else:
             st.area[k] = True
             # the area of the terrain holding most of the card's icons
@@ -244,6 +377,8 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
             for y in range(GRID):
                 st.win[k][y] &= grid[y] & ~pl.occ[y]
             st.join[k] = W / (o[3] - top if o[3] > top else 1)
+            st.join[k] += Wc * (objective_chance_at(OG_AREA, o[3] - top - 1, r)
+                                - objective_chance_at(OG_AREA, o[3] - top, r))
         st.n += 1
 
 
@@ -278,7 +413,7 @@ cdef double shape_value(const ShapeTargets* st, int ta, int tb, const uint16_t* 
             if n_in > 0:
                 v += st.join[k]
         else:
-            v += st.inside[k] * n_in
+            v += st.inside[k] * n_in + st.gain[k][n_in if n_in < MAX_GAIN else MAX_GAIN]
             if n_bad > 0:
                 v -= st.spoil[k]
     return v

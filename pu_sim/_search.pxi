@@ -16,8 +16,8 @@
 # seed whatever the batch size or number of workers.
 
 cdef enum:
-    S_BUDGET = 30               # params slot: rollouts per decision (0: play greedy)
-    S_WIDTH = 31                # params slot: greedy-best moves kept (1: play greedy)
+    S_BUDGET = 38               # params slot: rollouts per decision (0: play greedy)
+    S_WIDTH = 39                # params slot: greedy-best moves kept (1: play greedy)
 
 
 cdef struct SearchScratch:

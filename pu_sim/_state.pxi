@@ -287,6 +287,21 @@ cdef class GameState:
                             self.rules.R.col_medal[pl.planet][x]))
         return out
 
+    def objective_states(self, int p):
+        """Player p's private cards as (card id, chance group or -1, units still
+        missing, met) quadruples: what the greedy's objective chances read
+        (experiments/objective_chances.py)."""
+        self._check_player(p)
+        cdef const Player_t* pl = &self.g.pl[p]
+        cdef int i, card
+        out = []
+        for i in range(pl.n_priv):
+            card = pl.priv[i]
+            out.append((37 + card, objective_chance_group(self.rules.R, card),
+                        objective_missing(&self.g, self.rules.R, p, card),
+                        bool(objective_met(&self.g, self.rules.R, p, card))))
+        return out
+
     def depot_tiles(self, int p):
         """(small, large) top tiles of the depot facing player p (None if empty)."""
         self._check_player(p)

@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 32
+MAX_BOT_PARAMS = 40
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -63,14 +63,15 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "regress_reclaim": 0.0,  # benefits a regressed tracker claims again
         "regress_delay": 0.0,  # benefits ahead of a regressed tracker, now later
         "early": 0.0,  # track benefits worth 1 + w/2 in round 1, 1 - w/2 in the last
+        "objective_chance": 0.0,  # per medal of objective-card chance a move adds
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (30, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (31, 2.0),  # greedy-best moves kept (1: play greedy)
+        "budget": (38, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (39, 2.0),  # greedy-best moves kept (1: play greedy)
     }
 )
 """Search settings: (slot in the core's vector, default); pu_sim/_search.pxi S_*.
