@@ -141,7 +141,8 @@ def pxi_text(table: Floats, command: str) -> str:
         "# pu_sim/_greedy_objectives.pxi objective_chance_at.",
         "cdef enum:",
         f"    OBJ_CHANCE_GROUPS = {len(GROUPS)}",
-        f"    OBJ_CHANCE_MISSING = {MISSING}  # units missing 0..{DEAD - 1}, {DEAD}: dead",
+        f"    OBJ_CHANCE_MISSING = {MISSING}"
+        f"  # units missing 0..{DEAD - 1}, {DEAD}: dead",
         f"    OBJ_CHANCE_ROUNDS = {ROUNDS}  # later rounds count as the last",
         "cdef double OBJ_CHANCE[OBJ_CHANCE_GROUPS * OBJ_CHANCE_MISSING"
         " * (OBJ_CHANCE_ROUNDS + 1)]",
@@ -197,8 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{n_games} solo games, random corporations and planets, greedy_tuned with "
         f"objective_chance 0 (seed {args.seed}): `{command}`. Units: squares a "
         "rectangle's best free window lacks, icons the richest area lacks, steps to "
-        "a track's top, meteorites still to collect, open ice squares. The bot's weights are in "
-        "objective_chances.json (`weights`).",
+        "a track's top, meteorites still to collect, open ice squares. The bot's "
+        "weights are in objective_chances.json (`weights`).",
         "",
     ]
     for g, group in enumerate(GROUPS):
@@ -206,7 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines += [
             f"## {group}",
             "",
-            "| missing | " + " | ".join(f"round {r}" for r in rounds) + " | cards seen |",
+            "| missing | "
+            + " | ".join(f"round {r}" for r in rounds)
+            + " | cards seen |",
             "|---|" + "---|" * (len(rounds) + 1),
             *(f"| {'dead' if n == DEAD else n} | "
               + " | ".join(f"{table[g, n, r - 1]:.3f}" for r in rounds)
