@@ -67,7 +67,9 @@ def play(preset: str, group: str, index: int, seed: int) -> float:
         moves = game.legal_moves()
         if game.decision in searched and len(moves) > 1:
             values = game.greedy_values(bot)
-            kept = [moves[i] for i in np.argsort(values)[::-1][:WIDTH]]
+            # greedy's order, ties to the earlier move (as the search bot keeps them)
+            order = np.argsort(-np.asarray(values), kind="stable")
+            kept = [moves[i] for i in order[:WIDTH]]
             means = [game.rollout_value(m, ROLLOUTS, index * 1000) for m in kept]
             game.apply(kept[int(np.argmax(means))])
         else:

@@ -38,7 +38,8 @@ cdef enum:
     G_REGRESS_DELAY = 28    # benefits ahead of a regressed tracker that it reaches later
     G_EARLY = 29            # benefits count 1 + w/2 times in round 1, 1 - w/2 in the last
     G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (_greedy_objective_chance.pxi)
-    N_GREEDY = 31
+    G_NEIGHBOUR = 31        # added to G_OBJECTIVE for the neighbour cards' incentives
+    N_GREEDY = 32
 
 
 # ==== valuing track advances =====================================================

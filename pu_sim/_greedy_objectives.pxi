@@ -179,7 +179,7 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
     cdef int i, k, card, kind, left, n, y, t
     incentive_zero(inc)
     objective_chance_incentives(g, R, w, p, inc)
-    if w[G_OBJECTIVE] == 0:
+    if w[G_OBJECTIVE] == 0 and w[G_NEIGHBOUR] == 0:
         return
     for i in range(pl.n_priv):
         card = pl.priv[i]
@@ -213,7 +213,7 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
                 left += popcount16(R.pmask[pl.planet][PM_ICE][y] & ~pl.occ[y])
             if left > 0:
                 inc.ice += 0.6 * W / left
-    Wn = 0.6 * W
+    Wn = 0.6 * (w[G_OBJECTIVE] + w[G_NEIGHBOUR]) * OBJ_WIN
     for k in range(g.n_neighbour):
         if not (g.n_players == 2 or k == p or (k + 1) % g.n_players == p):
             continue

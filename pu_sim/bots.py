@@ -64,6 +64,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "regress_delay": 0.0,  # benefits ahead of a regressed tracker, now later
         "early": 0.0,  # track benefits worth 1 + w/2 in round 1, 1 - w/2 in the last
         "objective_chance": 0.0,  # per medal of objective-card chance a move adds
+        "neighbour": 0.0,  # added to objective for the neighbour cards (multiplayer)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
@@ -86,7 +87,9 @@ greedy bot with named weights."""
 # greedy_tuned then went on by experiments/fit_greedy.py (weights fitted to rollouts;
 # report: reports/fit_greedy/greedy_tuned-1000-games-seed-6/README.md), and again
 # with the line-chance and regress features (reports/fit_greedy/
-# greedy_tuned-1000-games-seed-7/README.md, started from regress_delay 1).
+# greedy_tuned-1000-games-seed-7/README.md, started from regress_delay 1), and with
+# objective chances (reports/fit_greedy/greedy_tuned-1000-games-seed-8/README.md,
+# started from objective_chance 2, shape 0, objective 0.8).
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
     {
         # every corporation and planet: tuned on the base game (solo score and wins
@@ -94,35 +97,39 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # random corporations and planets
         "greedy_tuned": MappingProxyType(
             {
-                "line_complete": 0.9301,
-                "line_fill": 0.3565,
-                "track": 0.9746,
-                "progress": 0.9642,
-                "civ": 0.7103,
-                "synergy": 0.8732,
-                "patch": 0.7392,
-                "move": 0.6694,
-                "tech": 0.0,
-                "rover": 0.9987,
-                "lifepod_lost": 1.1068,
-                "rover_lost": 2.9736,
+                "line_complete": 0.684,
+                "line_fill": 0.3128,
+                "track": 0.9129,
+                "progress": 0.9743,
+                "civ": 0.7966,
+                "synergy": 0.9141,
+                "patch": 0.8005,
+                "move": 0.6942,
+                "tech": 0.064,
+                "rover": 1.1377,
+                "lifepod_lost": 1.3076,
+                "rover_lost": 3.5789,
                 "meteorite": 0.0,
-                "contact": 0.495,
-                "hole": 1.2694,
+                "contact": 0.6346,
+                "hole": 1.3465,
                 "size": 0.0,
-                "ice": 0.1999,
-                "reach": 0.3373,
-                "store": 4.2782,
-                "meteor_target": 1.2931,
-                "objective": 1.2706,
-                "planet": 2.1049,
-                "shape": 0.6002,
-                "pocket": 2.0771,
+                "ice": 0.2654,
+                "reach": 0.6852,
+                "store": 5.5082,
+                "meteor_target": 1.4506,
+                "objective": 0.7078,
+                "planet": 2.4378,
+                "shape": 0.0402,
+                "pocket": 2.2802,
                 "track_fit": 4.0,
-                "line_chance": 0.8396,
-                "regress_reclaim": 0.3109,
-                "regress_delay": 1.0471,
+                "line_chance": 1.6033,
+                "regress_reclaim": 0.4831,
+                "regress_delay": 0.5161,
                 "early": 0.0,
+                "objective_chance": 2.248,
+                # the neighbour cards keep the previous preset's scale (1.2706):
+                # the solo fit lowered objective, which also scaled them
+                "neighbour": 0.5628,
             }
         ),
         # the Cosmos Inc. seat, warm-started from greedy_tuned; +2.4 points of win

@@ -19,6 +19,7 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     # by name: the tuned ones and the fitted track values' scale (greedy_tuned
     # also the later features its rollout fit weighs); never noise
     later = {"line_chance", "regress_reclaim", "regress_delay", "early"}
+    later |= {"objective_chance", "neighbour"}
     named = {*TUNED_WEIGHTS, "track_fit"} | (later if name == "greedy_tuned" else set())
     assert set(PRESETS[name]) == named
     assert set(spec.params) == set(GREEDY_WEIGHTS)

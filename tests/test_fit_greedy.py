@@ -15,7 +15,8 @@ from pu_sim.engine import Game
 from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-7"
+REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-8"
+PREVIOUS = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-7"
 
 fg = load("fit_greedy")
 
@@ -81,14 +82,23 @@ def test_the_size_slope_of_a_placement_is_the_tile_size():
 
 
 def test_greedy_tuned_is_the_committed_fit():
-    """The preset is the weights the committed run found, and that run gained."""
+    """The preset is the weights the committed run found, and that run gained; the
+    neighbour cards (which solo fits cannot see) keep the previous fit's scale."""
     report = json.loads((REPORT / "fit_greedy.json").read_text())
+    previous = json.loads((PREVIOUS / "fit_greedy.json").read_text())["weights"]
     fitted = {k: v for k, v in report["weights"].items() if k != "noise"}
     assert report["weights"]["noise"] == 0.0
-    assert dict(bots.PRESETS["greedy_tuned"]) == pytest.approx(fitted)
+    preset = dict(bots.PRESETS["greedy_tuned"])
+    assert {k: v for k, v in preset.items() if k != "neighbour"} == pytest.approx(fitted)
+    assert preset["objective"] + preset["neighbour"] == pytest.approx(
+        previous["objective"]
+    )
     assert any(it["accepted"] for it in report["iterations"])
     before = report["iterations"][0]["before"]
     assert before != report["weights"]
+    # the run started from the previous fit, changed by its --start
+    start = json.loads(re.search(r"--start '(.*?)'", report["command"])[1])
+    assert before == pytest.approx({**previous, **start})
 
 
 def test_smoke_run_writes_a_report(tmp_path):

@@ -157,3 +157,22 @@ def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
     assert sum(sum(map(sum, g)) for g in data["seen"]) > 8 * 10  # cards x rounds
     assert "## 3x3 rectangle" in (out / "README.md").read_text()
     assert oc.TABLE_FILE.read_text() == table
+
+
+def test_neighbour_adds_to_objective_for_the_neighbour_cards_only():
+    """greedy_tuned's solo fit lowered `objective`; `neighbour` gives the
+    neighbour cards their own scale: objective o + neighbour n values a
+    multiplayer placement as objective o + n would, once no private card is held,
+    and changes nothing in solo."""
+    duo = Game(2, bots="greedy", seed=4)
+    duo.set_objectives(0, [], neighbour=[37, 47, 52])  # edges, area counts, collected
+    while duo.decision != "place" or duo.decider != 0:
+        duo.step()
+    split = duo.greedy_values(bots.greedy(objective=1.0, neighbour=0.5))
+    assert split == pytest.approx(duo.greedy_values(bots.greedy(objective=1.5)))
+    assert split != pytest.approx(duo.greedy_values(bots.greedy(objective=1.0)))
+    solo = drawn_game({(5, 5): "c"}, [COMPLEX, AMAZON, CROWD_SOURCE])
+    solo.give(0, ("patch", 0, 0, 0))
+    assert solo.greedy_values(bots.greedy(neighbour=3.0)) == solo.greedy_values(
+        bots.greedy()
+    )
