@@ -66,22 +66,15 @@ def collect(games: range, seed: int) -> tuple[Floats, Floats]:
         pick = random.Random(seed * 1_000_003 + index)
         game = Game(1, corporations=pick.choice(corps), planets=pick.choice(planets),
                     bots=bot, seed=seed, game_index=index)  # fmt: skip
-        states: list[tuple[int, list[tuple[int, bool, int]]]] = []
-        last_round = 0
-        while not game.is_terminal:
-            round_ = game.state.game_fields()["round"]
-            if round_ != last_round:
-                states.append((min(round_, ROUNDS), game.state.line_states(0)))
-                last_round = round_
-            game.apply(game.bot_move())
-        final = game.state.line_states(0)
+        states, final = game.play_reading_rounds(lambda state: state.line_states(0))
         for round_, lines in states:
+            r = min(round_, ROUNDS) - 1  # later rounds count as the last
             for (open_, meteor, _), (end_open, end_meteor, _) in zip(
                 lines, final, strict=True
             ):
-                seen[int(meteor), open_, round_ - 1] += 1
+                seen[int(meteor), open_, r] += 1
                 ends_scored = end_open == 0 and not end_meteor
-                scored[int(meteor), open_, round_ - 1] += ends_scored
+                scored[int(meteor), open_, r] += ends_scored
     return seen, scored
 
 

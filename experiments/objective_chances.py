@@ -83,20 +83,14 @@ def collect(games: range, seed: int) -> tuple[Floats, Floats]:
         pick = random.Random(seed * 1_000_003 + index)
         game = Game(1, corporations=pick.choice(corps), planets=pick.choice(planets),
                     bots=bot, seed=seed, game_index=index)  # fmt: skip
-        states: list[tuple[int, list[tuple[int, int, int, bool]]]] = []
-        last_round = 0
-        while not game.is_terminal:
-            round_ = game.state.game_fields()["round"]
-            if round_ != last_round:
-                states.append((min(round_, ROUNDS), game.state.objective_states(0)))
-                last_round = round_
-            game.apply(game.bot_move())
-        final = {card: done for card, _, _, done in game.state.objective_states(0)}
+        states, end = game.play_reading_rounds(lambda s: s.objective_states(0))
+        final = {card: done for card, _, _, done in end}
         for round_, cards in states:
+            r = min(round_, ROUNDS) - 1  # later rounds count as the last
             for card, group, missing, _ in cards:
                 if group >= 0 and card in final:  # not a card discarded at setup
-                    seen[group, missing, round_ - 1] += 1
-                    met[group, missing, round_ - 1] += final[card]
+                    seen[group, missing, r] += 1
+                    met[group, missing, r] += final[card]
     return seen, met
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -41,6 +41,8 @@ from pu_sim.gamedata import TERRAINS, TRACKS, Planet
 from pu_sim.rules import RuleOptions, Rules, load_rules
 from pu_sim.simulation import RootSeed, SeedLike
 from pu_sim.table import SeatChoice, TableSetup
+
+T = TypeVar("T")
 
 TERRAIN_CHARS = "cwbrte"
 """Tile terrain letters in TERRAINS order (upper case: the square with the icon)."""
@@ -225,6 +227,25 @@ class Game:
                 [self.rollout(move, first_stream + j, seat) for j in range(rollouts)]
             )
         )
+
+    def play_reading_rounds(
+        self, read: Callable[[Any], T]
+    ) -> tuple[list[tuple[int, T]], T]:
+        """Play to the end by the seats' bots, reading the state at every round start.
+
+        Returns ``[(round, read(state))]`` for each round and ``read`` of the final
+        state: what the chance tables (experiments/line_chances.py,
+        objective_chances.py) compare each round's position with.
+        """
+        states: list[tuple[int, T]] = []
+        last_round = 0
+        while not self.is_terminal:
+            round_ = self.state.game_fields()["round"]
+            if round_ != last_round:
+                states.append((round_, read(self.state)))
+                last_round = round_
+            self.apply(self.bot_move())
+        return states, read(self.state)
 
     def copy(self) -> Game:
         """An independent copy of the game."""

@@ -89,7 +89,8 @@ def test_greedy_tuned_is_the_committed_fit():
     fitted = {k: v for k, v in report["weights"].items() if k != "noise"}
     assert report["weights"]["noise"] == 0.0
     preset = dict(bots.PRESETS["greedy_tuned"])
-    assert {k: v for k, v in preset.items() if k != "neighbour"} == pytest.approx(fitted)
+    solo_weights = {k: v for k, v in preset.items() if k != "neighbour"}
+    assert solo_weights == pytest.approx(fitted)
     assert preset["objective"] + preset["neighbour"] == pytest.approx(
         previous["objective"]
     )

@@ -122,3 +122,17 @@ def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
     assert sum(map(sum, data["seen"][0])) > 8 * 20  # every line, every round
     assert "| 12 |" in (out / "README.md").read_text()
     assert lc.TABLE_FILE.read_text() == table
+
+
+def test_play_reading_rounds_reads_every_round_start_and_the_end():
+    """The chance experiments' recorder: one reading per round, in order, taken
+    before the round's first move, and the final position; the game is the one
+    simulate() plays."""
+    game = Game(1, bots="greedy_tuned", seed=3)
+    states, final = game.play_reading_rounds(lambda s: s.game_fields()["round"])
+    assert [r for r, _ in states] == list(range(1, len(states) + 1))
+    assert all(r == value for r, value in states)
+    assert game.is_terminal and final == game.fields()["round"] >= len(states)
+    again = Game(1, bots="greedy_tuned", seed=3)
+    again.play()
+    assert game.scores() == again.scores()
