@@ -20,21 +20,21 @@ Usage: ``python experiments/line_chances.py [--games N] [--seed S] [--jobs J]
 
 from __future__ import annotations
 
-import argparse
 import json
-import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
-from pu_sim.engine import Game
-from pu_sim.rules import load_rules
+from pu_sim.chance_tables import (
+    Floats,
+    count_in_chunks,
+    pxi_rows,
+    random_board_game,
+    table_parser,
+)
 
 SQUARES = 13  # open squares 0..12 (a line is at most 12 squares)
 ROUNDS = 20  # a game's usual length; later rounds count as the last
@@ -42,9 +42,6 @@ PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring round
 TABLE_FILE = (
     Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_line_chance.pxi"
 )
-
-Floats = npt.NDArray[np.float64]
-Record = dict[str, Any]
 
 
 def play_bot() -> bots.BotSpec:
@@ -56,16 +53,11 @@ def play_bot() -> bots.BotSpec:
 
 def collect(games: range, seed: int) -> tuple[Floats, Floats]:
     """(lines seen, lines that scored) per [meteorite][open squares][round - 1]."""
-    data = load_rules().data
-    corps = [c.key for c in data.corporations]
-    planets = [p.key for p in data.planets]
     seen = np.zeros((2, SQUARES, ROUNDS))
     scored = np.zeros((2, SQUARES, ROUNDS))
     bot = play_bot()
     for index in games:
-        pick = random.Random(seed * 1_000_003 + index)
-        game = Game(1, corporations=pick.choice(corps), planets=pick.choice(planets),
-                    bots=bot, seed=seed, game_index=index)  # fmt: skip
+        game = random_board_game(bot, seed, index)
         states, final = game.play_reading_rounds(lambda state: state.line_states(0))
         for round_, lines in states:
             r = min(round_, ROUNDS) - 1  # later rounds count as the last
@@ -116,32 +108,15 @@ def pxi_text(table: Floats, command: str) -> str:
         for n in range(SQUARES):
             row = table[m, n]
             lines.append(f"    # {'meteorite, ' if m else ''}{n} open")
-            for i in range(0, len(row), 8):
-                lines.append(
-                    "    " + ", ".join(f"{v:.4f}" for v in row[i : i + 8]) + ","
-                )
+            lines += pxi_rows(row)
     return "\n".join([*lines, "]", ""])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000)
-    parser.add_argument("--seed", type=int, default=31)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument(
-        "--write", action="store_true", help=f"rewrite {TABLE_FILE.name}"
-    )
-    parser.add_argument("--out", type=Path, default=Path("reports"))
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    parser = table_parser(__doc__.splitlines()[0], 31, TABLE_FILE)
     args = parser.parse_args(argv)
     n_games = 8 if args.smoke else args.games
-    chunk = max(1, n_games // 20)
-    parts = Parallel(n_jobs=args.jobs)(
-        delayed(collect)(range(s, min(n_games, s + chunk)), args.seed)
-        for s in range(0, n_games, chunk)
-    )
-    seen = sum(p[0] for p in parts)
-    scored = sum(p[1] for p in parts)
+    seen, scored = count_in_chunks(collect, n_games, args.seed, args.jobs)
     table = chances(seen, scored)
     command = (f"python experiments/line_chances.py --games {n_games} "
                f"--seed {args.seed} --write")  # fmt: skip

@@ -24,21 +24,21 @@ Usage: ``python experiments/objective_chances.py [--games N] [--seed S]
 
 from __future__ import annotations
 
-import argparse
 import json
-import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
-from pu_sim.engine import Game
-from pu_sim.rules import load_rules
+from pu_sim.chance_tables import (
+    Floats,
+    count_in_chunks,
+    pxi_rows,
+    random_board_game,
+    table_parser,
+)
 
 GROUPS = (
     "3x3 rectangle",
@@ -60,9 +60,6 @@ TABLE_FILE = (
     Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_objective_chance.pxi"
 )
 
-Floats = npt.NDArray[np.float64]
-Record = dict[str, Any]
-
 
 def play_bot() -> bots.BotSpec:
     """greedy_tuned without objective chances: the policy the table measures."""
@@ -73,16 +70,11 @@ def play_bot() -> bots.BotSpec:
 
 def collect(games: range, seed: int) -> tuple[Floats, Floats]:
     """(cards seen, cards met) per [group][units missing][round - 1]."""
-    data = load_rules().data
-    corps = [c.key for c in data.corporations]
-    planets = [p.key for p in data.planets]
     seen = np.zeros((len(GROUPS), MISSING, ROUNDS))
     met = np.zeros((len(GROUPS), MISSING, ROUNDS))
     bot = play_bot()
     for index in games:
-        pick = random.Random(seed * 1_000_003 + index)
-        game = Game(1, corporations=pick.choice(corps), planets=pick.choice(planets),
-                    bots=bot, seed=seed, game_index=index)  # fmt: skip
+        game = random_board_game(bot, seed, index)
         states, end = game.play_reading_rounds(lambda s: s.objective_states(0))
         final = {card: done for card, _, _, done in end}
         for round_, cards in states:
@@ -146,34 +138,17 @@ def pxi_text(table: Floats, command: str) -> str:
         for n in range(MISSING):
             row = table[g, n]
             lines.append(f"    # {group}, " + ("dead" if n == DEAD else f"{n} missing"))
-            for i in range(0, len(row), 8):
-                lines.append(
-                    "    " + ", ".join(f"{v:.4f}" for v in row[i : i + 8]) + ","
-                )
+            lines += pxi_rows(row)
     return "\n".join([*lines, "]", ""])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000)
-    parser.add_argument("--seed", type=int, default=37)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument(
-        "--write", action="store_true", help=f"rewrite {TABLE_FILE.name}"
-    )
-    parser.add_argument("--out", type=Path, default=Path("reports"))
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    parser = table_parser(__doc__.splitlines()[0], 37, TABLE_FILE)
     args = parser.parse_args(argv)
     if CONSTANTS["OBJ_CHANCE_GROUPS"] != len(GROUPS):
         raise SystemExit("the core's objective groups differ from GROUPS")
     n_games = 8 if args.smoke else args.games
-    chunk = max(1, n_games // 20)
-    parts = Parallel(n_jobs=args.jobs)(
-        delayed(collect)(range(s, min(n_games, s + chunk)), args.seed)
-        for s in range(0, n_games, chunk)
-    )
-    seen = sum(p[0] for p in parts)
-    met = sum(p[1] for p in parts)
+    seen, met = count_in_chunks(collect, n_games, args.seed, args.jobs)
     table = chances(seen, met)
     command = (f"python experiments/objective_chances.py --games {n_games} "
                f"--seed {args.seed} --write")  # fmt: skip
