@@ -145,8 +145,11 @@ def pxi_text(table: Floats, command: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = table_parser(__doc__.splitlines()[0], 37, TABLE_FILE)
     args = parser.parse_args(argv)
-    if CONSTANTS["OBJ_CHANCE_GROUPS"] != len(GROUPS):
-        raise SystemExit("the core's objective groups differ from GROUPS")
+    if (CONSTANTS["OBJ_CHANCE_GROUPS"], CONSTANTS["OBJ_CHANCE_MISSING"]) != (
+        len(GROUPS),
+        MISSING,
+    ):
+        raise SystemExit("the core's objective chance table has another shape")
     n_games = 8 if args.smoke else args.games
     seen, met = count_in_chunks(collect, n_games, args.seed, args.jobs)
     table = chances(seen, met)
