@@ -116,10 +116,8 @@ cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* 
         return v
     v += inc.track[t] * room
     if inc.top_left[t] > 0:                # a tracker-at-the-top card: the chance added
-        v += inc.chance_w * (objective_chance_at(OG_TOP + t, inc.top_left[t] - room,
-                                                 inc.chance_round)
-                             - objective_chance_at(OG_TOP + t, inc.top_left[t],
-                                                   inc.chance_round))
+        v += inc.chance_w * chance_added(OG_TOP + t, inc.top_left[t], room,
+                                         inc.chance_round)
     return v
 
 
@@ -512,9 +510,8 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     v += e.inc.cluster[t.tb] * t.size_b if touch_b else e.inc.spread[t.tb]
     v += e.inc.ice * covered_ice
     if e.inc.ice_left and covered_ice:
-        v += e.inc.chance_w * (
-            objective_chance_at(OG_ICE, e.inc.ice_left - covered_ice, e.inc.chance_round)
-            - objective_chance_at(OG_ICE, e.inc.ice_left, e.inc.chance_round))
+        v += e.inc.chance_w * chance_added(OG_ICE, e.inc.ice_left, covered_ice,
+                                           e.inc.chance_round)
     cx = x + ori.dx[ori.icon_a]
     cy = y + ori.dy[ori.icon_a]
     if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:

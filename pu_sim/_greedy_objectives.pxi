@@ -75,6 +75,12 @@ cdef inline double objective_chance_at(int group, int missing, int round_) noexc
                       + round_ - 1]
 
 
+cdef inline double chance_added(int group, int missing, int n, int round_) noexcept nogil:
+    """What coming n units closer adds to a card's measured chance."""
+    return (objective_chance_at(group, missing - n, round_)
+            - objective_chance_at(group, missing, round_))
+
+
 cdef int objective_chance_group(const Rules_t* R, int card) noexcept nogil:
     """The chance table a private card reads (-1: none is measured for its kind)."""
     cdef const uint8_t* o = R.obj_private[card]
@@ -119,7 +125,7 @@ cdef int objective_missing(const Game_t* g, const Rules_t* R, int p, int card) n
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint8_t* o = R.obj_private[card]
     cdef uint16_t buf[GRID]
-    cdef int n, y
+    cdef int n
     if objective_met(g, R, p, card):
         return 0
     if o[0] == OC_RECT:
@@ -133,9 +139,7 @@ cdef int objective_missing(const Game_t* g, const Rules_t* R, int p, int card) n
     elif o[0] == OC_COLLECTED_AT_LEAST:
         n = o[2] - collected_item(pl, o[1])
     elif o[0] == OC_NO_ICE:
-        n = 0
-        for y in range(GRID):
-            n += popcount16(R.pmask[pl.planet][PM_ICE][y] & ~pl.occ[y])
+        n = open_ice(R, pl)
     else:
         n = 1
     return max(1, min(n, OBJ_DEAD if o[0] == OC_RECT else OBJ_DEAD - 1))
@@ -163,9 +167,8 @@ cdef void objective_chance_incentives(const Game_t* g, const Rules_t* R, const d
         if group == OG_ICE:
             inc.ice_left = missing
         elif group == OG_COLLECT:
-            add_item_incentive(inc, 1, inc.chance_w * (
-                objective_chance_at(group, missing - 1, inc.chance_round)
-                - objective_chance_at(group, missing, inc.chance_round)))
+            add_item_incentive(inc, 1, inc.chance_w * chance_added(group, missing, 1,
+                                                                   inc.chance_round))
         else:
             inc.top_left[group - OG_TOP] = missing
 
@@ -208,9 +211,7 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
             add_item_incentive(inc, o[1], 0.1 * W)
             add_item_incentive(inc, o[2], -0.1 * W)
         elif kind == OC_NO_ICE:
-            left = 0
-            for y in range(GRID):
-                left += popcount16(R.pmask[pl.planet][PM_ICE][y] & ~pl.occ[y])
+            left = open_ice(R, pl)
             if left > 0:
                 inc.ice += 0.6 * W / left
     Wn = 0.6 * (w[G_OBJECTIVE] + w[G_NEIGHBOUR]) * OBJ_WIN
@@ -335,7 +336,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
     cdef const uint8_t* o
     cdef uint16_t best_comp[GRID]
     cdef int i, k, n, t, y, have, area, top, group, r = g.round + 1
-    cdef double W = w[G_SHAPE] * OBJ_WIN, Wc = w[G_OBJECTIVE_CHANCE] * OBJ_WIN, before
+    cdef double W = w[G_SHAPE] * OBJ_WIN, Wc = w[G_OBJECTIVE_CHANCE] * OBJ_WIN
     st.n = 0
     if W == 0 and Wc == 0:
         return
@@ -363,10 +364,9 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
             st.spoil[k] = W * (have + 1.0) / area
             # measured chances: n more squares in the window, or starting again
             group = objective_chance_group(R, pl.priv[i])
-            before = objective_chance_at(group, area - have, r)
             for n in range(MAX_GAIN + 1):
-                st.gain[k][n] = Wc * (objective_chance_at(group, area - have - n, r) - before)
-            st.spoil[k] += Wc * (before - objective_chance_at(group, area, r))
+                st.gain[k][n] = Wc * chance_added(group, area - have, n, r)
+            st.spoil[k] += Wc * chance_added(group, area, have, r)
         else:
             st.area[k] = True
             # the area of the terrain holding most of the card's icons
@@ -377,8 +377,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
             for y in range(GRID):
                 st.win[k][y] &= grid[y] & ~pl.occ[y]
             st.join[k] = W / (o[3] - top if o[3] > top else 1)
-            st.join[k] += Wc * (objective_chance_at(OG_AREA, o[3] - top - 1, r)
-                                - objective_chance_at(OG_AREA, o[3] - top, r))
+            st.join[k] += Wc * chance_added(OG_AREA, o[3] - top, 1, r)
         st.n += 1
 
 

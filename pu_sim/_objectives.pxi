@@ -104,6 +104,14 @@ cdef bint area_with_icons(const uint16_t* terrain, const uint16_t* icons, int k)
     return richest_area(terrain, icons, best) >= k
 
 
+cdef inline int open_ice(const Rules_t* R, const Player_t* pl) noexcept nogil:
+    """Printed ice squares nothing covers yet (tiles and patches cover; cards.md A6)."""
+    cdef int y, n = 0
+    for y in range(GRID):
+        n += popcount16(R.pmask[pl.planet][PM_ICE][y] & ~pl.occ[y])
+    return n
+
+
 cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
     """A private card's condition for player p (cards.md 7)."""
     cdef const Player_t* pl = &g.pl[p]
@@ -133,10 +141,7 @@ cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noex
     if kind == OC_COLLECTED_GT:
         return collected_item(pl, o[1]) > collected_item(pl, o[2])
     if kind == OC_NO_ICE:
-        for y in range(GRID):
-            if ice[y] & ~pl.occ[y]:                      # patches cover (cards.md A6)
-                return False
-        return True
+        return open_ice(R, pl) == 0
     if kind == OC_NO_LAND:
         for y in range(GRID):
             # Petra (BGA): uncovered currents are not land (cards A7)

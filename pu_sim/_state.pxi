@@ -293,13 +293,13 @@ cdef class GameState:
         (experiments/objective_chances.py)."""
         self._check_player(p)
         cdef const Player_t* pl = &self.g.pl[p]
-        cdef int i, card
+        cdef int i, card, missing
         out = []
         for i in range(pl.n_priv):
             card = pl.priv[i]
-            out.append((37 + card, objective_chance_group(self.rules.R, card),
-                        objective_missing(&self.g, self.rules.R, p, card),
-                        bool(objective_met(&self.g, self.rules.R, p, card))))
+            missing = objective_missing(&self.g, self.rules.R, p, card)  # 0: met
+            out.append((37 + card, objective_chance_group(self.rules.R, card), missing,
+                        missing == 0))
         return out
 
     def depot_tiles(self, int p):
