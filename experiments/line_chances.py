@@ -22,33 +22,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
 from pu_sim.chance_tables import (
+    CORE_DIR,
+    PRIOR,
+    ROUNDS,
     Floats,
     count_in_chunks,
+    policy_without,
     pxi_rows,
     random_board_game,
+    report_folder,
+    rounds_table,
     table_parser,
 )
 
 SQUARES = 13  # open squares 0..12 (a line is at most 12 squares)
-ROUNDS = 20  # a game's usual length; later rounds count as the last
-PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds
-TABLE_FILE = (
-    Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_line_chance.pxi"
-)
+TABLE_FILE = CORE_DIR / "_greedy_line_chance.pxi"
 
 
 def play_bot() -> bots.BotSpec:
     """greedy_tuned without line chances: the policy the table measures."""
-    return bots.greedy(
-        "greedy_tuned", **{**bots.PRESETS["greedy_tuned"], "line_chance": 0.0}
-    )
+    return policy_without("line_chance")
 
 
 def collect(games: range, seed: int) -> tuple[Floats, Floats]:
@@ -118,17 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_games = 8 if args.smoke else args.games
     seen, scored = count_in_chunks(collect, n_games, args.seed, args.jobs)
     table = chances(seen, scored)
-    command = (f"python experiments/line_chances.py --games {n_games} "
-               f"--seed {args.seed} --write")  # fmt: skip
-    name = "smoke" if args.smoke else f"{n_games}-games-seed-{args.seed}"
-    out = args.out / "line_chances" / name
-    out.mkdir(parents=True, exist_ok=True)
+    out, command = report_folder("line_chances", args, n_games)
     report = {"engine_version": ENGINE_VERSION, "command": command, "prior": PRIOR,
               "weights": dict(play_bot().params),
               "seen": seen.tolist(), "scored": scored.tolist(),
               "chance": table.round(4).tolist()}  # fmt: skip
     (out / "line_chances.json").write_text(json.dumps(report, indent=1))
-    rounds = [1, 5, 10, 15, 18, 20]
     lines = [
         "# Line chances: how likely a line with n open squares is to score", "",
         f"{n_games} solo games, random corporations and planets, greedy_tuned with "
@@ -136,11 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "complete at the end with no meteorite in it. The bot's weights are in "
         "line_chances.json (`weights`).", "",
         "Chance (smoothed) at the start of a round, lines without a meteorite:", "",
-        "| open squares | " + " | ".join(f"round {r}" for r in rounds)
-        + " | lines seen |",
-        "|---|" + "---|" * (len(rounds) + 1),
-        *(f"| {n} | " + " | ".join(f"{table[0, n, r - 1]:.3f}" for r in rounds)
-          + f" | {int(seen[0, n].sum()):,} |" for n in range(SQUARES)),
+        *rounds_table("open squares", "lines seen",
+                      ((n, table[0, n], seen[0, n].sum()) for n in range(SQUARES))),
         "",
     ]  # fmt: skip
     (out / "README.md").write_text("\n".join(lines))

@@ -26,17 +26,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
 from pu_sim.chance_tables import (
+    CORE_DIR,
+    PRIOR,
+    ROUNDS,
     Floats,
     count_in_chunks,
+    policy_without,
     pxi_rows,
     random_board_game,
+    report_folder,
+    rounds_table,
     table_parser,
 )
 
@@ -54,18 +59,12 @@ GROUPS = (
 )
 MISSING = 17  # units missing 0..15, then 16: a rectangle with no room left
 DEAD = MISSING - 1
-ROUNDS = 20  # a game's usual length; later rounds count as the last
-PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds
-TABLE_FILE = (
-    Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_objective_chance.pxi"
-)
+TABLE_FILE = CORE_DIR / "_greedy_objective_chance.pxi"
 
 
 def play_bot() -> bots.BotSpec:
     """greedy_tuned without objective chances: the policy the table measures."""
-    return bots.greedy(
-        "greedy_tuned", **{**bots.PRESETS["greedy_tuned"], "objective_chance": 0.0}
-    )
+    return policy_without("objective_chance")
 
 
 def collect(games: range, seed: int) -> tuple[Floats, Floats]:
@@ -153,17 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_games = 8 if args.smoke else args.games
     seen, met = count_in_chunks(collect, n_games, args.seed, args.jobs)
     table = chances(seen, met)
-    command = (f"python experiments/objective_chances.py --games {n_games} "
-               f"--seed {args.seed} --write")  # fmt: skip
-    name = "smoke" if args.smoke else f"{n_games}-games-seed-{args.seed}"
-    out = args.out / "objective_chances" / name
-    out.mkdir(parents=True, exist_ok=True)
+    out, command = report_folder("objective_chances", args, n_games)
     report = {"engine_version": ENGINE_VERSION, "command": command, "prior": PRIOR,
               "groups": list(GROUPS), "weights": dict(play_bot().params),
               "seen": seen.tolist(), "met": met.tolist(),
               "chance": table.round(4).tolist()}  # fmt: skip
     (out / "objective_chances.json").write_text(json.dumps(report, indent=1))
-    rounds = [1, 5, 10, 15, 18, 20]
     lines = [
         "# Objective chances: how likely a private card n units from done is met",
         "",
@@ -179,13 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines += [
             f"## {group}",
             "",
-            "| missing | "
-            + " | ".join(f"round {r}" for r in rounds)
-            + " | cards seen |",
-            "|---|" + "---|" * (len(rounds) + 1),
-            *(f"| {'dead' if n == DEAD else n} | "
-              + " | ".join(f"{table[g, n, r - 1]:.3f}" for r in rounds)
-              + f" | {int(seen[g, n].sum()):,} |" for n in shown),
+            *rounds_table("missing", "cards seen",
+                          (("dead" if n == DEAD else n, table[g, n], seen[g, n].sum())
+                           for n in shown)),
             "",
         ]  # fmt: skip
     (out / "README.md").write_text("\n".join(lines))

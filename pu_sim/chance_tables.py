@@ -10,19 +10,33 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 from joblib import Parallel, delayed
 
+from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.engine import Game
 from pu_sim.rules import load_rules
 
+ROUNDS = 20  # a game's usual length; later rounds count as the last
+PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds
+CORE_DIR = Path(__file__).resolve().parent  # where the core's .pxi tables live
+SHOWN_ROUNDS = (1, 5, 10, 15, 18, 20)  # the rounds a report's tables show
+
 Floats = npt.NDArray[np.float64]
 Counter = Callable[[range, int], tuple[Floats, Floats]]
+
+
+def policy_without(weight: str) -> BotSpec:
+    """greedy_tuned with one feature switched off: what its table measures.
+
+    Labelled greedy_tuned, as the committed reports record it.
+    """
+    return bots.greedy("greedy_tuned", **{**bots.PRESETS["greedy_tuned"], weight: 0.0})
 
 
 def random_board_game(bot: BotSpec, seed: int, index: int) -> Game:
@@ -68,6 +82,38 @@ def table_parser(
     parser.add_argument("--out", type=Path, default=Path("reports"))
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
     return parser
+
+
+def report_folder(
+    study: str, args: argparse.Namespace, n_games: int
+) -> tuple[Path, str]:
+    """The run's report folder under ``--out`` (created), and its command.
+
+    The command is the one that rewrites the table (``--write``).
+    """
+    command = (
+        f"python experiments/{study}.py --games {n_games} --seed {args.seed} --write"
+    )
+    name = "smoke" if args.smoke else f"{n_games}-games-seed-{args.seed}"
+    out = args.out / study / name
+    out.mkdir(parents=True, exist_ok=True)
+    return out, command
+
+
+def rounds_table(
+    first: str, counted: str, rows: Iterable[tuple[object, Floats, float]]
+) -> list[str]:
+    """A Markdown table of chances at SHOWN_ROUNDS.
+
+    One row per (label, chance by round, positions seen).
+    """
+    return [
+        f"| {first} | " + " | ".join(f"round {r}" for r in SHOWN_ROUNDS)
+        + f" | {counted} |",
+        "|---|" + "---|" * (len(SHOWN_ROUNDS) + 1),
+        *(f"| {label} | " + " | ".join(f"{chance[r - 1]:.3f}" for r in SHOWN_ROUNDS)
+          + f" | {int(seen):,} |" for label, chance, seen in rows),
+    ]  # fmt: skip
 
 
 def pxi_rows(values: Floats) -> list[str]:
