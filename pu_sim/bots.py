@@ -132,75 +132,29 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "neighbour": 0.5628,
             }
         ),
-        # the Cosmos Inc. seat, warm-started from greedy_tuned; +2.4 points of win
-        # share over greedy_tuned on that seat among greedy_tuned opponents
-        "greedy_tuned_cosmos": MappingProxyType(
-            {
-                "line_complete": 1.062,
-                "line_fill": 0.6077,
-                "track": 0.8872,
-                "progress": 1.121,
-                "civ": 0.817,
-                "synergy": 0.6247,
-                "patch": 0.3442,
-                "move": 0.5454,
-                "tech": 0.3819,
-                "rover": 1.494,
-                "lifepod_lost": 1.049,
-                "rover_lost": 1.836,
-                "meteorite": 0.1948,
-                "contact": 0.2195,
-                "hole": 0.8094,
-                "size": 0.2305,
-                "ice": 0.0519,
-                "reach": 0.7334,
-                "store": 0.1305,
-                "meteor_target": 1.116,
-                "objective": 1.97,
-                "planet": 0.9,
-                "shape": 0.2497,
-                "pocket": 1.217,
-                "track_fit": 4.0,
-            }
-        ),
-        # the Wormhole Corp. seat, warm-started from greedy_tuned; +3.6 points of
-        # win share over greedy_tuned on that seat among greedy_tuned opponents
-        "greedy_tuned_wormhole": MappingProxyType(
-            {
-                "line_complete": 0.9641,
-                "line_fill": 0.515,
-                "track": 1.312,
-                "progress": 1.241,
-                "civ": 0.7299,
-                "synergy": 0.9415,
-                "patch": 0.3839,
-                "move": 0.6145,
-                "tech": 0.2988,
-                "rover": 1.208,
-                "lifepod_lost": 1.005,
-                "rover_lost": 1.332,
-                "meteorite": 0.1804,
-                "contact": 0.199,
-                "hole": 1.102,
-                "size": 0.2609,
-                "ice": 0.0927,
-                "reach": 0.6906,
-                "store": 0.3396,
-                "meteor_target": 1.48,
-                "objective": 1.377,
-                "planet": 0.8439,
-                "shape": 0.2357,
-                "pocket": 1.886,
-                "track_fit": 4.0,
-            }
-        ),
     }
 )
 """Named greedy weight sets: ``parse(name)`` plays ``greedy(name, **weights)``.
 
-``greedy_tuned`` is tuned for the base game (solo score and 4-player wins);
-``greedy_tuned_<corporation>`` presets are tuned for that corporation's seat.
+``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
+plays every corporation's seat (see RETIRED_PRESETS).
 """
+
+RETIRED_PRESETS: Mapping[str, str] = MappingProxyType(
+    {
+        name: (
+            f"preset {name!r} was retired: greedy_tuned now plays the {corp} seat "
+            f"as well or better (4-player win share on 4,000 setups: {margin}; "
+            "README, Tuned greedy presets); use 'greedy_tuned'.  Its weights are in "
+            "reports/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
+        )
+        for name, corp, margin in (
+            ("greedy_tuned_cosmos", "Cosmos Inc.", "-1.2 +- 1.3 points"),
+            ("greedy_tuned_wormhole", "Wormhole Corp.", "-1.8 +- 1.3 points"),
+        )
+    }
+)
+"""Presets that no longer earn their place, with why and what to use instead."""
 
 BOT_NAMES: tuple[str, ...] = (*BOT_KINDS, *PRESETS)
 """Every name :func:`parse` accepts."""
@@ -292,6 +246,8 @@ def search(
 
 def preset(name: str) -> BotSpec:
     """The greedy bot of a named preset, labelled with its name."""
+    if name in RETIRED_PRESETS:
+        raise ValueError(RETIRED_PRESETS[name])
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r}; valid presets: {list(PRESETS)}")
     return greedy(name, **PRESETS[name])
@@ -307,6 +263,6 @@ def parse(spec: str | BotSpec) -> BotSpec:
         return greedy()
     if spec == "search":
         return search()
-    if spec in PRESETS:
+    if spec in PRESETS or spec in RETIRED_PRESETS:
         return preset(spec)
     raise ValueError(f"unknown bot {spec!r}; valid bots: {list(BOT_NAMES)}")

@@ -44,6 +44,23 @@ def test_unknown_names_list_the_valid_bots_and_presets():
     assert {"random", "greedy", "search", *PRESETS} == set(bots.BOT_NAMES)
 
 
+@pytest.mark.parametrize("name", list(bots.RETIRED_PRESETS))
+def test_retired_presets_say_why_and_where_their_weights_are(name):
+    """A retired name is not silently played as something else: the error names
+    the replacement, and the weights it points to are in the committed table."""
+    import csv
+    from pathlib import Path
+
+    assert name not in PRESETS and name not in bots.BOT_NAMES
+    for call in (bots.parse, bots.preset):
+        with pytest.raises(ValueError, match=r"retired.*use 'greedy_tuned'"):
+            call(name)
+    table = Path(__file__).resolve().parents[1] / bots.RETIRED_PRESETS[name].split()[-1]
+    rows = list(csv.DictReader(table.read_text().splitlines()))
+    assert {r["weight"] for r in rows} == set(TUNED_WEIGHTS)
+    assert all(float(r[name]) > 0 for r in rows)
+
+
 def test_the_cli_plays_a_preset(tmp_path, capsys):
     out = tmp_path / "run"
     args = ["simulate", "--games", "3", "--players", "2", "--out", str(out)]
