@@ -39,7 +39,8 @@ cdef enum:
     G_EARLY = 29            # benefits count 1 + w/2 times in round 1, 1 - w/2 in the last
     G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (_greedy_objective_chance.pxi)
     G_NEIGHBOUR = 31        # added to G_OBJECTIVE for the neighbour cards' incentives
-    N_GREEDY = 32
+    G_METEOR_LINES = 32     # per medal of line chance collecting a meteorite frees
+    N_GREEDY = 33
 
 
 # ==== valuing track advances =====================================================
@@ -766,47 +767,120 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
     return v
 
 
+cdef inline double max0(double v) noexcept nogil:
+    return v if v > 0.0 else 0.0
+
+
+cdef double meteorite_unblock(const Game_t* g, const Rules_t* R, const Player_t* pl,
+                              const uint8_t* row_open, const uint8_t* col_open,
+                              int x, int y) noexcept nogil:
+    """Medals of line chance (line_chance_at) collecting the meteorite on (x, y)
+    frees: its row and its column, each when it is their only meteorite (ME-2).
+    Never negative: in nearly empty lines the measured chances are equal within
+    their noise."""
+    cdef int yy, r = g.round + 1, in_col = 0
+    cdef double v = 0.0, freed
+    for yy in range(GRID):
+        in_col += (pl.meteorite[yy] >> x) & 1
+    if popcount16(pl.meteorite[y]) == 1:
+        freed = line_chance_at(row_open[y], False, r) - line_chance_at(row_open[y], True, r)
+        v += R.row_medal[pl.planet][y] * max0(freed)
+    if in_col == 1:
+        freed = line_chance_at(col_open[x], False, r) - line_chance_at(col_open[x], True, r)
+        v += R.col_medal[pl.planet][x] * max0(freed)
+    return v
+
+
+cdef int meteorite_targets(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           double met_value, int* mx, int* my, double* mv) noexcept nogil:
+    """Each meteorite's rover-target value: met_value plus G_METEOR_LINES x the line
+    chance collecting it frees.  With G_METEOR_LINES 0 all are worth met_value and
+    one entry (x = -1) stands for them all: one search from every meteorite."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef uint8_t row_open[GRID]
+    cdef uint8_t col_open[GRID]
+    cdef uint16_t bits
+    cdef int y, n = 0
+    if w[G_METEOR_LINES] == 0.0:
+        mx[0] = -1
+        my[0] = -1
+        mv[0] = met_value
+        return 1
+    open_line_squares(g, R, pl, row_open, col_open)
+    for y in range(GRID):
+        bits = pl.meteorite[y]
+        while bits:
+            mx[n] = __builtin_ctz(bits)
+            my[n] = y
+            bits &= bits - 1
+            mv[n] = met_value + w[G_METEOR_LINES] * meteorite_unblock(
+                g, R, pl, row_open, col_open, mx[n], y)
+            n += 1
+    return n
+
+
+cdef inline void target_mask(const Player_t* pl, int x, int y, uint16_t* out) noexcept nogil:
+    """The meteorite on (x, y) alone, or every meteorite (x = -1)."""
+    cdef int yy
+    for yy in range(GRID):
+        out[yy] = pl.meteorite[yy] if x < 0 else 0
+    if x >= 0:
+        out[y] = <uint16_t>(1 << x)
+
+
+cdef void spread_target(const Rules_t* R, const Player_t* pl, const uint16_t* passable,
+                        const uint16_t* targets, double tv,
+                        double val[GRID][GRID]) noexcept nogil:
+    """val = max(val, tv / (1 + rover distance to the nearest of targets))."""
+    cdef uint16_t front[GRID]
+    cdef uint16_t seen[GRID]
+    cdef uint16_t nb[GRID]
+    cdef int x, y, d = 0
+    cdef double cand
+    cdef bint more = True
+    cdef uint16_t bits
+    for y in range(GRID):
+        front[y] = targets[y] & passable[y]
+        seen[y] = front[y]
+    while more:
+        more = False
+        cand = tv / (1.0 + d)
+        for y in range(GRID):
+            bits = front[y]
+            while bits:
+                x = __builtin_ctz(bits)
+                bits &= bits - 1
+                if cand > val[y][x]:
+                    val[y][x] = cand
+        rover_neighbours(R, pl, front, passable, nb)
+        for y in range(GRID):
+            front[y] = nb[y] & ~seen[y]
+            seen[y] |= front[y]
+            if front[y]:
+                more = True
+        d += 1
+
+
 cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, int p,
                            double pod_value, double met_value,
                            double val[GRID][GRID]) noexcept nogil:
     """Value of standing on each square: best target value / (1 + distance)."""
     cdef const Player_t* pl = &g.pl[p]
     cdef uint16_t passable[GRID]
-    cdef uint16_t front[GRID]
-    cdef uint16_t seen[GRID]
-    cdef uint16_t nb[GRID]
-    cdef int x, y, d, kind
-    cdef double tv, cand
-    cdef bint more
-    cdef uint16_t bits
+    cdef uint16_t one[GRID]
+    cdef int mx[GRID * GRID]
+    cdef int my[GRID * GRID]
+    cdef double mv[GRID * GRID]
+    cdef int x, y, i, n
     rover_passable(R, pl, passable)
     for y in range(GRID):
         for x in range(GRID):
             val[y][x] = 0.0
-    for kind in range(2):
-        tv = pod_value if kind == 0 else met_value
-        for y in range(GRID):
-            front[y] = (pl.lifepod[y] if kind == 0 else pl.meteorite[y]) & passable[y]
-            seen[y] = front[y]
-        d = 0
-        more = True
-        while more:
-            more = False
-            cand = tv / (1.0 + d)
-            for y in range(GRID):
-                bits = front[y]
-                while bits:
-                    x = __builtin_ctz(bits)
-                    bits &= bits - 1
-                    if cand > val[y][x]:
-                        val[y][x] = cand
-            rover_neighbours(R, pl, front, passable, nb)
-            for y in range(GRID):
-                front[y] = nb[y] & ~seen[y]
-                seen[y] |= front[y]
-                if front[y]:
-                    more = True
-            d += 1
+    spread_target(R, pl, passable, pl.lifepod, pod_value, val)
+    n = meteorite_targets(g, R, w, p, met_value, mx, my, mv)
+    for i in range(n):
+        target_mask(pl, mx[i], my[i], one)
+        spread_target(R, pl, passable, one, mv[i], val)
 
 
 cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targets,
@@ -852,11 +926,18 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
                            const int* qy, int nq, double* out) noexcept nogil:
     """target_distances() at a few squares only."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef int i
+    cdef uint16_t one[GRID]
+    cdef int mx[GRID * GRID]
+    cdef int my[GRID * GRID]
+    cdef double mv[GRID * GRID]
+    cdef int i, n
     for i in range(nq):
         out[i] = 0.0
     values_near(R, pl, pl.lifepod, pod_value, qx, qy, nq, out)
-    values_near(R, pl, pl.meteorite, met_value, qx, qy, nq, out)
+    n = meteorite_targets(g, R, w, p, met_value, mx, my, mv)
+    for i in range(n):
+        target_mask(pl, mx[i], my[i], one)
+        values_near(R, pl, one, mv[i], qx, qy, nq, out)
 
 
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,

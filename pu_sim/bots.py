@@ -65,6 +65,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "early": 0.0,  # track benefits worth 1 + w/2 in round 1, 1 - w/2 in the last
         "objective_chance": 0.0,  # per medal of objective-card chance a move adds
         "neighbour": 0.0,  # added to objective for the neighbour cards (multiplayer)
+        "meteor_lines": 0.0,  # per medal of line chance collecting a meteorite frees
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""

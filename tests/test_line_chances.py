@@ -11,7 +11,7 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim.engine import Game
-from pu_sim.testing import marked_drawing, square_move
+from pu_sim.testing import marked_drawing, square_move, step_move
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "line_chances" / "20000-games-seed-31" / "line_chances.json"
@@ -111,6 +111,44 @@ def test_a_patch_is_credited_with_the_chance_it_adds_to_its_row_and_column():
     # the square finishing row 5 (with its column) gains the most
     best = game.legal_moves()[int(np.argmax(np.subtract(now, before)))]
     assert best in (square_move(0, 5), square_move(10, 5), square_move(11, 5))
+
+
+def test_a_meteorite_is_worth_the_line_chance_collecting_it_frees():
+    """Known answer (ME-2): two meteorites two steps from a rover, one in a row
+    with no open square, one in a nearly empty row; both in column 5, which
+    keeps the other, so only the rows count.  meteor_lines adds medal x (chance
+    without a meteorite - chance with one, at least 0) to each meteorite's target
+    value."""
+    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    probe = Game(1, bots="random", seed=0).planet_of(0)
+    covered = {(x, 3): "c" for x in range(12) if probe.is_grid(x, 3)}
+    covered |= {(5, y): "c" for y in range(3, 8)}
+    game = drawn_game(covered, meteorites=[(5, 3), (5, 7)])
+    game.set_rovers(0, [(5, 5)], in_supply=1)
+    game.state.set_player_int(0, "move_budget", 1)
+    game.give(0)
+    assert game.decision == "rover_step"
+    planet = game.planet_of(0)
+    after = min(game.fields()["round"] + 1, lc.ROUNDS + 1) - 1
+    open7 = sum(planet.is_grid(x, 7) for x in range(12)) - 1
+
+    def freed(open_: int, medal: int) -> float:
+        open_ = min(open_, 12)
+        return medal * max(0.0, chance[0, open_, after] - chance[1, open_, after])
+
+    base = bots.GREEDY_WEIGHTS["meteor_target"]
+    up_row = base + 2.0 * freed(0, planet.row_medals[3])
+    down_row = base + 2.0 * freed(open7, planet.row_medals[7])
+    assert up_row > down_row >= base  # the full row is the one worth unblocking
+    moves = game.legal_moves()
+    up, down = moves.index(step_move(0, 5, 4)), moves.index(step_move(0, 5, 6))
+    plain = game.greedy_values(bots.greedy())
+    assert plain[up] == pytest.approx(plain[down])  # equally far: a tie
+    values = game.greedy_values(bots.greedy(meteor_lines=2.0))
+    here = max(up_row, down_row) / 3
+    assert values[up] == pytest.approx(max(up_row / 2, down_row / 4) - here)
+    assert values[down] == pytest.approx(max(up_row / 4, down_row / 2) - here)
+    assert moves[int(np.argmax(values))] == step_move(0, 5, 4)
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
