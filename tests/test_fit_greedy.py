@@ -16,6 +16,7 @@ from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-8"
+CONVERGED = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-10"
 PREVIOUS = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-7"
 
 fg = load("fit_greedy")
@@ -52,7 +53,7 @@ def test_the_fit_lowers_regret_when_greedy_misweights_a_feature():
 
 
 def test_steps_stay_non_negative_and_leave_unfitted_weights():
-    weights = dict(bots.PRESETS["greedy_tuned"])
+    weights = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}  # as main() does
     direction = {n: -100.0 for n in fg.FITTED}
     direction["track"] = 1.0
     new = fg.stepped(weights, direction, 0.5)
@@ -100,6 +101,18 @@ def test_greedy_tuned_is_the_committed_fit():
     # the run started from the previous fit, changed by its --start
     start = json.loads(re.search(r"--start '(.*?)'", report["command"])[1])
     assert before == pytest.approx({**previous, **start})
+
+
+def test_the_latest_fit_started_from_the_preset_and_found_nothing_better():
+    """The seed-10 refit (meteor_lines 0.5, re-measured track table) accepted no
+    step, so greedy_tuned stays the seed-8 fit's weights."""
+    latest = json.loads((CONVERGED / "fit_greedy.json").read_text())
+    assert not any(it["accepted"] for it in latest["iterations"])
+    assert latest["weights"] == latest["iterations"][0]["before"]
+    start = json.loads(re.search(r"--start '(.*?)'", latest["command"])[1])
+    defaults = {k: v for k, v in bots.GREEDY_WEIGHTS.items() if k not in start}
+    preset = {**defaults, **bots.PRESETS["greedy_tuned"], **start}
+    assert latest["weights"] == pytest.approx(preset)
 
 
 def test_smoke_run_writes_a_report(tmp_path):
