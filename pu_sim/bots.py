@@ -145,13 +145,15 @@ RETIRED_PRESETS: Mapping[str, str] = MappingProxyType(
     {
         name: (
             f"preset {name!r} was retired: greedy_tuned now plays the {corp} seat "
-            f"as well or better (4-player win share on 4,000 setups: {margin}; "
-            "README, Tuned greedy presets); use 'greedy_tuned'.  Its weights are in "
+            f"as well or better (the preset won {margin} of 4-player games less "
+            "on that seat, 4,000 setups; README, Tuned greedy presets); use "
+            "'greedy_tuned'.  Its weights (with "
+            "track_fit 4) are in "
             "reports/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
         )
         for name, corp, margin in (
-            ("greedy_tuned_cosmos", "Cosmos Inc.", "-1.2 +- 1.3 points"),
-            ("greedy_tuned_wormhole", "Wormhole Corp.", "-1.8 +- 1.3 points"),
+            ("greedy_tuned_cosmos", "Cosmos Inc.", "1.2 +- 1.3 points"),
+            ("greedy_tuned_wormhole", "Wormhole Corp.", "1.8 +- 1.3 points"),
         )
     }
 )
