@@ -792,40 +792,34 @@ cdef double meteorite_unblock(const Game_t* g, const Rules_t* R, const Player_t*
 
 
 cdef int meteorite_targets(const Game_t* g, const Rules_t* R, const double* w, int p,
-                           double met_value, int* mx, int* my, double* mv) noexcept nogil:
-    """Each meteorite's rover-target value: met_value plus G_METEOR_LINES x the line
-    chance collecting it frees.  With G_METEOR_LINES 0 all are worth met_value and
-    one entry (x = -1) stands for them all: one search from every meteorite."""
+                           double met_value, uint16_t masks[][GRID],
+                           double* values) noexcept nogil:
+    """The meteorites as rover targets, in groups of equal value (masks[i] worth
+    values[i]): with G_METEOR_LINES 0 one group of them all, worth met_value;
+    otherwise each alone, worth met_value plus G_METEOR_LINES x the line chance
+    collecting it frees.  Returns the number of groups."""
     cdef const Player_t* pl = &g.pl[p]
     cdef uint8_t row_open[GRID]
     cdef uint8_t col_open[GRID]
     cdef uint16_t bits
-    cdef int y, n = 0
+    cdef int x, y, yy, n = 0
     if w[G_METEOR_LINES] == 0.0:
-        mx[0] = -1
-        my[0] = -1
-        mv[0] = met_value
+        memcpy(masks[0], pl.meteorite, sizeof(uint16_t) * GRID)
+        values[0] = met_value
         return 1
     open_line_squares(g, R, pl, row_open, col_open)
     for y in range(GRID):
         bits = pl.meteorite[y]
         while bits:
-            mx[n] = __builtin_ctz(bits)
-            my[n] = y
+            x = __builtin_ctz(bits)
             bits &= bits - 1
-            mv[n] = met_value + w[G_METEOR_LINES] * meteorite_unblock(
-                g, R, pl, row_open, col_open, mx[n], y)
+            for yy in range(GRID):
+                masks[n][yy] = 0
+            masks[n][y] = <uint16_t>(1 << x)
+            values[n] = met_value + w[G_METEOR_LINES] * meteorite_unblock(
+                g, R, pl, row_open, col_open, x, y)
             n += 1
     return n
-
-
-cdef inline void target_mask(const Player_t* pl, int x, int y, uint16_t* out) noexcept nogil:
-    """The meteorite on (x, y) alone, or every meteorite (x = -1)."""
-    cdef int yy
-    for yy in range(GRID):
-        out[yy] = pl.meteorite[yy] if x < 0 else 0
-    if x >= 0:
-        out[y] = <uint16_t>(1 << x)
 
 
 cdef void spread_target(const Rules_t* R, const Player_t* pl, const uint16_t* passable,
@@ -867,20 +861,17 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
     """Value of standing on each square: best target value / (1 + distance)."""
     cdef const Player_t* pl = &g.pl[p]
     cdef uint16_t passable[GRID]
-    cdef uint16_t one[GRID]
-    cdef int mx[GRID * GRID]
-    cdef int my[GRID * GRID]
-    cdef double mv[GRID * GRID]
+    cdef uint16_t masks[GRID * GRID][GRID]
+    cdef double values[GRID * GRID]
     cdef int x, y, i, n
     rover_passable(R, pl, passable)
     for y in range(GRID):
         for x in range(GRID):
             val[y][x] = 0.0
     spread_target(R, pl, passable, pl.lifepod, pod_value, val)
-    n = meteorite_targets(g, R, w, p, met_value, mx, my, mv)
+    n = meteorite_targets(g, R, w, p, met_value, masks, values)
     for i in range(n):
-        target_mask(pl, mx[i], my[i], one)
-        spread_target(R, pl, passable, one, mv[i], val)
+        spread_target(R, pl, passable, masks[i], values[i], val)
 
 
 cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targets,
@@ -926,18 +917,15 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
                            const int* qy, int nq, double* out) noexcept nogil:
     """target_distances() at a few squares only."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef uint16_t one[GRID]
-    cdef int mx[GRID * GRID]
-    cdef int my[GRID * GRID]
-    cdef double mv[GRID * GRID]
+    cdef uint16_t masks[GRID * GRID][GRID]
+    cdef double values[GRID * GRID]
     cdef int i, n
     for i in range(nq):
         out[i] = 0.0
     values_near(R, pl, pl.lifepod, pod_value, qx, qy, nq, out)
-    n = meteorite_targets(g, R, w, p, met_value, mx, my, mv)
+    n = meteorite_targets(g, R, w, p, met_value, masks, values)
     for i in range(n):
-        target_mask(pl, mx[i], my[i], one)
-        values_near(R, pl, one, mv[i], qx, qy, nq, out)
+        values_near(R, pl, masks[i], values[i], qx, qy, nq, out)
 
 
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
