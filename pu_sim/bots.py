@@ -141,15 +141,16 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 plays every corporation's seat (see RETIRED_PRESETS).
 """
 
+RETIRED_WEIGHTS = "reports/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
+"""Where the retired presets' weights stay (relative to the repository)."""
+
 RETIRED_PRESETS: Mapping[str, str] = MappingProxyType(
     {
         name: (
             f"preset {name!r} was retired: greedy_tuned now plays the {corp} seat "
             f"as well or better (the preset won {margin} of 4-player games less "
             "on that seat, 4,000 setups; README, Tuned greedy presets); use "
-            "'greedy_tuned'.  Its weights (with "
-            "track_fit 4) are in "
-            "reports/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
+            f"'greedy_tuned'.  Its weights (with track_fit 4) are in {RETIRED_WEIGHTS}"
         )
         for name, corp, margin in (
             ("greedy_tuned_cosmos", "Cosmos Inc.", "1.2 +- 1.3 points"),

@@ -55,7 +55,8 @@ def test_retired_presets_say_why_and_where_their_weights_are(name):
     for call in (bots.parse, bots.preset):
         with pytest.raises(ValueError, match=r"retired.*use 'greedy_tuned'"):
             call(name)
-    table = Path(__file__).resolve().parents[1] / bots.RETIRED_PRESETS[name].split()[-1]
+    assert bots.RETIRED_WEIGHTS in bots.RETIRED_PRESETS[name]
+    table = Path(__file__).resolve().parents[1] / bots.RETIRED_WEIGHTS
     rows = list(csv.DictReader(table.read_text().splitlines()))
     assert {r["weight"] for r in rows} == set(TUNED_WEIGHTS)
     assert all(float(r[name]) > 0 for r in rows)
