@@ -18,9 +18,10 @@ games, so the line search's choice does not flatter it.
 Why not only the cross-entropy search (tune_greedy.py): it sees one number per
 candidate (a mean score), so 25 weights cost it tens of thousands of games per
 generation; a rollout fit sees every decision's alternatives.  It starts where
-the cross-entropy search stopped.  ``noise``, ``track_fit`` and ``neighbour``
-are left alone (noise is not a value; track_fit scales a table fitted by
-track_values.py; solo games have no neighbour cards).
+the cross-entropy search stopped.  ``noise``, ``track_fit``, ``place_fit`` and
+``neighbour`` are left alone (noise is not a value; track_fit and place_fit scale
+tables fitted by track_values.py and placement_values.py; solo games have no
+neighbour cards).
 
 The fit starts from the preset's weights (a weight the preset does not name
 takes greedy's default), changed by ``--start`` (JSON): a new feature's
@@ -54,7 +55,7 @@ from pu_sim.table import TableSetup
 TOP = 4  # greedy's best moves valued per decision
 RIDGE = 30.0  # on standardized features
 ALPHAS = (0.1, 0.2, 0.4, 0.6, 0.8, 1.0)  # step sizes tried by the line search
-FIXED = ("noise", "track_fit", "neighbour")
+FIXED = ("noise", "track_fit", "place_fit", "neighbour")
 FITTED = tuple(n for n in GREEDY_WEIGHTS if n not in FIXED)
 SLOTS = tuple(list(GREEDY_WEIGHTS).index(n) for n in FITTED)  # in the vector
 REFERENCE = "place"  # the decision type whose greedy coefficient sets the scale

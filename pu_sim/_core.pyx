@@ -52,7 +52,9 @@ include "_greedy_planets.pxi"
 include "_greedy_corporations.pxi"
 include "_greedy_track_fit.pxi"
 include "_greedy_line_chance.pxi"
+include "_greedy_place_fit.pxi"
 include "_greedy.pxi"
+include "_greedy_place_fit_eval.pxi"
 include "_search.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
@@ -71,13 +73,18 @@ CONSTANTS = {
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE, "MV_POWER": MV_POWER,
     "POD_AREA": POD_AREA, "POD_SLOT": POD_SLOT, "SYNERGY_TWICE": SYNERGY_TWICE,
     "STEP_SIDEWAYS": STEP_SIDEWAYS, "STEP_BEYOND": STEP_BEYOND,
-    "N_GREEDY": N_GREEDY, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
+    "N_GREEDY": N_GREEDY, "PLACE_FIT_K": PLACE_FIT_K,
+    "PLACE_FIT_PHASES": PLACE_FIT_PHASES, "PLACE_FIT_ROUND_SPAN": PLACE_FIT_ROUND_SPAN,
+    "N_PLACE_FEATURES": N_PLACE_FEATURES, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
     "LEVEL_NONE": LEVEL_NONE, "S_BUDGET": S_BUDGET, "S_WIDTH": S_WIDTH,
     "OBJ_CHANCE_GROUPS": OBJ_CHANCE_GROUPS, "OBJ_CHANCE_MISSING": OBJ_CHANCE_MISSING,
     "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
 }
+PLACE_FIT_TABLE = [[PLACE_FIT[k * N_PLACE_FEATURES + i] for i in range(N_PLACE_FEATURES)]
+                   for k in range(PLACE_FIT_PHASES)]
+"""The compiled placement-value table (_greedy_place_fit.pxi): [part of the game][feature]."""
 PLANET_MASKS = {
     "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
     "first": PM_FIRST, "ring": PM_RING, "city": PM_CITY, "toxic": PM_TOXIC,

@@ -40,7 +40,8 @@ cdef enum:
     G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (_greedy_objective_chance.pxi)
     G_NEIGHBOUR = 31        # added to G_OBJECTIVE for the neighbour cards' incentives
     G_METEOR_LINES = 32     # per medal of line chance collecting a meteorite frees
-    N_GREEDY = 33
+    G_PLACE_FIT = 33        # scale of the fitted placement values (_greedy_place_fit_eval.pxi)
+    N_GREEDY = 34
 
 
 # ==== valuing track advances =====================================================
@@ -189,6 +190,8 @@ cdef struct PlaceEval:
     double col_unit[GRID]
     uint8_t row_rem[GRID]                # uncovered grid squares left in row y
     uint8_t col_rem[GRID]
+    uint16_t met_rows                    # rows holding a meteorite (ME-2)
+    uint16_t met_cols
     double row_chance[GRID][GRID + 1]    # chance value of filling n squares of row y
     double col_chance[GRID][GRID + 1]
     double row_chance_met[GRID][GRID + 1]  # ... when the tile's meteorite lands in it
@@ -303,6 +306,8 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         dilate(pl.terr[t], e.near_terr[t])
     e.energy_best = best_of(e.track_val, e.movable)
     meteorite_lines(pl, &mrows, &mcols)
+    e.met_rows = mrows
+    e.met_cols = mcols
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
         e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
@@ -1127,6 +1132,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     cdef PlaceEval* e
     cdef TileEval tiles[2]
     cdef Argmax a
+    cdef PlaceTopK top
     cdef double v, bound
     cdef double val[GRID][GRID]
     cdef bint resources
@@ -1150,17 +1156,34 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                 if tile != NO_TILE:
                     prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
             group = -1
+            top.n = 0
             for i in range(n):
                 unpack_place(moves[i], &slot, &o, &x, &y)
                 if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
                     group = moves[i] >> 4
                     row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
                 v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+                if w[G_PLACE_FIT] != 0:                # keep the best few, re-rank below
+                    if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
+                        continue
+                    v += placement_rest(R, w, &tiles[slot], o, x, y, e,
+                                        topk_floor(&top) - TIE_EPS - v
+                                        if w[G_POCKET] > 0 and scores == NULL else -1e300)
+                    if scores != NULL:
+                        scores[i] = v
+                    topk_offer(&top, i, v)
+                    continue
                 if argmax_hopeless(&a, v + bound):
                     continue
                 v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                                     argmax_cutoff(&a, v) if w[G_POCKET] > 0 else -1e300)
                 argmax_offer(&a, g, i, v)
+            # relative to greedy's best, so scores stay comparable to the other moves'
+            if top.n:
+                bound = place_fit_value(g, R, p, e, moves[top.index[0]])
+            for i in range(top.n):
+                argmax_offer(&a, g, top.index[i], top.value[i] + w[G_PLACE_FIT]
+                             * (place_fit_value(g, R, p, e, moves[top.index[i]]) - bound))
         else:
             for i in range(n):
                 if moves[i] == MV_STORE:

@@ -125,6 +125,29 @@ cdef class GameState:
         finally:
             free(scores)
 
+    def placement_features(self, uint32_t move):
+        """The afterstate features the greedy's fitted placement values read
+        (_greedy_place_fit_eval.pxi) for placement `move` of the pending decision."""
+        if self.g.decision != D_PLACE or move not in self.legal_moves():
+            raise ValueError(f"move {move} is not a legal placement now")
+        cdef double w[MAX_BOT_PARAMS]
+        cdef double f[N_PLACE_FEATURES]
+        cdef int i, slot = 0, o = 0, x = 0, y = 0, p = self.g.decider
+        cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
+        if e == NULL:
+            raise MemoryError()
+        for i in range(MAX_BOT_PARAMS):
+            w[i] = 0.0
+        try:
+            prepare_place_eval(&self.g, self.rules.R, w, p, e)
+            unpack_place(move, &slot, &o, &x, &y)
+            placement_features(self.rules.R, &self.g.pl[p], e,
+                               &self.rules.R.orient[depot_tile(&self.g, self.rules.R, p, slot)][o],
+                               x, y, f)
+            return [f[i] for i in range(N_PLACE_FEATURES)]
+        finally:
+            free(e)
+
     def determinized(self, int seat, uint64_t seed):
         """A copy with everything `seat` cannot know resampled (the search bot's
         view of the game before a rollout), drawn from a generator seeded by `seed`."""

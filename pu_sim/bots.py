@@ -66,6 +66,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "objective_chance": 0.0,  # per medal of objective-card chance a move adds
         "neighbour": 0.0,  # added to objective for the neighbour cards (multiplayer)
         "meteor_lines": 0.0,  # per medal of line chance collecting a meteorite frees
+        "place_fit": 0.0,  # scale of fitted placement values (re-ranks greedy's best 6)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""

@@ -188,6 +188,14 @@ class Game:
         """What a greedy bot's weights make of each legal move (legal_moves order)."""
         return self.state.greedy_values(parse_bot(bot).vector())  # type: ignore[no-any-return]
 
+    def placement_features(self, move: int) -> list[float]:
+        """Afterstate features of a placement, read by greedy's fitted values.
+
+        Tile size, free regions by size, lines close to complete
+        (experiments/placement_values.py names them).
+        """
+        return self.state.placement_features(move)  # type: ignore[no-any-return]
+
     def step(self) -> int:
         """Let the deciding seat's bot make one decision; returns the move."""
         move = self.bot_move()

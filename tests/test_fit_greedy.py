@@ -112,7 +112,11 @@ def test_the_latest_fit_started_from_the_preset_and_found_nothing_better():
     start = json.loads(re.search(r"--start '(.*?)'", latest["command"])[1])
     defaults = {k: v for k, v in bots.GREEDY_WEIGHTS.items() if k not in start}
     preset = {**defaults, **bots.PRESETS["greedy_tuned"], **start}
-    assert latest["weights"] == pytest.approx(preset)
+    # place_fit came after this fit (a table of its own, placement_values.py)
+    assert set(preset) - set(latest["weights"]) == {"place_fit"}
+    assert latest["weights"] == pytest.approx(
+        {k: preset[k] for k in latest["weights"]}
+    )
 
 
 def test_smoke_run_writes_a_report(tmp_path):

@@ -1,0 +1,130 @@
+# The greedy bot's learned placement correction: afterstate features of a
+# candidate placement (open regions the tile leaves, lines it brings close to
+# complete, its size), valued by a table fitted to rollouts
+# (experiments/placement_values.py writes _greedy_place_fit.pxi).
+#
+# Why: the hand-made placement features value each square and line on its own.
+# Rollouts show that, at equal greedy value, a placement that splits the free
+# land into more, smaller regions loses medals later, and that tile size is
+# worth more early than late.  Counting regions needs a flood fill per
+# candidate, so only greedy's best PLACE_FIT_K placements are re-ranked.
+
+cdef enum:
+    PLF_SIZE = 0          # squares the tile covers
+    PLF_REGIONS = 1       # connected regions of free grid squares after it
+    PLF_FREE_1 = 2        # free squares in regions of 1 square
+    PLF_FREE_2_3 = 3      # ... of 2-3 squares
+    PLF_FREE_4_7 = 4      # ... of 4-7 squares
+    PLF_FREE_8 = 5        # ... of 8 squares or more
+    PLF_LINE_1 = 6        # medals of meteorite-free lines missing 1 square
+    PLF_LINE_2 = 7        # ... missing 2 squares
+    PLF_LINE_3_4 = 8      # ... missing 3-4 squares
+
+
+cdef struct PlaceTopK:
+    # Greedy's best PLACE_FIT_K placements, best first (ties: the earlier move).
+    int n
+    double value[PLACE_FIT_K]
+    int index[PLACE_FIT_K]
+
+
+cdef inline double topk_floor(const PlaceTopK* t) noexcept nogil:
+    """What a placement must beat to enter (-inf while there is room)."""
+    return t.value[PLACE_FIT_K - 1] if t.n == PLACE_FIT_K else -1e300
+
+
+cdef inline void topk_offer(PlaceTopK* t, int i, double v) noexcept nogil:
+    """Keep option i if it beats the floor; the order is a stable sort by value."""
+    cdef int j
+    if t.n == PLACE_FIT_K and v <= t.value[PLACE_FIT_K - 1]:
+        return
+    j = t.n if t.n < PLACE_FIT_K else PLACE_FIT_K - 1
+    while j > 0 and t.value[j - 1] < v:
+        t.value[j] = t.value[j - 1]
+        t.index[j] = t.index[j - 1]
+        j -= 1
+    t.value[j] = v
+    t.index[j] = i
+    if t.n < PLACE_FIT_K:
+        t.n += 1
+
+
+cdef inline int place_fit_phase(int round_) noexcept nogil:
+    """Part of the game a round falls in (the table's first index)."""
+    cdef int phase = (round_ - 1) // PLACE_FIT_ROUND_SPAN
+    return 0 if phase < 0 else min(phase, PLACE_FIT_PHASES - 1)
+
+
+cdef void placement_features(const Rules_t* R, const Player_t* pl, const PlaceEval* e,
+                             const Orient_t* ori, int x, int y, double* f) noexcept nogil:
+    """f[0..N_PLACE_FEATURES) of the planet with the tile's box at (x, y)."""
+    cdef uint16_t foot[GRID]
+    cdef uint16_t rest[GRID]
+    cdef uint16_t seed[GRID]
+    cdef uint16_t comp[GRID]
+    cdef uint8_t col_foot[GRID]
+    cdef int i, yy, xx = 0, sy = 0, size, missing, medal
+    cdef uint16_t bits
+    for i in range(N_PLACE_FEATURES):
+        f[i] = 0.0
+    f[PLF_SIZE] = ori.ncells
+    for i in range(GRID):
+        foot[i] = 0
+        col_foot[i] = 0
+    for i in range(ori.h):
+        foot[y + i] = <uint16_t>((ori.rows[i] << x) & ROW_BITS)
+        bits = foot[y + i]
+        while bits:
+            col_foot[__builtin_ctz(bits)] += 1
+            bits &= bits - 1
+    for yy in range(GRID):
+        rest[yy] = ~(e.blocked[yy] | foot[yy]) & ROW_BITS
+    while lowest_square(rest, &xx, &sy):
+        grid_zero(seed)
+        seed[sy] = <uint16_t>(1 << xx)
+        flood_fill(seed, rest, comp)
+        size = grid_count(comp)
+        for yy in range(GRID):
+            rest[yy] &= <uint16_t>~comp[yy]
+        f[PLF_REGIONS] += 1.0
+        if size == 1:
+            f[PLF_FREE_1] += 1.0
+        elif size <= 3:
+            f[PLF_FREE_2_3] += size
+        elif size <= 7:
+            f[PLF_FREE_4_7] += size
+        else:
+            f[PLF_FREE_8] += size
+    for i in range(GRID):
+        missing = e.row_rem[i] - popcount16(foot[i])
+        medal = R.row_medal[pl.planet][i]
+        if not (e.met_rows >> i) & 1:
+            line_feature(f, missing, medal)
+        missing = e.col_rem[i] - col_foot[i]
+        medal = R.col_medal[pl.planet][i]
+        if not (e.met_cols >> i) & 1:
+            line_feature(f, missing, medal)
+
+
+cdef inline void line_feature(double* f, int missing, int medal) noexcept nogil:
+    """Count a line's medal under the number of squares it still misses."""
+    if missing == 1:
+        f[PLF_LINE_1] += medal
+    elif missing == 2:
+        f[PLF_LINE_2] += medal
+    elif missing == 3 or missing == 4:
+        f[PLF_LINE_3_4] += medal
+
+
+cdef double place_fit_value(const Game_t* g, const Rules_t* R, int p, const PlaceEval* e,
+                            uint32_t move) noexcept nogil:
+    """The fitted table's value of placement `move` (greedy units)."""
+    cdef int slot = 0, o = 0, x = 0, y = 0, k, base
+    cdef double f[N_PLACE_FEATURES]
+    cdef double v = 0.0
+    unpack_place(move, &slot, &o, &x, &y)
+    placement_features(R, &g.pl[p], e, &R.orient[depot_tile(g, R, p, slot)][o], x, y, f)
+    base = place_fit_phase(g.round) * N_PLACE_FEATURES
+    for k in range(N_PLACE_FEATURES):
+        v += PLACE_FIT[base + k] * f[k]
+    return v
