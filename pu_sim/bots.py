@@ -132,6 +132,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # the neighbour cards keep the previous preset's scale (1.2706):
                 # the solo fit lowered objective, which also scaled them
                 "neighbour": 0.5628,
+                # the fitted placement table at its own scale (placement_values.py)
+                "place_fit": 1.0,
             }
         ),
     }

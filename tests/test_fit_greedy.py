@@ -16,7 +16,7 @@ from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-8"
-CONVERGED = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-10"
+CONVERGED = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-12"
 PREVIOUS = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-7"
 
 fg = load("fit_greedy")
@@ -84,13 +84,17 @@ def test_the_size_slope_of_a_placement_is_the_tile_size():
 
 def test_greedy_tuned_is_the_committed_fit():
     """The preset is the weights the committed run found, and that run gained; the
-    neighbour cards (which solo fits cannot see) keep the previous fit's scale."""
+    neighbour cards (which solo fits cannot see) keep the previous fit's scale, and
+    place_fit (later, the scale of its own fitted table) is 1."""
     report = json.loads((REPORT / "fit_greedy.json").read_text())
     previous = json.loads((PREVIOUS / "fit_greedy.json").read_text())["weights"]
     fitted = {k: v for k, v in report["weights"].items() if k != "noise"}
     assert report["weights"]["noise"] == 0.0
     preset = dict(bots.PRESETS["greedy_tuned"])
-    solo_weights = {k: v for k, v in preset.items() if k != "neighbour"}
+    assert preset["place_fit"] == 1.0
+    solo_weights = {
+        k: v for k, v in preset.items() if k not in ("neighbour", "place_fit")
+    }
     assert solo_weights == pytest.approx(fitted)
     assert preset["objective"] + preset["neighbour"] == pytest.approx(
         previous["objective"]
@@ -104,19 +108,15 @@ def test_greedy_tuned_is_the_committed_fit():
 
 
 def test_the_latest_fit_started_from_the_preset_and_found_nothing_better():
-    """The seed-10 refit (meteor_lines 0.5, re-measured track table) accepted no
-    step, so greedy_tuned stays the seed-8 fit's weights."""
+    """The seed-12 refit (with place_fit 1; seed 10 before it, with meteor_lines
+    0.5) accepted no step, so greedy_tuned keeps the seed-8 fit's weights."""
     latest = json.loads((CONVERGED / "fit_greedy.json").read_text())
     assert not any(it["accepted"] for it in latest["iterations"])
     assert latest["weights"] == latest["iterations"][0]["before"]
-    start = json.loads(re.search(r"--start '(.*?)'", latest["command"])[1])
-    defaults = {k: v for k, v in bots.GREEDY_WEIGHTS.items() if k not in start}
-    preset = {**defaults, **bots.PRESETS["greedy_tuned"], **start}
-    # place_fit came after this fit (a table of its own, placement_values.py)
-    assert set(preset) - set(latest["weights"]) == {"place_fit"}
-    assert latest["weights"] == pytest.approx(
-        {k: preset[k] for k in latest["weights"]}
-    )
+    assert "--start" not in latest["command"]  # from the preset as it is
+    preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
+    assert latest["weights"] == pytest.approx(preset)
+    assert latest["weights"]["place_fit"] == 1.0
 
 
 def test_smoke_run_writes_a_report(tmp_path):
