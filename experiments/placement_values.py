@@ -36,8 +36,8 @@ import numpy as np
 import numpy.typing as npt
 from joblib import Parallel, delayed
 
-from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
+from pu_sim.chance_tables import policy_without
 from pu_sim.engine import Game
 from pu_sim.stats import within_group_ridge
 
@@ -55,13 +55,6 @@ Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]
 
 
-def rollout_bot() -> bots.BotSpec:
-    """greedy_tuned without the fitted values: the policy the table is fitted to."""
-    return bots.greedy(
-        "greedy_tuned", **{**bots.PRESETS["greedy_tuned"], "place_fit": 0.0}
-    )
-
-
 def phase(round_: int) -> int:
     """Part of the game a round falls in (the core's place_fit_phase)."""
     return min(PHASES - 1, max(0, (round_ - 1) // ROUND_SPAN))
@@ -70,7 +63,7 @@ def phase(round_: int) -> int:
 def collect(games: range, rollouts: int, seed: int, planets: str) -> list[Record]:
     """Every placement decision of the games: greedy's best placements, their
     features and mean rollout values."""
-    bot = rollout_bot()
+    bot = policy_without("place_fit")  # the policy served
     base = planets == "base"
     records = []
     for index in games:

@@ -33,8 +33,8 @@ import numpy as np
 import numpy.typing as npt
 from joblib import Parallel, delayed
 
-from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
+from pu_sim.chance_tables import policy_without
 from pu_sim.engine import Game
 from pu_sim.gamedata import TRACKS
 from pu_sim.rules import load_rules
@@ -51,13 +51,6 @@ Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]
 
 
-def rollout_bot() -> bots.BotSpec:
-    """greedy_tuned without the fitted values: the policy the tables are fitted to."""
-    return bots.greedy(
-        "greedy_tuned", **{**bots.PRESETS["greedy_tuned"], "track_fit": 0.0}
-    )
-
-
 def phase(round_: int) -> int:
     """Third of the game (0, 1, 2) a round falls in."""
     return min(PHASES - 1, max(0, (round_ - 1) * PHASES // ROUNDS))
@@ -65,7 +58,7 @@ def phase(round_: int) -> int:
 
 def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Record]:
     """Every track choice of the games, with each option's mean rollout value."""
-    bot = rollout_bot()
+    bot = policy_without("track_fit")  # the policy served
     records = []
     for index in games:
         game = Game(1, corporations=corporation, bots=bot, seed=seed, game_index=index)
