@@ -1133,7 +1133,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     cdef TileEval tiles[2]
     cdef Argmax a
     cdef PlaceTopK top
-    cdef double v, bound
+    cdef double v, bound, best_fit = 0.0
     cdef double val[GRID][GRID]
     cdef bint resources
     cdef Incentive inc
@@ -1180,10 +1180,10 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                 argmax_offer(&a, g, i, v)
             # relative to greedy's best, so scores stay comparable to the other moves'
             if top.n:
-                bound = place_fit_value(g, R, p, e, moves[top.index[0]])
+                best_fit = place_fit_value(g, R, p, e, moves[top.index[0]])
             for i in range(top.n):
                 argmax_offer(&a, g, top.index[i], top.value[i] + w[G_PLACE_FIT]
-                             * (place_fit_value(g, R, p, e, moves[top.index[i]]) - bound))
+                             * (place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit))
         else:
             for i in range(n):
                 if moves[i] == MV_STORE:

@@ -59,24 +59,16 @@ cdef void placement_features(const Rules_t* R, const Player_t* pl, const PlaceEv
                              const Orient_t* ori, int x, int y, double* f) noexcept nogil:
     """f[0..N_PLACE_FEATURES) of the planet with the tile's box at (x, y)."""
     cdef uint16_t foot[GRID]
+    cdef uint16_t part_a[GRID]
+    cdef uint16_t part_b[GRID]
     cdef uint16_t rest[GRID]
     cdef uint16_t seed[GRID]
     cdef uint16_t comp[GRID]
-    cdef uint8_t col_foot[GRID]
-    cdef int i, yy, xx = 0, sy = 0, size, missing, medal
-    cdef uint16_t bits
+    cdef int i, yy, xx = 0, sy = 0, size, covered
     for i in range(N_PLACE_FEATURES):
         f[i] = 0.0
     f[PLF_SIZE] = ori.ncells
-    for i in range(GRID):
-        foot[i] = 0
-        col_foot[i] = 0
-    for i in range(ori.h):
-        foot[y + i] = <uint16_t>((ori.rows[i] << x) & ROW_BITS)
-        bits = foot[y + i]
-        while bits:
-            col_foot[__builtin_ctz(bits)] += 1
-            bits &= bits - 1
+    footprint(ori, x, y, foot, part_a, part_b)
     for yy in range(GRID):
         rest[yy] = ~(e.blocked[yy] | foot[yy]) & ROW_BITS
     while lowest_square(rest, &xx, &sy):
@@ -95,15 +87,13 @@ cdef void placement_features(const Rules_t* R, const Player_t* pl, const PlaceEv
             f[PLF_FREE_4_7] += size
         else:
             f[PLF_FREE_8] += size
-    for i in range(GRID):
-        missing = e.row_rem[i] - popcount16(foot[i])
-        medal = R.row_medal[pl.planet][i]
+    for i in range(GRID):                          # the tile's squares per line
         if not (e.met_rows >> i) & 1:
-            line_feature(f, missing, medal)
-        missing = e.col_rem[i] - col_foot[i]
-        medal = R.col_medal[pl.planet][i]
+            covered = ori.rowcnt[i - y] if y <= i < y + ori.h else 0
+            line_feature(f, e.row_rem[i] - covered, R.row_medal[pl.planet][i])
         if not (e.met_cols >> i) & 1:
-            line_feature(f, missing, medal)
+            covered = ori.colcnt[i - x] if x <= i < x + ori.w else 0
+            line_feature(f, e.col_rem[i] - covered, R.col_medal[pl.planet][i])
 
 
 cdef inline void line_feature(double* f, int missing, int medal) noexcept nogil:
