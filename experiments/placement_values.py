@@ -26,7 +26,6 @@ Usage: ``python experiments/placement_values.py [--games N] [--rollouts R]
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,7 +36,7 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
-from pu_sim.chance_tables import policy_without
+from pu_sim.chance_tables import policy_without, table_parser
 from pu_sim.engine import Game
 from pu_sim.stats import within_group_ridge
 
@@ -181,17 +180,9 @@ def report_text(report: Record) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=800)
+    parser = table_parser(__doc__.splitlines()[0], 2028, TABLE_FILE, games=800)
     parser.add_argument("--rollouts", type=int, default=24)
-    parser.add_argument("--seed", type=int, default=2028)
-    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--planets", choices=("base", "random"), default="base")
-    parser.add_argument(
-        "--write", action="store_true", help=f"rewrite {TABLE_FILE.name}"
-    )
-    parser.add_argument("--out", type=Path, default=Path("reports"))
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
     args = parser.parse_args(argv)
     n_games, rollouts = (4, 2) if args.smoke else (args.games, args.rollouts)
     chunk = max(1, n_games // 20)

@@ -23,7 +23,6 @@ Usage: ``python experiments/track_values.py [--games N] [--rollouts R]
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +33,7 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim._core import ENGINE_VERSION
-from pu_sim.chance_tables import policy_without
+from pu_sim.chance_tables import policy_without, table_parser
 from pu_sim.engine import Game
 from pu_sim.gamedata import TRACKS
 from pu_sim.rules import load_rules
@@ -167,17 +166,11 @@ def pxi_text(report: Record, keys: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     keys = [c.key for c in load_rules().data.corporations]
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="per corporation")
-    parser.add_argument("--rollouts", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=77)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--corporations", nargs="+", default=keys, choices=keys)
-    parser.add_argument(
-        "--write", action="store_true", help=f"rewrite {TABLE_FILE.name}"
+    parser = table_parser(
+        __doc__.splitlines()[0], 77, TABLE_FILE, games=200, games_help="per corporation"
     )
-    parser.add_argument("--out", type=Path, default=Path("reports"))
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--corporations", nargs="+", default=keys, choices=keys)
     args = parser.parse_args(argv)
     n_games, rollouts = (4, 2) if args.smoke else (args.games, args.rollouts)
     chunk = max(1, n_games // 10)

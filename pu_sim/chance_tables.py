@@ -3,7 +3,9 @@
 Both play solo games with a random corporation and planet per game, count
 positions and outcomes at every round start, and write the measured table into
 a ``.pxi`` file the core includes.  Games are counted in chunks on joblib
-workers; the counts add up, so the table does not depend on ``--jobs``.
+workers; the counts add up, so the table does not depend on ``--jobs``.  The
+rollout-fitted tables (track_values.py, placement_values.py) share the flags and
+the policy-without-its-feature.
 """
 
 from __future__ import annotations
@@ -69,11 +71,15 @@ def count_in_chunks(
 
 
 def table_parser(
-    description: str, seed: int, table_file: Path
+    description: str,
+    seed: int,
+    table_file: Path,
+    games: int = 4000,
+    games_help: str | None = None,
 ) -> argparse.ArgumentParser:
-    """The flags every chance-table script takes."""
+    """The flags every script that writes a core table takes."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=games, help=games_help)
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
