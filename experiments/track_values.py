@@ -5,20 +5,27 @@ in solo games of each corporation, every option is valued by Monte Carlo
 rollouts: the game is determinized for the player, the option applied and the
 game played to the end by the same greedy bot, R times with common random
 numbers.  A least-squares fit within each decision explains the rollout values
-by one number per (track, tracker position) and one per (track, third of the
-game), next to greedy's own value of the option; ridge-regularized.  The
-fitted numbers are the core's ``TRACK_STEP_FIT`` / ``TRACK_PHASE_FIT`` tables
-(``pu_sim/_greedy_track_fit.pxi``, written by this script with ``--write``),
-which the greedy bot adds to its track choices scaled by its ``track_fit``
-weight.  Games whose index is a multiple of 4 are held out: the report
-compares the regret (best rollout value minus the chosen option's) of greedy
-alone and of the fitted values on them.
+by one number per (track, tracker position, third of the game) and, per track,
+a linear term in the player's context (``Game.track_context``: lifepods and
+how near the rovers they are, rovers, covered squares, civ cards, tech level,
+meteorites, the five tracker positions), next to greedy's own value of the
+option; ridge-regularized on standardized columns.  Divided by greedy's
+coefficient, the fitted numbers are in greedy's own units: the core's
+``TRACK_CELL_FIT`` / ``TRACK_CONTEXT_FIT`` tables (``pu_sim/_greedy_track_fit.pxi``,
+written by this script with ``--write``), which the greedy bot adds to its
+track choices scaled by its ``track_fit`` weight (1: the fit's own scale).
+Games whose index is a multiple of 4 are held out: the report compares the
+regret (best rollout value minus the chosen option's) of greedy alone and of
+the fitted values on them.
 
-The rollouts use greedy_tuned with ``track_fit`` 0, so the tables do not
-depend on themselves; re-run whenever the greedy bot changes.
+The base game's corporation (Universal Coalition, the solo target's game)
+gets ``--base-games`` games, the others ``--games``.  The rollouts use
+greedy_tuned with ``track_fit`` 0, so the tables do not depend on themselves;
+re-run whenever the greedy bot changes.
 
-Usage: ``python experiments/track_values.py [--games N] [--rollouts R]
-[--seed S] [--jobs J] [--corporations KEY ...] [--write] [--out reports] [--smoke]``
+Usage: ``python experiments/track_values.py [--games N] [--base-games N]
+[--rollouts R] [--seed S] [--jobs J] [--corporations KEY ...] [--write]
+[--out reports] [--smoke]``
 """
 
 from __future__ import annotations
@@ -43,6 +50,14 @@ POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)
 PHASES = 3  # thirds of a ROUNDS-round game
 ROUNDS = 20  # a game's usual length, for the phase of a round
 RIDGE = 10.0
+BASE_CORPORATION = "universal_coalition"
+CONTEXT = (
+    "lifepods", "lifepods_near_2", "lifepods_near_4", "rovers_on_planet",
+    "rovers_in_supply", "covered", "civ_cards", "tech_level", "meteorites",
+    "lifepods_collected", *(f"{t}_position" for t in TRACKS),
+)  # fmt: skip
+"""Game.track_context's entries, in order (the core's TCX_* indices)."""
+N_CELLS = len(TRACKS) * POSITIONS * PHASES
 CHOICES = ("synergy", "energy", "track")
 TABLE_FILE = Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_track_fit.pxi"
 
@@ -74,6 +89,7 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
                         "game": index, "round": game.fields()["round"],
                         "track": tracks,
                         "pos": [min(at[TRACKS[t]], POSITIONS - 1) for t in tracks],
+                        "context": game.track_context(0),
                         "greedy": game.greedy_values(bot), "value": values,
                     })  # fmt: skip
             game.apply(game.bot_move())
@@ -81,44 +97,51 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
 
 
 def features(r: Record, i: int) -> Floats:
-    """Option i of decision r: track x position, track x phase, greedy value."""
-    f = np.zeros(len(TRACKS) * (POSITIONS + PHASES) + 1)
+    """Option i of decision r: track x position x phase, track x context."""
+    f = np.zeros(N_CELLS + len(TRACKS) * len(CONTEXT))
     t = r["track"][i]
-    f[t * POSITIONS + r["pos"][i]] = 1.0
-    f[len(TRACKS) * POSITIONS + t * PHASES + phase(r["round"])] = 1.0
-    f[-1] = r["greedy"][i]
+    f[(t * POSITIONS + r["pos"][i]) * PHASES + phase(r["round"])] = 1.0
+    f[N_CELLS + t * len(CONTEXT) : N_CELLS + (t + 1) * len(CONTEXT)] = r["context"]
     return f
 
 
 def fit(records: Sequence[Record]) -> Record:
-    """Ridge fit of the rollout values, demeaned within each decision."""
+    """Ridge fit of the rollout values, demeaned within each decision; the
+    table in greedy's units (divided by greedy's own coefficient), all 0 when
+    greedy's coefficient is not positive."""
     beta = within_group_ridge(
-        [(np.array([features(r, i) for i in range(len(r["track"]))]), r["value"])
-         for r in records],
-        RIDGE,
+        [(np.array([[*features(r, i), r["greedy"][i]] for i in range(len(r["track"]))]),
+          r["value"]) for r in records],
+        RIDGE, standardize=True,
     )  # fmt: skip
-    n_step = len(TRACKS) * POSITIONS
+    coef = float(beta[-1])
+    # a greedy value that does not rise with the rollouts has no units to
+    # express the table in: nothing is learned (the held-out check then says so)
+    table = beta[:-1] / coef if coef > 0 else np.zeros(len(beta) - 1)
+    cell = table[:N_CELLS].reshape(len(TRACKS), POSITIONS, PHASES)
+    context = table[N_CELLS:].reshape(len(TRACKS), len(CONTEXT))
     return {
-        "step": beta[:n_step].reshape(len(TRACKS), POSITIONS).round(3).tolist(),
-        "phase": beta[n_step:-1].reshape(len(TRACKS), PHASES).round(3).tolist(),
-        "greedy_coef": round(float(beta[-1]), 4),
+        "cell": cell.round(4).tolist(),
+        "context": context.round(5).tolist(),
+        "greedy_coef": round(coef, 4),
     }
+
+
+def table_vector(table: Record) -> Floats:
+    """A fitted table as one vector, in features()' order."""
+    return np.concatenate([np.ravel(table["cell"]), np.ravel(table["context"])])
 
 
 def regret(records: Sequence[Record], table: Record | None = None) -> float:
     """Mean of (best rollout value - value of the option picked by greedy's value,
-    or with `table` by the fitted values)."""
+    or with `table` by greedy's value plus the table's)."""
+    beta = None if table is None else table_vector(table)
     out = []
     for r in records:
         v = np.asarray(r["value"], float)
-        if table is None:
-            s = np.asarray(r["greedy"], float)
-        else:
-            s = np.array([
-                table["greedy_coef"] * r["greedy"][i]
-                + table["step"][t][r["pos"][i]] + table["phase"][t][phase(r["round"])]
-                for i, t in enumerate(r["track"])
-            ])  # fmt: skip
+        s = np.asarray(r["greedy"], float)
+        if beta is not None:
+            s = s + np.array([features(r, i) @ beta for i in range(len(s))])
         out.append(v.max() - v[int(np.argmax(s))])
     return float(np.mean(out))
 
@@ -128,38 +151,47 @@ def helps(row: Record) -> bool:
     return bool(row["regret_fitted"] < row["regret_greedy"])
 
 
+def pxi_rows(numbers: Sequence[float], per_line: int = 8) -> list[str]:
+    """Table entries, per_line to a line."""
+    return ["    " + ", ".join(f"{v:.4f}" for v in numbers[i : i + per_line]) + ","
+            for i in range(0, len(numbers), per_line)]  # fmt: skip
+
+
 def pxi_text(report: Record, keys: Sequence[str]) -> str:
     """The core's tables from a report: 0 for a corporation the fit did not help
     on held-out games (or was not fitted), so its bot plays as before."""
     used = {r["corporation"] for r in report["held_out"] if helps(r)}
-
-    def block(name: str, width: int) -> list[str]:
-        lines = [f"TRACK_{name.upper()}_FIT[:] = ["]
-        for key in keys:
-            rows = (report["tables"][key][name] if key in used
-                    else [[0.0] * width] * len(TRACKS))  # fmt: skip
-            lines.append(f"    # {key}" + ("" if key in used else ": not used"))
-            for row in rows:  # at most 8 numbers a line
-                for i in range(0, len(row), 8):
-                    lines.append(
-                        "    " + ", ".join(f"{v:.3f}" for v in row[i : i + 8]) + ","
-                    )
-        return [*lines, "]"]
-
+    cells = ["TRACK_CELL_FIT[:] = ["]
+    context = ["TRACK_CONTEXT_FIT[:] = ["]
+    for key in keys:
+        table = report["tables"][key] if key in used else None
+        note = "" if key in used else ": not used"
+        cells.append(f"    # {key}{note}")
+        context.append(f"    # {key}{note}")
+        for t in range(len(TRACKS)):
+            # one line per 2 positions, the 3 parts of the game of each
+            cell = (np.ravel(table["cell"][t]) if table
+                    else np.zeros(POSITIONS * PHASES))  # fmt: skip
+            cells.extend(pxi_rows(list(cell), 2 * PHASES))
+            ctx = table["context"][t] if table else [0.0] * len(CONTEXT)
+            context.extend(pxi_rows(list(ctx)))
     return "\n".join([
         "# Generated by experiments/track_values.py; do not edit.",
         f"# `{report['command']}`",
-        "# Rollout-fitted value of advancing a tracker (medals, relative to the other",
-        "# options of the same choice): [corporation][track][position] and",
-        "# [corporation][track][third of the game]; see pu_sim/_greedy.pxi track_fit.",
+        "# Rollout-fitted value of advancing a tracker (greedy's units, relative to",
+        "# the other options of the same choice): [corporation][track][position][third",
+        "# of the game] plus [corporation][track][context entry] x the player's",
+        "# context; see pu_sim/_greedy_track_fit_eval.pxi.",
         "cdef enum:",
         f"    TRACK_FIT_POSITIONS = {POSITIONS}  # tracker positions (higher: last)",
         f"    TRACK_FIT_PHASES = {PHASES}  # parts of a {ROUNDS}-round game",
         f"    TRACK_FIT_ROUNDS = {ROUNDS}",
-        "cdef double TRACK_STEP_FIT[N_CORPS * N_TRACKS * TRACK_FIT_POSITIONS]",
-        *block("step", POSITIONS),
-        "cdef double TRACK_PHASE_FIT[N_CORPS * N_TRACKS * TRACK_FIT_PHASES]",
-        *block("phase", PHASES),
+        f"    TRACK_FIT_CONTEXT = {len(CONTEXT)}  # track_context entries",
+        "cdef double TRACK_CELL_FIT[N_CORPS * N_TRACKS * TRACK_FIT_POSITIONS"
+        " * TRACK_FIT_PHASES]",
+        *cells, "]",
+        "cdef double TRACK_CONTEXT_FIT[N_CORPS * N_TRACKS * TRACK_FIT_CONTEXT]",
+        *context, "]",
         "",
     ])  # fmt: skip
 
@@ -169,18 +201,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = table_parser(
         __doc__.splitlines()[0], 77, TABLE_FILE, games=200, games_help="per corporation"
     )
+    parser.add_argument(
+        "--base-games", type=int, help=f"games of {BASE_CORPORATION} (default: --games)"
+    )
     parser.add_argument("--rollouts", type=int, default=16)
     parser.add_argument("--corporations", nargs="+", default=keys, choices=keys)
     args = parser.parse_args(argv)
     n_games, rollouts = (4, 2) if args.smoke else (args.games, args.rollouts)
-    chunk = max(1, n_games // 10)
-    tasks = [(c, range(s, min(n_games, s + chunk)))
-             for c in args.corporations for s in range(0, n_games, chunk)]  # fmt: skip
+    n_base = n_games if args.smoke or args.base_games is None else args.base_games
+    tasks = []
+    for corp in args.corporations:
+        n = n_base if corp == BASE_CORPORATION else n_games
+        chunk = max(1, n // 20)
+        tasks += [(corp, range(s, min(n, s + chunk))) for s in range(0, n, chunk)]
     parts = Parallel(n_jobs=args.jobs)(
         delayed(collect)(c, games, rollouts, args.seed) for c, games in tasks
     )
-    command = (f"python experiments/track_values.py --games {n_games} --rollouts "
-               f"{rollouts} --seed {args.seed} --write")  # fmt: skip
+    command = (f"python experiments/track_values.py --games {n_games} "
+               f"--base-games {n_base} --rollouts {rollouts} --seed {args.seed} "
+               "--write")  # fmt: skip
     tables, rows = {}, []
     for corp in args.corporations:
         records = [
@@ -211,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out / "track_values.json").write_text(json.dumps(report, indent=1))
     lines = [
         "# Track values fitted to rollouts", "",
-        f"Solo games per corporation: {n_games}, {rollouts} rollouts per option "
+        f"Solo games per corporation: {n_games} ({BASE_CORPORATION}: {n_base}), "
+        f"{rollouts} rollouts per option "
         f"(seed {args.seed}): `{command}`. Rollouts and decisions by greedy_tuned "
         "with track_fit 0. Regret: mean medals lost against the best option by "
         "rollouts, on held-out games (index multiple of 4), choosing by greedy's "

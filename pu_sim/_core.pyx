@@ -55,6 +55,7 @@ include "_greedy_line_chance.pxi"
 include "_greedy_place_fit.pxi"
 include "_greedy.pxi"
 include "_greedy_place_fit_eval.pxi"
+include "_greedy_track_fit_eval.pxi"
 include "_search.pxi"
 include "_bots.pxi"
 include "_batch.pxi"
@@ -76,6 +77,8 @@ CONSTANTS = {
     "N_GREEDY": N_GREEDY, "PLACE_FIT_K": PLACE_FIT_K,
     "PLACE_FIT_PHASES": PLACE_FIT_PHASES, "PLACE_FIT_ROUND_SPAN": PLACE_FIT_ROUND_SPAN,
     "N_PLACE_FEATURES": N_PLACE_FEATURES, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
+    "TRACK_FIT_POSITIONS": TRACK_FIT_POSITIONS, "TRACK_FIT_PHASES": TRACK_FIT_PHASES,
+    "TRACK_FIT_ROUNDS": TRACK_FIT_ROUNDS, "TRACK_FIT_CONTEXT": TRACK_FIT_CONTEXT,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
     "LEVEL_NONE": LEVEL_NONE, "S_BUDGET": S_BUDGET, "S_WIDTH": S_WIDTH,

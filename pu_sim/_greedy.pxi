@@ -123,19 +123,6 @@ cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* 
     return v
 
 
-cdef inline double track_fit(const Game_t* g, int p, int t) noexcept nogil:
-    """Rollout-fitted value (medals, relative to the other tracks) of advancing
-    tracker t now: one number per corporation, track and position, plus one per
-    track and third of the game (experiments/track_values.py)."""
-    cdef int corp = g.pl[p].corp, pos = g.pl[p].track[t], phase
-    if pos > TRACK_FIT_POSITIONS - 1:
-        pos = TRACK_FIT_POSITIONS - 1
-    phase = (g.round - 1) * TRACK_FIT_PHASES // TRACK_FIT_ROUNDS
-    phase = 0 if phase < 0 else min(phase, TRACK_FIT_PHASES - 1)
-    return (TRACK_STEP_FIT[(corp * N_TRACKS + t) * TRACK_FIT_POSITIONS + pos]
-            + TRACK_PHASE_FIT[(corp * N_TRACKS + t) * TRACK_FIT_PHASES + phase])
-
-
 cdef double regress_path(const Game_t* g, const Rules_t* R, const double* w, int p,
                          int t, int q) noexcept nogil:
     """What regressing tracker t by q does to its path (corporations.md 2.3-2.4):
@@ -1135,6 +1122,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     cdef PlaceTopK top
     cdef double v, bound, best_fit = 0.0
     cdef double val[GRID][GRID]
+    cdef double ctx[TRACK_FIT_CONTEXT]
     cdef bint resources
     cdef Incentive inc
     cdef Item_t kept
@@ -1196,6 +1184,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
         return a.index
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         objective_incentives(g, R, w, p, &inc)
+        if w[G_TRACK_FIT] != 0:
+            track_context(g, R, p, ctx)
         for i in range(n):
             t0 = <int>(moves[i] & 7)
             if moves[i] & SYNERGY_TWICE:
@@ -1211,7 +1201,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
             else:
                 v = track_value(g, R, w, p, t0, 1, &inc)
             if w[G_TRACK_FIT] != 0:
-                v += w[G_TRACK_FIT] * track_fit(g, p, t0)
+                v += w[G_TRACK_FIT] * track_fit(g, ctx, p, t0)
             argmax_offer(&a, g, i, v)
         return a.index
     if d == D_KEEP_OBJECTIVE:

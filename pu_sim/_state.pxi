@@ -148,6 +148,14 @@ cdef class GameState:
         finally:
             free(e)
 
+    def track_context(self, int p):
+        """Player p's context that the greedy's fitted track values read
+        (_greedy_track_fit_eval.pxi): lifepods, rovers, tech, tracker positions."""
+        self._check_player(p)
+        cdef double f[TRACK_FIT_CONTEXT]
+        track_context(&self.g, self.rules.R, p, f)
+        return [f[i] for i in range(TRACK_FIT_CONTEXT)]
+
     def determinized(self, int seat, uint64_t seed):
         """A copy with everything `seat` cannot know resampled (the search bot's
         view of the game before a rollout), drawn from a generator seeded by `seed`."""

@@ -196,6 +196,14 @@ class Game:
         """
         return self.state.placement_features(move)  # type: ignore[no-any-return]
 
+    def track_context(self, p: int = 0) -> list[float]:
+        """Player p's context read by greedy's fitted track values.
+
+        Lifepods (near its rovers), rovers, covered squares, civ cards, tech,
+        meteorites, tracker positions (experiments/track_values.py names them).
+        """
+        return self.state.track_context(p)  # type: ignore[no-any-return]
+
     def step(self) -> int:
         """Let the deciding seat's bot make one decision; returns the move."""
         move = self.bot_move()
