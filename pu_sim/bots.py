@@ -58,7 +58,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "planet": 1.0,  # scale of planet scoring terms (cities, sub-planets)
         "shape": 0.3,  # scale of rectangle/area card targets
         "pocket": 2.0,  # penalty per closed pocket of 2-3 free squares
-        "track_fit": 0.0,  # scale of the rollout-fitted track-choice values
+        "track_fit": 0.0,  # scale of the fitted track-choice values (1: the fit's)
         "line_chance": 0.0,  # per medal of completion chance a placement adds
         "regress_reclaim": 0.0,  # benefits a regressed tracker claims again
         "regress_delay": 0.0,  # benefits ahead of a regressed tracker, now later
@@ -123,7 +123,9 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "planet": 2.4378,
                 "shape": 0.0402,
                 "pocket": 2.2802,
-                "track_fit": 4.0,
+                # the fitted track table (track_values.py, greedy's units) at
+                # 0.75 of its own scale: best of 0.5-1.25 on paired solo games
+                "track_fit": 0.75,
                 "line_chance": 1.6033,
                 "regress_reclaim": 0.4831,
                 "regress_delay": 0.5161,
@@ -153,7 +155,8 @@ RETIRED_PRESETS: Mapping[str, str] = MappingProxyType(
             f"preset {name!r} was retired: greedy_tuned now plays the {corp} seat "
             f"as well or better (the preset won {margin} of 4-player games less "
             "on that seat, 4,000 setups; README, Tuned greedy presets); use "
-            f"'greedy_tuned'.  Its weights (with track_fit 4) are in {RETIRED_WEIGHTS}"
+            f"'greedy_tuned'.  Its weights (with track_fit 4 on the track table of "
+            f"then) are in {RETIRED_WEIGHTS}"
         )
         for name, corp, margin in (
             ("greedy_tuned_cosmos", "Cosmos Inc.", "1.2 +- 1.3 points"),

@@ -16,7 +16,7 @@ from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-8"
-CONVERGED = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-12"
+CONVERGED = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-13"
 PREVIOUS = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-7"
 
 fg = load("fit_greedy")
@@ -84,18 +84,20 @@ def test_the_size_slope_of_a_placement_is_the_tile_size():
 
 def test_greedy_tuned_is_the_committed_fit():
     """The preset is the weights the committed run found, and that run gained; the
-    neighbour cards (which solo fits cannot see) keep the previous fit's scale, and
-    place_fit (later, the scale of its own fitted table) is 1."""
+    neighbour cards (which solo fits cannot see) keep the previous fit's scale;
+    place_fit and track_fit (later: scales of tables fitted since) are 1 and 0.75."""
     report = json.loads((REPORT / "fit_greedy.json").read_text())
     previous = json.loads((PREVIOUS / "fit_greedy.json").read_text())["weights"]
     fitted = {k: v for k, v in report["weights"].items() if k != "noise"}
     assert report["weights"]["noise"] == 0.0
     preset = dict(bots.PRESETS["greedy_tuned"])
-    assert preset["place_fit"] == 1.0
-    solo_weights = {
-        k: v for k, v in preset.items() if k not in ("neighbour", "place_fit")
-    }
-    assert solo_weights == pytest.approx(fitted)
+    assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
+    later = ("neighbour", "place_fit", "track_fit")
+    solo_weights = {k: v for k, v in preset.items() if k not in later}
+    assert solo_weights == pytest.approx(
+        {k: v for k, v in fitted.items() if k != "track_fit"}
+    )
+    assert fitted["track_fit"] == 4.0  # the context-free table's scale of then
     assert preset["objective"] + preset["neighbour"] == pytest.approx(
         previous["objective"]
     )
@@ -108,8 +110,9 @@ def test_greedy_tuned_is_the_committed_fit():
 
 
 def test_the_latest_fit_started_from_the_preset_and_found_nothing_better():
-    """The seed-12 refit (with place_fit 1; seed 10 before it, with meteor_lines
-    0.5) accepted no step, so greedy_tuned keeps the seed-8 fit's weights."""
+    """The seed-13 refit (with the context track table at track_fit 0.75; seed 12
+    before it with place_fit 1, seed 10 with meteor_lines 0.5) accepted no step,
+    so greedy_tuned keeps the seed-8 fit's weights."""
     latest = json.loads((CONVERGED / "fit_greedy.json").read_text())
     assert not any(it["accepted"] for it in latest["iterations"])
     assert latest["weights"] == latest["iterations"][0]["before"]
@@ -117,6 +120,7 @@ def test_the_latest_fit_started_from_the_preset_and_found_nothing_better():
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
     assert latest["weights"] == pytest.approx(preset)
     assert latest["weights"]["place_fit"] == 1.0
+    assert latest["weights"]["track_fit"] == 0.75
 
 
 def test_smoke_run_writes_a_report(tmp_path):
