@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -122,9 +122,9 @@ def rounds_table(
     ]  # fmt: skip
 
 
-def pxi_rows(values: Floats) -> list[str]:
-    """One table row as .pxi lines of 8 values."""
+def pxi_rows(values: Floats | Sequence[float], per_line: int = 8) -> list[str]:
+    """One table row as .pxi lines of `per_line` values."""
     return [
-        "    " + ", ".join(f"{v:.4f}" for v in values[i : i + 8]) + ","
-        for i in range(0, len(values), 8)
+        "    " + ", ".join(f"{v:.4f}" for v in values[i : i + per_line]) + ","
+        for i in range(0, len(values), per_line)
     ]
