@@ -49,6 +49,10 @@ TERRAIN_CHARS = "cwbrte"
 
 Cell = tuple[int, int]
 
+SCORE_KEYS = ("score", "score_planet", "score_tracks", "score_lifepods",
+              "score_meteorites", "score_civ", "score_objectives")  # fmt: skip
+"""A player's final score and its scoring categories (A-E), as player fields."""
+
 
 @dataclass(frozen=True)
 class PlanetDrawing:
@@ -224,11 +228,19 @@ class Game:
         What `seat` cannot see is redealt from `stream` first (as the search bot
         does); experiments value a decision's options by the mean over streams.
         """
+        return float(self.rollout_scores(move, stream, seat)["score"])
+
+    def rollout_scores(self, move: int, stream: int, seat: int = 0) -> dict[str, int]:
+        """`seat`'s final score breakdown after `move` (:data:`SCORE_KEYS`).
+
+        :meth:`rollout` with its categories: which a decision's options differ in.
+        """
         state = self.state.determinized(seat, stream)
         state.apply(move)
         while not state.is_terminal:
             state.apply(state.bot_move())
-        return float(state.player_fields(seat)["score"])
+        fields = state.player_fields(seat)
+        return {k: int(fields[k]) for k in SCORE_KEYS}
 
     def rollout_value(
         self, move: int, rollouts: int, first_stream: int, seat: int = 0
@@ -288,10 +300,8 @@ class Game:
 
     def scores(self) -> list[dict[str, int]]:
         """Score breakdown per player (final once the game is over)."""
-        keys = ("score", "score_planet", "score_tracks", "score_lifepods",
-                "score_meteorites", "score_civ", "score_objectives",
-                "rank")  # fmt: skip
         n_players: int = self.spec["n_players"]  # type: ignore[assignment]
+        keys = (*SCORE_KEYS, "rank")
         return [{k: self.player(p)[k] for k in keys} for p in range(n_players)]
 
     def planet_of(self, p: int) -> Planet:

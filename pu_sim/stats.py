@@ -323,3 +323,20 @@ def within_group_ridge(
     xn = x / scale
     beta = np.linalg.solve(xn.T @ xn + ridge * np.eye(x.shape[1]), xn.T @ y)
     return np.asarray(beta / scale)
+
+
+def signal_spread(diffs: ArrayLike) -> tuple[float, float, float]:
+    """How much two options truly differ, from noisy paired rollouts.
+
+    `diffs[i, j]`: option B's minus option A's value in rollout j of decision i.
+    The spread of the decisions' mean differences mixes what truly separates the
+    options with rollout noise; the noise part of a mean is its within-decision
+    variance over the number of rollouts.  Returns (variance of the means, its
+    noise part, the true differences' standard deviation, 0 if noise is all).
+    """
+    d = np.asarray(diffs, dtype=np.float64)
+    if d.ndim != 2 or d.shape[0] < 2 or d.shape[1] < 2:
+        raise ValueError("need diffs of shape (decisions >= 2, rollouts >= 2)")
+    total = float(d.mean(1).var(ddof=1))
+    noise = float(d.var(1, ddof=1).mean() / d.shape[1])
+    return total, noise, float(np.sqrt(max(0.0, total - noise)))

@@ -102,3 +102,23 @@ def test_within_group_ridge_ignores_each_groups_level():
     assert stats.within_group_ridge(groups, 0.0, standardize=True) == pytest.approx(b)
     shrunk = stats.within_group_ridge(groups, 1e3)
     assert np.all(np.abs(shrunk) < np.abs(b))  # the penalty pulls toward 0
+
+
+def test_signal_spread_recovers_the_true_spread_under_noise():
+    """Known answer: decisions whose true differences have sd 1.5, seen through
+    rollouts with noise sd 6 (so a 16-rollout mean has noise variance 2.25)."""
+    rng = np.random.default_rng(7)
+    true = rng.normal(-0.2, 1.5, 20_000)
+    diffs = true[:, None] + rng.normal(0, 6.0, (20_000, 16))
+    total, noise, signal = stats.signal_spread(diffs)
+    assert noise == pytest.approx(2.25, rel=0.03)
+    assert total == pytest.approx(2.25 + 1.5**2, rel=0.05)
+    assert signal == pytest.approx(1.5, rel=0.05)
+
+
+def test_signal_spread_is_zero_when_the_options_never_differ():
+    rng = np.random.default_rng(8)
+    _, _, signal = stats.signal_spread(rng.normal(0, 3.0, (5_000, 8)))
+    assert signal < 0.15  # pure noise: any estimate left is sampling error
+    with pytest.raises(ValueError, match="rollouts >= 2"):
+        stats.signal_spread(np.zeros((10, 1)))
