@@ -1,0 +1,276 @@
+"""Where the search bot's extra medals come from, and how far apart greedy's
+two best placements truly are.
+
+Three measurements on solo base games:
+
+1. Scoring categories: the same seeds played by a greedy preset and by the
+   search bot on the preset's weights (paired), compared by scoring category
+   (A-E) and by the counts behind them (lines completed, lifepods, meteorites,
+   squares left uncovered).
+2. Private objective cards: how often each card kept is met by either bot.
+3. Placements: at every placement of the preset's own games, its two best
+   placements are each valued by rollouts on common random numbers, keeping
+   each rollout's score breakdown.  The spread of the per-decision mean
+   differences, less its rollout-noise part (``pu_sim.stats.signal_spread``),
+   is how much the two options truly differ, per scoring category: what the
+   greedy's one-ply value leaves unexplained at the decision where search gains
+   most (``experiments/search_by_decision.py``), and so where a better
+   placement value has to look.
+
+Usage: ``python experiments/search_gap.py [--preset NAME] [--games N]
+[--budget B] [--placement-games N] [--rollouts R] [--seed S] [--jobs J]
+[--out reports] [--smoke]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+from joblib import Parallel, delayed
+from matplotlib.figure import Figure
+
+import pu_sim
+from pu_sim import bots, plots
+from pu_sim._core import ENGINE_VERSION
+from pu_sim.engine import SCORE_KEYS, Game
+from pu_sim.stats import normal_sf, signal_spread
+
+COUNTS = (
+    "rows_complete", "cols_complete", "lifepods_collected", "lifepods_lost",
+    "meteorites_collected", "rovers_lost", "uncovered", "tiles_placed",
+)  # fmt: skip
+"""Result columns behind the categories, compared like them."""
+THIRDS = ((1, 7), (8, 14), (15, 99))
+"""Round spans the placement spread is also given for."""
+OBJECTIVES = Path(pu_sim.__file__).parent / "data" / "objectives.toml"
+
+Row = dict[str, Any]
+Floats = npt.NDArray[np.float64]
+
+
+def paired_games(preset: str, budget: int, n: int, seed: int, jobs: int
+                 ) -> tuple[pl.DataFrame, pl.DataFrame]:  # fmt: skip
+    """Solo base games of the preset and of search-`budget` on its weights."""
+    greedy = bots.preset(preset)
+    search = bots.search(f"search-{budget}", budget, 2, **bots.PRESETS[preset])
+    frames = [
+        pu_sim.simulate(n, players=1, bots=bot, seed=seed, n_jobs=jobs).sort("game_id")
+        for bot in (greedy, search)
+    ]
+    return frames[0], frames[1]
+
+
+def category_rows(greedy: pl.DataFrame, search: pl.DataFrame) -> list[Row]:
+    """Per column: both means and the paired difference with its 95% interval."""
+    rows = []
+    for col in (*SCORE_KEYS, *COUNTS):
+        a, b = (df[col].to_numpy().astype(float) for df in (greedy, search))
+        d = b - a
+        half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+        rows.append({"column": col, "greedy": float(a.mean()),
+                     "search": float(b.mean()), "diff": float(d.mean()),
+                     "half_width": float(half)})  # fmt: skip
+    return rows
+
+
+def card_rows(greedy: pl.DataFrame, search: pl.DataFrame) -> list[Row]:
+    """Per private card kept: times kept and share met by each bot (most gained
+    first)."""
+    names = {o["id"]: o["private"]["name"]
+             for o in tomllib.loads(OBJECTIVES.read_text())["objective"]}  # fmt: skip
+    tallies = []
+    for df in (greedy, search):
+        kept = Counter(c for cards in df["private_cards"].to_list() for c in cards)
+        met = Counter(c for cards in df["private_met"].to_list() for c in cards)
+        tallies.append((kept, met))
+    rows = []
+    for card in sorted(set(tallies[0][0]) | set(tallies[1][0])):
+        shares = [m[card] / k[card] if k[card] else float("nan") for k, m in tallies]
+        rows.append({"card": card, "name": names[card],
+                     "kept_greedy": tallies[0][0][card],
+                     "kept_search": tallies[1][0][card], "met_greedy": shares[0],
+                     "met_search": shares[1],
+                     "diff": shares[1] - shares[0]})  # fmt: skip
+    return sorted(rows, key=lambda r: -np.nan_to_num(r["diff"], nan=-9.0))
+
+
+def placement_pairs(preset: str, games: range, rollouts: int, seed: int
+                    ) -> list[tuple[int, Floats]]:  # fmt: skip
+    """Every placement of the preset's games with 2+ options: (round, the second-best
+    option's minus the best option's score breakdown, one row per rollout)."""
+    bot = bots.preset(preset)
+    out = []
+    for index in games:
+        game = Game(1, bots=bot, seed=seed, game_index=index)
+        while not game.is_terminal:
+            moves = game.legal_moves()
+            if game.decision == "place" and len(moves) > 1:
+                order = np.argsort(-np.asarray(game.greedy_values(bot)), kind="stable")
+                best, second = (moves[i] for i in order[:2])
+                diff = np.array(
+                    [[b - a for a, b in zip(
+                        game.rollout_scores(best, index * 100_000 + j).values(),
+                        game.rollout_scores(second, index * 100_000 + j).values(),
+                        strict=True)]
+                     for j in range(rollouts)], float)  # fmt: skip
+                out.append((int(game.fields()["round"]), diff))
+            game.apply(game.bot_move())
+    return out
+
+
+def spread_rows(pairs: Sequence[tuple[int, Floats]]) -> list[Row]:
+    """Per category (then the score by third of the game): the spread of the two
+    options' mean difference, its noise part and the true differences' spread."""
+    rows = []
+    every = np.stack([d for _, d in pairs])  # decisions x rollouts x categories
+    for k, key in enumerate(SCORE_KEYS):
+        total, noise, signal = signal_spread(every[:, :, k])
+        rows.append({"what": key, "decisions": len(pairs), "variance": total,
+                     "noise": noise, "signal_sd": signal})  # fmt: skip
+    for lo, hi in THIRDS:
+        part = [d[:, 0] for r, d in pairs if lo <= r <= hi]
+        if len(part) >= 2:
+            total, noise, signal = signal_spread(np.stack(part))
+            span = f"{lo}-{hi}" if hi < 99 else f"{lo}+"
+            rows.append({"what": f"score, rounds {span}", "decisions": len(part),
+                         "variance": total, "noise": noise,
+                         "signal_sd": signal})  # fmt: skip
+    return rows
+
+
+def figure(categories: Sequence[Row], spread: Sequence[Row], budget: int) -> Figure:
+    """Left: search's gain per scoring category; right: the true spread of the
+    two best placements' difference per category."""
+    fig = Figure(figsize=(10.0, 3.8), layout="constrained")
+    gain_ax, spread_ax = fig.subplots(1, 2)
+    labels = [k.removeprefix("score_") if k != "score" else "total" for k in SCORE_KEYS]
+    gain = [r for r in categories if r["column"] in SCORE_KEYS]
+    gain_ax.barh(labels, [r["diff"] for r in gain],
+                 xerr=[r["half_width"] for r in gain], color="#4c72b0")  # fmt: skip
+    gain_ax.axvline(0, color="black", linewidth=0.8)
+    gain_ax.invert_yaxis()
+    gain_ax.set_xlabel(f"search-{budget} minus greedy (medals, 95% CI)")
+    gain_ax.set_title("Where search gains, by category")
+    per = [r for r in spread if r["what"] in SCORE_KEYS]
+    spread_ax.barh(labels, [r["signal_sd"] for r in per], color="#dd8452")
+    spread_ax.invert_yaxis()
+    spread_ax.set_xlabel("sd of the true difference (medals)")
+    spread_ax.set_title("Greedy's two best placements")
+    return fig
+
+
+def report_text(report: Row) -> str:
+    """README of the report folder."""
+    cats, cards, spread = report["categories"], report["cards"], report["placements"]
+    total = next(r for r in spread if r["what"] == "score")
+    gained = [r for r in cards if r["diff"] == r["diff"]]
+    return "\n".join([
+        "# Where search's extra medals come from", "",
+        f"`{report['command']}` (engine {report['engine_version']}, "
+        f"{report['seconds'] / 60:.1f} min). Solo base games; `{report['preset']}` and "
+        f"search-{report['budget']} on its weights play the same "
+        f"{report['games']} seeds.",
+        "", "![categories and placement spread](figures/search_gap.png)", "",
+        "## By scoring category (paired, 95% intervals)", "",
+        "| column | greedy | search | search minus greedy |", "|---|---|---|---|",
+        *(f"| {r['column']} | {r['greedy']:.2f} | {r['search']:.2f} | "
+          f"{r['diff']:+.2f} ± {r['half_width']:.2f} |" for r in cats),
+        "", "## Private objective cards: share of kept cards met", "",
+        "| card | name | kept (greedy / search) | met by greedy | met by search "
+        "| gain |",
+        "|---|---|---|---|---|---|",
+        *(f"| {r['card']} | {r['name']} | {r['kept_greedy']} / {r['kept_search']} | "
+          f"{r['met_greedy']:.2f} | {r['met_search']:.2f} | {r['diff']:+.2f} |"
+          for r in gained),
+        "", "## How far apart greedy's two best placements are", "",
+        f"{total['decisions']:,} placements of `{report['preset']}`'s own games "
+        f"({report['placement_games']} games), its two best options each valued by "
+        f"{report['rollouts']} rollouts on common random numbers. The variance of the "
+        "per-decision mean difference (second best minus best) is split into rollout "
+        "noise and the true differences' spread (sd): what the greedy value leaves "
+        "unexplained between its own two favourites.", "",
+        "| category | decisions | variance of the means | noise part | true sd |",
+        "|---|---|---|---|---|",
+        *(f"| {r['what']} | {r['decisions']:,} | {r['variance']:.3f} | "
+          f"{r['noise']:.3f} | {r['signal_sd']:.3f} |" for r in spread),
+        "", f"If the better of the two were always known, a true sd of "
+        f"{total['signal_sd']:.2f} medals (mean difference "
+        f"{report['mean_difference']:+.2f}) would be worth about "
+        f"{report['oracle_per_decision']:+.2f} medals a placement (a normal model of "
+        "the true difference), before the changed positions that follow.", "",
+    ])  # fmt: skip
+
+
+def oracle_gain(mean: float, sd: float) -> float:
+    """E[max(0, D)] for D ~ Normal(mean, sd): choosing the better of two options."""
+    if sd <= 0:
+        return max(0.0, mean)
+    z = mean / sd
+    pdf = float(np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi))
+    return float(mean * float(normal_sf(-z)) + sd * pdf)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--preset", default="greedy_tuned", choices=sorted(bots.PRESETS)
+    )
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--budget", type=int, default=16)
+    parser.add_argument("--placement-games", type=int, default=300)
+    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("reports"))
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    args = parser.parse_args(argv)
+    n, n_place, rollouts, budget = ((4, 2, 2, 2) if args.smoke else
+                                    (args.games, args.placement_games, args.rollouts,
+                                     args.budget))  # fmt: skip
+    started = time.perf_counter()
+    greedy, search = paired_games(args.preset, budget, n, args.seed, args.jobs)
+    chunk = max(1, n_place // 20)
+    parts = Parallel(n_jobs=args.jobs)(
+        delayed(placement_pairs)(args.preset, range(s, min(n_place, s + chunk)),
+                                 rollouts, args.seed)
+        for s in range(0, n_place, chunk)
+    )  # fmt: skip
+    pairs = [p for part in parts for p in part]
+    seconds = time.perf_counter() - started
+    spread = spread_rows(pairs)
+    means = np.stack([d[:, 0] for _, d in pairs]).mean(1)
+    total = spread[0]
+    command = (f"python experiments/search_gap.py --preset {args.preset} --games {n} "
+               f"--budget {budget} --placement-games {n_place} --rollouts {rollouts} "
+               f"--seed {args.seed}")  # fmt: skip
+    report: Row = {
+        "engine_version": ENGINE_VERSION, "command": command, "preset": args.preset,
+        "budget": budget, "games": n, "placement_games": n_place, "rollouts": rollouts,
+        "seconds": round(seconds, 1), "categories": category_rows(greedy, search),
+        "cards": card_rows(greedy, search), "placements": spread,
+        "mean_difference": float(means.mean()),
+        "oracle_per_decision": oracle_gain(float(means.mean()), total["signal_sd"]),
+    }  # fmt: skip
+    name = "smoke" if args.smoke else f"{args.preset}-{n}-games-seed-{args.seed}"
+    out = args.out / "search_gap" / name
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "search_gap.json").write_text(json.dumps(report, indent=1))
+    plots.save(figure(report["categories"], spread, budget),
+               out / "figures" / "search_gap.png")  # fmt: skip
+    (out / "README.md").write_text(report_text(report))
+    print(f"report: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
