@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import tomllib
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,6 +42,7 @@ import pu_sim
 from pu_sim import bots, plots
 from pu_sim._core import ENGINE_VERSION
 from pu_sim.engine import SCORE_KEYS, Game
+from pu_sim.rules import load_rules
 from pu_sim.stats import normal_sf, signal_spread
 
 COUNTS = (
@@ -52,7 +52,6 @@ COUNTS = (
 """Result columns behind the categories, compared like them."""
 THIRDS = ((1, 7), (8, 14), (15, 99))
 """Round spans the placement spread is also given for."""
-OBJECTIVES = Path(pu_sim.__file__).parent / "data" / "objectives.toml"
 
 Row = dict[str, Any]
 Floats = npt.NDArray[np.float64]
@@ -86,8 +85,7 @@ def category_rows(greedy: pl.DataFrame, search: pl.DataFrame) -> list[Row]:
 def card_rows(greedy: pl.DataFrame, search: pl.DataFrame) -> list[Row]:
     """Per private card kept: times kept and share met by each bot (most gained
     first)."""
-    names = {o["id"]: o["private"]["name"]
-             for o in tomllib.loads(OBJECTIVES.read_text())["objective"]}  # fmt: skip
+    names = {o.id: o.private.name for o in load_rules().data.objectives}
     tallies = []
     for df in (greedy, search):
         kept = Counter(c for cards in df["private_cards"].to_list() for c in cards)
