@@ -54,6 +54,7 @@ include "_greedy_track_fit.pxi"
 include "_greedy_line_chance.pxi"
 include "_greedy_place_fit.pxi"
 include "_greedy.pxi"
+include "_greedy_next_fit_eval.pxi"
 include "_greedy_place_fit_eval.pxi"
 include "_greedy_track_fit_eval.pxi"
 include "_search.pxi"
@@ -74,7 +75,7 @@ CONSTANTS = {
     "MV_STORE": MV_STORE, "MV_MOVE": MV_MOVE, "MV_DONE": MV_DONE, "MV_POWER": MV_POWER,
     "POD_AREA": POD_AREA, "POD_SLOT": POD_SLOT, "SYNERGY_TWICE": SYNERGY_TWICE,
     "STEP_SIDEWAYS": STEP_SIDEWAYS, "STEP_BEYOND": STEP_BEYOND,
-    "N_GREEDY": N_GREEDY, "PLACE_FIT_K": PLACE_FIT_K,
+    "N_GREEDY": N_GREEDY, "PLACE_FIT_K": PLACE_FIT_K, "NEXT_FIT_K": NEXT_FIT_K,
     "PLACE_FIT_PHASES": PLACE_FIT_PHASES, "PLACE_FIT_ROUND_SPAN": PLACE_FIT_ROUND_SPAN,
     "N_PLACE_FEATURES": N_PLACE_FEATURES, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "TRACK_FIT_POSITIONS": TRACK_FIT_POSITIONS, "TRACK_FIT_PHASES": TRACK_FIT_PHASES,

@@ -41,7 +41,8 @@ cdef enum:
     G_NEIGHBOUR = 31        # added to G_OBJECTIVE for the neighbour cards' incentives
     G_METEOR_LINES = 32     # per medal of line chance collecting a meteorite frees
     G_PLACE_FIT = 33        # scale of the fitted placement values (_greedy_place_fit_eval.pxi)
-    N_GREEDY = 34
+    G_NEXT_FIT = 34         # per unit of the next tiles' best value (_greedy_next_fit_eval.pxi)
+    N_GREEDY = 35
 
 
 # ==== valuing track advances =====================================================
@@ -1087,27 +1088,28 @@ cdef double tile_quick_value(const Game_t* g, const Rules_t* R, const double* w,
 cdef inline int greedy_choose(Game_t* g, const Rules_t* R, const double* w,
                               const uint32_t* moves, int n) noexcept nogil:
     """Index of the highest-scoring legal move (ties broken at random)."""
-    return greedy_eval(g, R, w, moves, n, NULL, NULL)
+    return greedy_eval(g, R, w, moves, n, NULL, NULL, NULL)
 
 
 cdef inline int greedy_choose_in(Game_t* g, const Rules_t* R, const double* w,
                                  const uint32_t* moves, int n, PlaceEval* buf) noexcept nogil:
     """greedy_choose with a caller's placement buffer (rollouts: no malloc per move)."""
-    return greedy_eval(g, R, w, moves, n, NULL, buf)
+    return greedy_eval(g, R, w, moves, n, NULL, buf, NULL)
 
 
 cdef inline void greedy_scores(Game_t* g, const Rules_t* R, const double* w,
                                const uint32_t* moves, int n, double* scores) noexcept nogil:
     """The greedy value of every legal move (for the search bot's move ordering);
     draws nothing from the game's generator and adds no noise."""
-    greedy_eval(g, R, w, moves, n, scores, NULL)
+    greedy_eval(g, R, w, moves, n, scores, NULL, NULL)
 
 
 cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                      const uint32_t* moves, int n, double* scores,
-                     PlaceEval* buf) noexcept nogil:
+                     PlaceEval* buf, double* best) noexcept nogil:
     """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
     `buf`: the placement evaluator's memory (NULL: malloc'd for this call).
+    `best` (placements only, may be NULL): receives the chosen move's value.
 
     One body for both, so the search bot orders moves exactly as greedy values
     them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
@@ -1123,7 +1125,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     cdef double v, bound, best_fit = 0.0
     cdef double val[GRID][GRID]
     cdef double ctx[TRACK_FIT_CONTEXT]
-    cdef bint resources
+    cdef bint resources, look_ahead = False
     cdef Incentive inc
     cdef Item_t kept
     cdef uint32_t group
@@ -1145,13 +1147,15 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                     prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
             group = -1
             top.n = 0
+            look_ahead = next_fit_on(g, w)
+            top.cap = NEXT_FIT_K if look_ahead else PLACE_FIT_K
             for i in range(n):
                 unpack_place(moves[i], &slot, &o, &x, &y)
                 if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
                     group = moves[i] >> 4
                     row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
                 v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
-                if w[G_PLACE_FIT] != 0:                # keep the best few, re-rank below
+                if w[G_PLACE_FIT] != 0 or look_ahead:  # keep the best few, re-rank below
                     if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
                         continue
                     v += placement_rest(R, w, &tiles[slot], o, x, y, e,
@@ -1167,11 +1171,15 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                                     argmax_cutoff(&a, v) if w[G_POCKET] > 0 else -1e300)
                 argmax_offer(&a, g, i, v)
             # relative to greedy's best, so scores stay comparable to the other moves'
-            if top.n:
+            if top.n and w[G_PLACE_FIT] != 0:
                 best_fit = place_fit_value(g, R, p, e, moves[top.index[0]])
+                for i in range(1, top.n):
+                    top.value[i] += w[G_PLACE_FIT] * (
+                        place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit)
+            if top.n and look_ahead:
+                add_next_fit(g, R, w, p, moves, top.index, top.value, top.n)
             for i in range(top.n):
-                argmax_offer(&a, g, top.index[i], top.value[i] + w[G_PLACE_FIT]
-                             * (place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit))
+                argmax_offer(&a, g, top.index[i], top.value[i])
         else:
             for i in range(n):
                 if moves[i] == MV_STORE:
@@ -1181,6 +1189,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                 argmax_offer(&a, g, i, v)
         if buf == NULL:
             free(e)
+        if best != NULL:
+            best[0] = a.best
         return a.index
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         objective_incentives(g, R, w, p, &inc)

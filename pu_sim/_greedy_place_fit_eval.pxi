@@ -7,7 +7,8 @@
 # Rollouts show that, at equal greedy value, a placement that splits the free
 # land into more, smaller regions loses medals later, and that tile size is
 # worth more early than late.  Counting regions needs a flood fill per
-# candidate, so only greedy's best PLACE_FIT_K placements are re-ranked.
+# candidate, so only greedy's best PLACE_FIT_K placements are re-ranked (NEXT_FIT_K
+# when the next-tile lookahead is on: _greedy_next_fit_eval.pxi).
 
 cdef enum:
     PLF_SIZE = 0          # squares the tile covers
@@ -22,30 +23,32 @@ cdef enum:
 
 
 cdef struct PlaceTopK:
-    # Greedy's best PLACE_FIT_K placements, best first (ties: the earlier move).
+    # Greedy's best `cap` placements, best first (ties: the earlier move); cap is
+    # PLACE_FIT_K, or NEXT_FIT_K when the next-tile lookahead re-ranks them too.
     int n
-    double value[PLACE_FIT_K]
-    int index[PLACE_FIT_K]
+    int cap
+    double value[NEXT_FIT_K]
+    int index[NEXT_FIT_K]
 
 
 cdef inline double topk_floor(const PlaceTopK* t) noexcept nogil:
     """What a placement must beat to enter (-inf while there is room)."""
-    return t.value[PLACE_FIT_K - 1] if t.n == PLACE_FIT_K else -1e300
+    return t.value[t.cap - 1] if t.n == t.cap else -1e300
 
 
 cdef inline void topk_offer(PlaceTopK* t, int i, double v) noexcept nogil:
     """Keep option i if it beats the floor; the order is a stable sort by value."""
     cdef int j
-    if t.n == PLACE_FIT_K and v <= t.value[PLACE_FIT_K - 1]:
+    if t.n == t.cap and v <= t.value[t.cap - 1]:
         return
-    j = t.n if t.n < PLACE_FIT_K else PLACE_FIT_K - 1
+    j = t.n if t.n < t.cap else t.cap - 1
     while j > 0 and t.value[j - 1] < v:
         t.value[j] = t.value[j - 1]
         t.index[j] = t.index[j - 1]
         j -= 1
     t.value[j] = v
     t.index[j] = i
-    if t.n < PLACE_FIT_K:
+    if t.n < t.cap:
         t.n += 1
 
 

@@ -90,6 +90,15 @@ cdef class GameState:
         apply_move(&self.g, self.rules.R, move)
         advance(&self.g, self.rules.R)
 
+    def apply_only(self, uint32_t move):
+        """Apply a legal move without advancing: the position greedy's next-tile
+        lookahead values (its pending resources unresolved, nothing drawn)."""
+        if move not in self.legal_moves():
+            raise ValueError(
+                f"move {move} is not legal for decision "
+                f"{DECISIONS.get(self.g.decision, self.g.decision)!r}")
+        apply_move(&self.g, self.rules.R, move)
+
     def bot_move(self):
         """The move the deciding seat's core bot would choose now (uses the game rng)."""
         cdef int n = legal_moves(&self.g, self.rules.R, self.buf)

@@ -1,0 +1,140 @@
+"""The greedy bot's next-tile lookahead (`next_fit`, _greedy_next_fit_eval.pxi):
+greedy's best value for the next depot's tiles on the planet each of its best
+placements leaves, re-derived here through the engine's public API."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from experiment_scripts import load
+
+from pu_sim import bots
+from pu_sim._core import CONSTANTS, PLACE_FIT_TABLE
+from pu_sim.engine import Game
+
+pv = load("placement_values")
+nfv = load("next_fit_values")
+KEPT = int(CONSTANTS["NEXT_FIT_K"])
+TUNED = bots.PRESETS["greedy_tuned"]
+PLAIN = bots.greedy("plain", **{**TUNED, "next_fit": 0.0, "place_fit": 0.0})
+NO_LOOK = bots.greedy("no_look", **{**TUNED, "next_fit": 0.0})
+
+
+def expected_values(game: Game, weight: float) -> np.ndarray:
+    """Greedy's values with place_fit 1 and next_fit `weight`, from the parts."""
+    moves = game.legal_moves()
+    plain = np.asarray(game.greedy_values(PLAIN))
+    kept = np.argsort(-plain, kind="stable")[:KEPT]
+    row = np.asarray(PLACE_FIT_TABLE)[pv.phase(game.fields()["round"])]
+    fit = [row @ game.placement_features(moves[i]) for i in kept]
+    out = plain.copy()
+    for i, value in zip(kept, fit, strict=True):
+        out[i] += TUNED["place_fit"] * (value - fit[0])
+    ahead = [nfv.next_tiles_value(game, moves[i], NO_LOOK) for i in kept]
+    known = [v for v in ahead if v is not None]
+    if len(known) >= 2:
+        mean = float(np.mean(known))
+        for i, value in zip(kept, ahead, strict=True):
+            if value is not None:
+                out[i] += weight * (value - mean)
+    return out
+
+
+def test_the_lookahead_keeps_more_placements_than_the_placement_table():
+    assert int(CONSTANTS["PLACE_FIT_K"]) <= KEPT == 12
+
+
+def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements():
+    """Known answer: every solo placement decision's values equal greedy's own
+    (place_fit re-ranking the best 12) plus next_fit x (the next depot's best
+    value after each of them - its mean over them); the bot plays the best."""
+    weight = 1.5
+    spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight})
+    checked = moved = 0
+    for seed in range(2):
+        game = Game(1, bots=spec, seed=seed)
+        while not game.is_terminal:
+            moves = game.legal_moves()
+            if game.decision == "place" and len(moves) > KEPT:
+                values = np.asarray(game.greedy_values(spec))
+                assert values == pytest.approx(expected_values(game, weight), abs=1e-9)
+                best = moves.index(game.bot_move())
+                assert values[best] == pytest.approx(values.max(), abs=1e-9)
+                moved += best != int(np.argmax(game.greedy_values(NO_LOOK)))
+                checked += 1
+            game.step()
+    assert checked > 20
+    assert moved > 0  # the lookahead changes some choices
+
+
+def test_with_three_players_the_commander_picks_the_depot_so_nothing_changes():
+    """SS-3: with 3+ players the next depot is the commander's choice, so the
+    lookahead is off and the preset plays as without it."""
+    game = Game(3, bots="greedy_tuned", seed=5)
+    checked = 0
+    while not game.is_terminal and checked < 15:
+        if game.decision == "place" and len(game.legal_moves()) > 1:
+            assert game.greedy_values("greedy_tuned") == game.greedy_values(NO_LOOK)
+            checked += 1
+        game.step()
+    assert checked == 15
+
+
+def test_two_players_with_the_fixed_rotation_look_ahead():
+    """SS-4/SS-6: the 2-player variant turns the station by itself, so the next
+    depot is known and the lookahead moves some values."""
+    game = Game(2, bots="greedy_tuned", seed=5)
+    differ = 0
+    while not game.is_terminal:
+        if game.decision == "place" and len(game.legal_moves()) > 1:
+            differ += game.greedy_values("greedy_tuned") != game.greedy_values(NO_LOOK)
+        game.step()
+    assert differ > 5
+
+
+def test_the_lookahead_reads_no_hidden_tile():
+    """Only the tops of the stacks are public (SS-1): redealing everything the
+    player cannot see leaves every placement's value unchanged."""
+    game = Game(1, bots="greedy_tuned", seed=3)
+    checked = 0
+    while not game.is_terminal:
+        if game.decision == "place" and len(game.legal_moves()) > 1:
+            values = game.greedy_values("greedy_tuned")
+            for stream in range(3):
+                other = game.copy()
+                other.state = game.state.determinized(0, stream)
+                assert other.greedy_values("greedy_tuned") == pytest.approx(values)
+            checked += 1
+        game.step()
+    assert checked > 10
+
+
+def test_smoke_study_writes_a_report(tmp_path):
+    assert nfv.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "next_fit_values" / "smoke"
+    data = json.loads((out / "next_fit_values.json").read_text())
+    assert data["decisions"] > 0
+    assert [r["weight"] for r in data["offline"]] == list(nfv.OFFLINE_WEIGHTS)
+    assert data["offline"][0]["gain"] == pytest.approx(0.0)  # weight 0: greedy's choice
+    assert {r["boards"] for r in data["paired_rows"]} == {"base", "random"}
+    assert "| weight |" in (out / "README.md").read_text()
+
+
+def test_choice_gains_know_the_answer():
+    """The lookahead flips the first decision to a better option (+2), breaks the
+    second's tie (+2 over the tied mean) and cannot centre the third's single
+    next-tile value, so greedy's choice stands."""
+    records = [
+        {"round": 3, "greedy": [5.0, 4.9], "ahead": [1.0, 3.0], "value": [50.0, 52.0]},
+        {"round": 9, "greedy": [5.0, 5.0], "ahead": [1.0, 2.0], "value": [40.0, 44.0]},
+        {
+            "round": 16,
+            "greedy": [5.0, 4.0],
+            "ahead": [np.nan, 9.0],
+            "value": [40.0, 44.0],
+        },
+    ]
+    assert nfv.choice_gains(records, 0.0) == pytest.approx([0.0, 0.0, 0.0])
+    assert nfv.choice_gains(records, 1.0) == pytest.approx([2.0, 2.0, 0.0])
