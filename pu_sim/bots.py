@@ -67,6 +67,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "neighbour": 0.0,  # added to objective for the neighbour cards (multiplayer)
         "meteor_lines": 0.0,  # per medal of line chance collecting a meteorite frees
         "place_fit": 0.0,  # scale of fitted placement values (re-ranks greedy's best 6)
+        "next_fit": 0.0,  # per unit of greedy's best value for the next depot's tiles
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
@@ -136,6 +137,9 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "neighbour": 0.5628,
                 # the fitted placement table at its own scale (placement_values.py)
                 "place_fit": 1.0,
+                # the next depot's tiles valued on each of the best 12 placements'
+                # planets: best of 0.25-1.0 on paired solo games
+                "next_fit": 0.75,
             }
         ),
     }
