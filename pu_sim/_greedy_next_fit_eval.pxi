@@ -30,37 +30,20 @@ cdef inline bint next_fit_on(const Game_t* g, const double* w) noexcept nogil:
     return w[G_NEXT_FIT] != 0 and not rotation_is_chosen(g)
 
 
-cdef inline int next_depot_rotation(const Game_t* g) noexcept nogil:
-    """The station's rotation next round: one depot clockwise (SS-6)."""
-    return (g.rotation + 5) % 6
-
-
 cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
                            NextFitScratch* s, double* value) noexcept nogil:
     """Greedy's best value for placing a tile of the next depot on the planet
     `move` leaves (s.w: greedy's weights without next_fit).  False when there is
     no next tile to place (empty depot, or no legal placement)."""
     cdef Game_t* a = &s.after
-    cdef int t0, t1, level, n
+    cdef int n
     memcpy(a, g, sizeof(Game_t))
     apply_move(a, R, move)
-    a.rotation = <uint8_t>next_depot_rotation(g)
-    t0 = depot_tile(a, R, p, 0)
-    t1 = depot_tile(a, R, p, 1)
-    if t0 == NO_TILE and t1 == NO_TILE:
+    a.rotation = turned_clockwise(g.rotation)       # SS-6, as next round will
+    if depot_tile(a, R, p, 0) == NO_TILE and depot_tile(a, R, p, 1) == NO_TILE:
         return False
-    level = find_place_level(a, R, p, t0, t1, N_LEVELS - 1)
-    if level == LEVEL_NONE:
-        return False
-    a.pl[p].place_level = level                     # the draft step, p first
-    a.pl[p].can_place = True
-    a.stage = ST_DRAFT
-    a.order_i = 0
-    a.round_commander = p
-    a.in_pool = 0
-    a.decision = D_NONE
-    advance(a, R)
-    if a.decision != D_PLACE or a.decider != p:
+    start_player_draft(a, R, p)
+    if a.decision != D_PLACE or a.decider != p:    # no legal placement: no_place
         return False
     n = legal_moves(a, R, s.moves)
     if n == 0:

@@ -31,7 +31,7 @@ cdef inline void stage_round_start(Game_t* g, const Rules_t* R) noexcept nogil:
         g.stage = ST_ROTATION
         set_decision(g, D_ROTATION, g.commander)       # SS-3, rules.md 14.19
     else:
-        g.rotation = (g.rotation + 5) % 6               # SS-6: one depot clockwise
+        g.rotation = turned_clockwise(g.rotation)       # SS-6: one depot clockwise
         g.stage = ST_EVENT
 
 
@@ -216,6 +216,21 @@ cdef inline void stage_end_picks(Game_t* g, const Rules_t* R) noexcept nogil:
                 g.stage = ST_END_EFFECTS
                 g.order_i = 0
                 return
+
+
+cdef void start_player_draft(Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Make player p's draft decision pending now, p drafting first (scenario
+    tests; greedy's next-tile lookahead on its copy of the game)."""
+    cdef int level = find_place_level(g, R, p, depot_tile(g, R, p, 0),
+                                      depot_tile(g, R, p, 1), N_LEVELS - 1)
+    g.pl[p].place_level = level
+    g.pl[p].can_place = level != LEVEL_NONE
+    g.stage = ST_DRAFT
+    g.order_i = 0
+    g.round_commander = p
+    g.in_pool = 0
+    g.decision = D_NONE
+    advance(g, R)
 
 
 cdef void advance(Game_t* g, const Rules_t* R) noexcept nogil:

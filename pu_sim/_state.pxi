@@ -83,16 +83,15 @@ cdef class GameState:
 
         Raises ValueError for a move that is not legal now.
         """
-        if move not in self.legal_moves():
-            raise ValueError(
-                f"move {move} is not legal for decision "
-                f"{DECISIONS.get(self.g.decision, self.g.decision)!r}")
-        apply_move(&self.g, self.rules.R, move)
+        self.apply_only(move)
         advance(&self.g, self.rules.R)
 
     def apply_only(self, uint32_t move):
         """Apply a legal move without advancing: the position greedy's next-tile
-        lookahead values (its pending resources unresolved, nothing drawn)."""
+        lookahead values (its pending resources unresolved, nothing drawn).
+
+        Raises ValueError for a move that is not legal now.
+        """
         if move not in self.legal_moves():
             raise ValueError(
                 f"move {move} is not legal for decision "
@@ -613,15 +612,4 @@ cdef class GameState:
     def start_draft(self, int p):
         """Make player p's draft decision pending now (scenario tests)."""
         self._check_player(p)
-        cdef int level = find_place_level(&self.g, self.rules.R, p,
-                                          depot_tile(&self.g, self.rules.R, p, 0),
-                                          depot_tile(&self.g, self.rules.R, p, 1),
-                                          N_LEVELS - 1)
-        self.g.pl[p].place_level = level
-        self.g.pl[p].can_place = level != LEVEL_NONE
-        self.g.stage = ST_DRAFT
-        self.g.order_i = 0
-        self.g.round_commander = p
-        self.g.in_pool = 0
-        self.g.decision = D_NONE
-        advance(&self.g, self.rules.R)
+        start_player_draft(&self.g, self.rules.R, p)

@@ -64,6 +64,11 @@ cdef inline bint any_depot_empty(const Game_t* g) noexcept nogil:
     return False
 
 
+cdef inline uint8_t turned_clockwise(int rotation) noexcept nogil:
+    """The station's rotation one depot clockwise (SS-6: r <- r - 1 mod 6)."""
+    return <uint8_t>((rotation + 5) % 6)
+
+
 cdef inline bint rotation_is_chosen(const Game_t* g) noexcept nogil:
     """SS-3/SS-4/SS-5: does the commander choose the rotation this round?"""
     if g.n_players >= 3:
