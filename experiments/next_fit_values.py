@@ -54,9 +54,13 @@ def without_lookahead(preset: str) -> BotSpec:
     return bots.greedy(preset, **{**bots.PRESETS[preset], "next_fit": 0.0})
 
 
-def next_tiles_value(game: Game, move: int, bot: BotSpec) -> float | None:
+def next_tiles_value(
+    game: Game, move: int, bot: BotSpec, deep: float = 0.0
+) -> float | None:
     """Greedy's value (`bot`, no lookahead) of the move it would play with the
     next depot's tiles on the planet `move` leaves; None if none can be placed.
+    With `deep` != 0, plus deep x the same for the depot after it, once that
+    move is played (as the core's next_fit_deep).
 
     As the core: the move is carried out without resolving its resources, the
     station turns one depot clockwise (SS-6) and the draft starts for player 0.
@@ -75,7 +79,13 @@ def next_tiles_value(game: Game, move: int, bot: BotSpec) -> float | None:
         after.greedy_values(bots.greedy("plain", **{**bot.params, "place_fit": 0.0}))
     )
     ranked = np.argsort(-plain, kind="stable")[: int(CONSTANTS["PLACE_FIT_K"])]
-    return float(np.max(np.asarray(after.greedy_values(bot))[ranked]))
+    values = np.asarray(after.greedy_values(bot))
+    best = int(ranked[np.argmax(values[ranked])])
+    value = float(values[best])
+    if deep != 0:
+        later = next_tiles_value(after, after.legal_moves()[best], bot)
+        value += deep * (later or 0.0)
+    return value
 
 
 def collect(preset: str, games: range, rollouts: int, seed: int) -> list[Row]:

@@ -42,7 +42,8 @@ cdef enum:
     G_METEOR_LINES = 32     # per medal of line chance collecting a meteorite frees
     G_PLACE_FIT = 33        # scale of the fitted placement values (_greedy_place_fit_eval.pxi)
     G_NEXT_FIT = 34         # per unit of the next tiles' best value (_greedy_next_fit_eval.pxi)
-    N_GREEDY = 35
+    G_NEXT_FIT_DEEP = 35    # the depot after next's value, relative to the next one's
+    N_GREEDY = 36
 
 
 # ==== valuing track advances =====================================================
@@ -649,6 +650,7 @@ cdef struct Argmax:
     int ties
     double noise                         # optional uniform noise added to every option
     double* scores                       # scoring mode: every option's value lands here
+    bint first                           # ties keep the first option (no draw)
 
 
 cdef enum:
@@ -657,14 +659,17 @@ cdef enum:
 cdef double TIE_EPS = 1e-9
 
 
-cdef inline void argmax_init(Argmax* a, double noise, double* scores) noexcept nogil:
+cdef inline void argmax_init(Argmax* a, double noise, double* scores,
+                             bint first=False) noexcept nogil:
     """Start a choice; with `scores` (scoring mode) nothing is drawn from the game's
-    generator and every option is valued in full (no pruning)."""
+    generator and every option is valued in full (no pruning); with `first`
+    nothing is drawn either and ties keep the first option offered."""
     a.best = -1e300
     a.index = ARGMAX_NONE
     a.ties = 0
-    a.noise = noise if noise > 0 and scores == NULL else 0.0
+    a.noise = noise if noise > 0 and scores == NULL and not first else 0.0
     a.scores = scores
+    a.first = first
 
 
 cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept nogil:
@@ -681,7 +686,7 @@ cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept no
         a.best = v
         a.index = i
         a.ties = 1
-    elif v >= a.best - TIE_EPS:
+    elif v >= a.best - TIE_EPS and not a.first:
         a.ties += 1
         if rng_below(&g.rng, <uint32_t>a.ties) == 0:
             a.index = i
@@ -1109,7 +1114,9 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                      PlaceEval* buf, double* best) noexcept nogil:
     """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
     `buf`: the placement evaluator's memory (NULL: malloc'd for this call).
-    `best` (placements only, may be NULL): receives the chosen move's value.
+    `best` (placements only, may be NULL): receives the chosen move's value, and
+    ties keep the first move offered: the next-tile lookahead's simulated choice
+    then depends on the public state only, not on the game's generator.
 
     One body for both, so the search bot orders moves exactly as greedy values
     them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
@@ -1130,7 +1137,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     cdef Item_t kept
     cdef uint32_t group
     cdef double row_value = 0.0
-    argmax_init(&a, w[G_NOISE], scores)
+    argmax_init(&a, w[G_NOISE], scores, best != NULL)
     if scores != NULL:
         for i in range(n):
             scores[i] = 0.0

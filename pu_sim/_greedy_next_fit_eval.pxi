@@ -31,25 +31,39 @@ cdef inline bint next_fit_on(const Game_t* g, const double* w) noexcept nogil:
 
 
 cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
-                           NextFitScratch* s, double* value) noexcept nogil:
+                           NextFitScratch* s, double deep, double* value) noexcept nogil:
     """Greedy's best value for placing a tile of the next depot on the planet
-    `move` leaves (s.w: greedy's weights without next_fit).  False when there is
-    no next tile to place (empty depot, or no legal placement)."""
+    `move` leaves (s.w: greedy's weights without next_fit); with `deep` != 0,
+    plus deep x greedy's best value for the depot after it, once greedy's choice
+    from the next one is placed (its top tiles are public too, and in solo and
+    the 2-player variant nobody else drafts from it first).  False when there
+    is no next tile to place (empty depot, or no legal placement)."""
     cdef Game_t* a = &s.after
-    cdef int n
+    cdef int n, i
+    cdef double later
     memcpy(a, g, sizeof(Game_t))
+    if not tiles_after(a, R, p, move, s, &n):
+        return False
+    i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, value)
+    if deep != 0 and tiles_after(a, R, p, s.moves[i], s, &n):
+        greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &later)
+        value[0] += deep * later
+    return True
+
+
+cdef bint tiles_after(Game_t* a, const Rules_t* R, int p, uint32_t move,
+                      NextFitScratch* s, int* n) noexcept nogil:
+    """Play `move` on a, turn the station and open p's next placement: its legal
+    moves in s.moves, their count in n.  False when there is none."""
     apply_move(a, R, move)
-    a.rotation = turned_clockwise(g.rotation)       # SS-6, as next round will
+    a.rotation = turned_clockwise(a.rotation)       # SS-6, as next round will
     if depot_tile(a, R, p, 0) == NO_TILE and depot_tile(a, R, p, 1) == NO_TILE:
         return False
     start_player_draft(a, R, p)
     if a.decision != D_PLACE or a.decider != p:    # no legal placement: no_place
         return False
-    n = legal_moves(a, R, s.moves)
-    if n == 0:
-        return False
-    greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, value)
-    return True
+    n[0] = legal_moves(a, R, s.moves)
+    return n[0] > 0
 
 
 cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -69,9 +83,9 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     if s == NULL:
         return
     memcpy(s.w, w, MAX_BOT_PARAMS * sizeof(double))
-    s.w[G_NEXT_FIT] = 0.0                            # one tile ahead, no deeper
+    s.w[G_NEXT_FIT] = 0.0                            # the inner moves look no further
     for i in range(n):
-        ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, &nf[i])
+        ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, w[G_NEXT_FIT_DEEP], &nf[i])
         if ok[i]:
             mean += nf[i]
             n_ok += 1

@@ -68,6 +68,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "meteor_lines": 0.0,  # per medal of line chance collecting a meteorite frees
         "place_fit": 0.0,  # scale of fitted placement values (re-ranks greedy's best 6)
         "next_fit": 0.0,  # per unit of greedy's best value for the next depot's tiles
+        "next_fit_deep": 0.0,  # the depot after next, relative to the next (0: one)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
@@ -140,6 +141,9 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # the next depot's tiles valued on each of the best 12 placements'
                 # planets: best of 0.25-1.0 on paired solo games
                 "next_fit": 0.75,
+                # in solo and with 2 players the depot after next is known too:
+                # best of 0.3-1.5 on paired solo games
+                "next_fit_deep": 0.5,
             }
         ),
     }

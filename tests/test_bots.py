@@ -20,7 +20,7 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     # also the later features its rollout fit weighs and the fitted placement
     # values' scale); never noise
     later = {"line_chance", "regress_reclaim", "regress_delay", "early"}
-    later |= {"objective_chance", "neighbour", "place_fit", "next_fit"}
+    later |= {"objective_chance", "neighbour", "place_fit", "next_fit", "next_fit_deep"}
     named = {*TUNED_WEIGHTS, "track_fit"} | (later if name == "greedy_tuned" else set())
     assert set(PRESETS[name]) == named
     assert set(spec.params) == set(GREEDY_WEIGHTS)

@@ -87,15 +87,16 @@ def test_greedy_tuned_is_the_committed_fit():
     """The preset is the weights the committed run found, and that run gained; the
     neighbour cards (which solo fits cannot see) keep the previous fit's scale;
     place_fit and track_fit (later: scales of tables fitted since) are 1 and 0.75,
-    next_fit (the one-depot lookahead, later still) 0.75."""
+    next_fit (the one-depot lookahead, later still) 0.75 and next_fit_deep (the
+    second depot, last) 0.5."""
     report = json.loads((REPORT / "fit_greedy.json").read_text())
     previous = json.loads((PREVIOUS / "fit_greedy.json").read_text())["weights"]
     fitted = {k: v for k, v in report["weights"].items() if k != "noise"}
     assert report["weights"]["noise"] == 0.0
     preset = dict(bots.PRESETS["greedy_tuned"])
     assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
-    assert preset["next_fit"] == 0.75
-    later = ("neighbour", "place_fit", "track_fit", "next_fit")
+    assert preset["next_fit"] == 0.75 and preset["next_fit_deep"] == 0.5
+    later = ("neighbour", "place_fit", "track_fit", "next_fit", "next_fit_deep")
     solo_weights = {k: v for k, v in preset.items() if k not in later}
     assert solo_weights == pytest.approx(
         {k: v for k, v in fitted.items() if k != "track_fit"}
@@ -121,7 +122,7 @@ def test_the_refits_started_from_the_preset_and_found_nothing_better():
     assert latest["weights"] == latest["iterations"][0]["before"]
     assert "--start" not in latest["command"]  # from the preset as it is
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
-    del preset["next_fit"]  # a later weight than this fit
+    del preset["next_fit"], preset["next_fit_deep"]  # later weights than this fit
     assert latest["weights"] == pytest.approx(preset)
     assert latest["weights"]["place_fit"] == 1.0
     assert latest["weights"]["track_fit"] == 0.75
@@ -136,6 +137,7 @@ def test_the_refit_with_the_lookahead_was_not_confirmed_so_the_preset_stands():
     assert iteration["accepted"] and latest["weights"] != iteration["before"]
     assert "--start" not in latest["command"]
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
+    del preset["next_fit_deep"]  # a later weight than this fit
     assert iteration["before"] == pytest.approx(preset)
 
 

@@ -22,8 +22,9 @@ PLAIN = bots.greedy("plain", **{**TUNED, "next_fit": 0.0, "place_fit": 0.0})
 NO_LOOK = bots.greedy("no_look", **{**TUNED, "next_fit": 0.0})
 
 
-def expected_values(game: Game, weight: float) -> np.ndarray:
-    """Greedy's values with place_fit 1 and next_fit `weight`, from the parts."""
+def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
+    """Greedy's values with place_fit 1, next_fit `weight` and next_fit_deep
+    `deep`, from the parts."""
     moves = game.legal_moves()
     plain = np.asarray(game.greedy_values(PLAIN))
     kept = np.argsort(-plain, kind="stable")[:KEPT]
@@ -32,7 +33,7 @@ def expected_values(game: Game, weight: float) -> np.ndarray:
     out = plain.copy()
     for i, value in zip(kept, fit, strict=True):
         out[i] += TUNED["place_fit"] * (value - fit[0])
-    ahead = [nfv.next_tiles_value(game, moves[i], NO_LOOK) for i in kept]
+    ahead = [nfv.next_tiles_value(game, moves[i], NO_LOOK, deep) for i in kept]
     known = [v for v in ahead if v is not None]
     if len(known) >= 2:
         mean = float(np.mean(known))
@@ -46,12 +47,14 @@ def test_the_lookahead_keeps_more_placements_than_the_placement_table():
     assert int(CONSTANTS["PLACE_FIT_K"]) <= KEPT == 12
 
 
-def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements():
+@pytest.mark.parametrize("deep", [0.0, 1.0])
+def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements(deep):
     """Known answer: every solo placement decision's values equal greedy's own
     (place_fit re-ranking the best 12) plus next_fit x (the next depot's best
-    value after each of them - its mean over them); the bot plays the best."""
+    value after each of them, plus next_fit_deep x the depot after's once
+    greedy's choice is placed - their mean over them); the bot plays the best."""
     weight = 1.5
-    spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight})
+    spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight, "next_fit_deep": deep})
     checked = moved = 0
     for seed in range(2):
         game = Game(1, bots=spec, seed=seed)
@@ -59,7 +62,8 @@ def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements():
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > KEPT:
                 values = np.asarray(game.greedy_values(spec))
-                assert values == pytest.approx(expected_values(game, weight), abs=1e-9)
+                expected = expected_values(game, weight, deep)
+                assert values == pytest.approx(expected, abs=1e-9)
                 best = moves.index(game.bot_move())
                 assert values[best] == pytest.approx(values.max(), abs=1e-9)
                 moved += best != int(np.argmax(game.greedy_values(NO_LOOK)))
