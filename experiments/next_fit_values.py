@@ -64,7 +64,12 @@ def next_tiles_value(
 
     As the core: the move is carried out without resolving its resources, the
     station turns one depot clockwise (SS-6) and the draft starts for player 0.
+    In the last round (9.1) no next depot is played: None.  The depot after is
+    skipped when the next round reveals the event deck's last card (9.1 C).
     """
+    fields = game.fields()
+    if fields["last_round"]:
+        return None
     after = game.copy()
     after.state.apply_only(move)
     after.state.set_game_int("rotation", (game.fields()["rotation"] + 5) % 6)
@@ -82,7 +87,7 @@ def next_tiles_value(
     values = np.asarray(after.greedy_values(bot))
     best = int(ranked[np.argmax(values[ranked])])
     value = float(values[best])
-    if deep != 0:
+    if deep != 0 and not (fields["events_on"] and len(fields["deck"]) <= 1):
         later = next_tiles_value(after, after.legal_moves()[best], bot)
         value += deep * (later or 0.0)
     return value

@@ -28,8 +28,16 @@ cdef inline bint next_fit_on(const Game_t* g, const double* w) noexcept nogil:
     """Look ahead only where the next round's depot is known: the station turns
     one depot clockwise by itself (SS-5, SS-6: solo, the 2-player variant).  With
     3+ players the commander chooses the rotation (SS-3), so the bot plays as
-    without next_fit."""
-    return w[G_NEXT_FIT] != 0 and not rotation_is_chosen(g)
+    without next_fit.  Nor in the last round (a trigger fired, 9.1): no next
+    depot is played, so its tiles are worth nothing."""
+    return w[G_NEXT_FIT] != 0 and not rotation_is_chosen(g) and not g.last_round
+
+
+cdef inline bint next_round_is_last(const Game_t* g) noexcept nogil:
+    """The next round reveals the event deck's last card (9.1 C), so the depot
+    after it is never played.  The deck's size is public; about nine solo games
+    in ten end this way, at round 20."""
+    return g.events_on and g.deck_pos + 1 >= g.deck_n
 
 
 cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
@@ -38,8 +46,9 @@ cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t mo
     `move` leaves (s.w: greedy's weights without next_fit); with `deep` != 0,
     plus deep x greedy's best value for the depot after it, once greedy's choice
     from the next one is placed (its top tiles are public too, and in solo and
-    the 2-player variant nobody else drafts from it first).  False when there
-    is no next tile to place (empty depot, or no legal placement)."""
+    the 2-player variant nobody else drafts from it first), unless the next
+    round is known to be the last.  False when there is no next tile to place
+    (empty depot, or no legal placement)."""
     cdef Game_t* a = &s.after
     cdef int n, i
     cdef double later
@@ -47,7 +56,7 @@ cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t mo
     if not tiles_after(a, R, p, move, s, &n):
         return False
     i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, value)
-    if deep != 0 and tiles_after(a, R, p, s.moves[i], s, &n):
+    if deep != 0 and not next_round_is_last(g) and tiles_after(a, R, p, s.moves[i], s, &n):
         greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &later)
         value[0] += deep * later
     return True

@@ -17,6 +17,7 @@ from pu_sim.engine import Game
 pv = load("placement_values")
 nfv = load("next_fit_values")
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
+PLACE_FIT_K = int(CONSTANTS["PLACE_FIT_K"])
 TUNED = bots.PRESETS["greedy_tuned"]
 PLAIN = bots.greedy("plain", **{**TUNED, "next_fit": 0.0, "place_fit": 0.0})
 NO_LOOK = bots.greedy("no_look", **{**TUNED, "next_fit": 0.0})
@@ -24,10 +25,12 @@ NO_LOOK = bots.greedy("no_look", **{**TUNED, "next_fit": 0.0})
 
 def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
     """Greedy's values with place_fit 1, next_fit `weight` and next_fit_deep
-    `deep`, from the parts."""
+    `deep`, from the parts (in the last round place_fit alone re-ranks its own
+    best few)."""
     moves = game.legal_moves()
     plain = np.asarray(game.greedy_values(PLAIN))
-    kept = np.argsort(-plain, kind="stable")[:KEPT]
+    looks = not game.fields()["last_round"]
+    kept = np.argsort(-plain, kind="stable")[: KEPT if looks else PLACE_FIT_K]
     row = np.asarray(PLACE_FIT_TABLE)[pv.phase(game.fields()["round"])]
     fit = [row @ game.placement_features(moves[i]) for i in kept]
     out = plain.copy()
@@ -44,7 +47,7 @@ def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
 
 
 def test_the_lookahead_keeps_more_placements_than_the_placement_table():
-    assert int(CONSTANTS["PLACE_FIT_K"]) <= KEPT == 12
+    assert PLACE_FIT_K <= KEPT == 12
 
 
 @pytest.mark.parametrize("deep", [0.0, 1.0])
@@ -96,6 +99,52 @@ def test_two_players_with_the_fixed_rotation_look_ahead():
             differ += game.greedy_values("greedy_tuned") != game.greedy_values(NO_LOOK)
         game.step()
     assert differ > 5
+
+
+def test_in_the_last_round_no_next_depot_is_valued():
+    """9.1: once a trigger has fired the current round is the last, so the next
+    depot's tiles are never placed: the preset values placements as without the
+    lookahead, there and in a mid-game position marked as the last round."""
+    game = Game(1, bots="greedy_tuned", seed=4)
+    last = marked = 0
+    while not game.is_terminal:
+        if game.decision == "place" and len(game.legal_moves()) > 1:
+            look = game.greedy_values("greedy_tuned")
+            if game.fields()["last_round"]:
+                assert look == game.greedy_values(NO_LOOK)
+                last += 1
+            elif look != game.greedy_values(NO_LOOK):
+                other = game.copy()
+                other.state.set_game_int("last_round", 1)
+                assert other.greedy_values("greedy_tuned") == other.greedy_values(
+                    NO_LOOK
+                )
+                marked += 1
+        game.step()
+    assert last >= 1 and marked > 5
+
+
+def test_the_depot_after_next_is_skipped_when_the_next_round_is_the_last():
+    """9.1 C: the round that reveals the event deck's last card is the last, so
+    with one card left next_fit_deep adds nothing; with more it moves values."""
+    deep_off = bots.greedy("deep_off", **{**TUNED, "next_fit_deep": 0.0})
+    ends = moves = 0
+    for seed in range(2):
+        game = Game(1, bots="greedy_tuned", seed=seed)
+        while not game.is_terminal:
+            fields = game.fields()
+            if (game.decision == "place" and len(game.legal_moves()) > 1
+                    and not fields["last_round"]):  # fmt: skip
+                same = game.greedy_values("greedy_tuned") == game.greedy_values(
+                    deep_off
+                )
+                if len(fields["deck"]) == 1:
+                    assert same
+                    ends += 1
+                else:
+                    moves += not same
+            game.step()
+    assert ends >= 1 and moves > 5
 
 
 def test_the_lookahead_reads_no_hidden_tile():
