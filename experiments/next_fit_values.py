@@ -72,7 +72,7 @@ def next_tiles_value(
         return None
     after = game.copy()
     after.state.apply_only(move)
-    after.state.set_game_int("rotation", (game.fields()["rotation"] + 5) % 6)
+    after.state.set_game_int("rotation", (fields["rotation"] + 5) % 6)
     if tuple(after.state.depot_tiles(0)) == (None, None):
         return None
     after.start_draft(0)

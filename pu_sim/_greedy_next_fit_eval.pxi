@@ -46,9 +46,8 @@ cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t mo
     `move` leaves (s.w: greedy's weights without next_fit); with `deep` != 0,
     plus deep x greedy's best value for the depot after it, once greedy's choice
     from the next one is placed (its top tiles are public too, and in solo and
-    the 2-player variant nobody else drafts from it first), unless the next
-    round is known to be the last.  False when there is no next tile to place
-    (empty depot, or no legal placement)."""
+    the 2-player variant nobody else drafts from it first).  False when there
+    is no next tile to place (empty depot, or no legal placement)."""
     cdef Game_t* a = &s.after
     cdef int n, i
     cdef double later
@@ -56,7 +55,7 @@ cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t mo
     if not tiles_after(a, R, p, move, s, &n):
         return False
     i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, value)
-    if deep != 0 and not next_round_is_last(g) and tiles_after(a, R, p, s.moves[i], s, &n):
+    if deep != 0 and tiles_after(a, R, p, s.moves[i], s, &n):
         greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &later)
         value[0] += deep * later
     return True
@@ -82,11 +81,13 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
                        int n) noexcept nogil:
     """Add w[G_NEXT_FIT] x (next-tile value - its mean over the options) to the
     values of the n kept options (index[i] into moves), in place; an option
-    without a next tile to place keeps its value."""
+    without a next tile to place keeps its value.  The depot after next counts
+    (w[G_NEXT_FIT_DEEP]) unless the next round is known to be the last."""
     cdef double nf[NEXT_FIT_K]
     cdef bint ok[NEXT_FIT_K]
     cdef int i, n_ok = 0
     cdef double mean = 0.0
+    cdef double deep = 0.0 if next_round_is_last(g) else w[G_NEXT_FIT_DEEP]
     cdef NextFitScratch* s
     if n < 2:
         return
@@ -96,7 +97,7 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     memcpy(s.w, w, MAX_BOT_PARAMS * sizeof(double))
     s.w[G_NEXT_FIT] = 0.0                            # the inner moves look no further
     for i in range(n):
-        ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, w[G_NEXT_FIT_DEEP], &nf[i])
+        ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, deep, &nf[i])
         if ok[i]:
             mean += nf[i]
             n_ok += 1
