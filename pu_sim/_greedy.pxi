@@ -43,7 +43,9 @@ cdef enum:
     G_PLACE_FIT = 33        # scale of the fitted placement values (_greedy_place_fit_eval.pxi)
     G_NEXT_FIT = 34         # per unit of the next tiles' best value (_greedy_next_fit_eval.pxi)
     G_NEXT_FIT_DEEP = 35    # the depot after next's value, relative to the next one's
-    N_GREEDY = 36
+    G_END_CHAIN = 36        # per medal of the planet the remaining public tiles build
+    G_END_ROUNDS = 37       # ... when at most this many rounds remain (_greedy_end_chain_eval.pxi)
+    N_GREEDY = 38
 
 
 # ==== valuing track advances =====================================================
@@ -1132,7 +1134,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     cdef double v, bound, best_fit = 0.0
     cdef double val[GRID][GRID]
     cdef double ctx[TRACK_FIT_CONTEXT]
-    cdef bint resources, look_ahead = False
+    cdef bint resources, look_ahead = False, chain = False
     cdef Incentive inc
     cdef Item_t kept
     cdef uint32_t group
@@ -1155,14 +1157,15 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
             group = -1
             top.n = 0
             look_ahead = next_fit_on(g, w)
-            top.cap = NEXT_FIT_K if look_ahead else PLACE_FIT_K
+            chain = end_chain_on(g, w)
+            top.cap = NEXT_FIT_K if (look_ahead or chain) else PLACE_FIT_K
             for i in range(n):
                 unpack_place(moves[i], &slot, &o, &x, &y)
                 if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
                     group = moves[i] >> 4
                     row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
                 v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
-                if w[G_PLACE_FIT] != 0 or look_ahead:  # keep the best few, re-rank below
+                if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
                     if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
                         continue
                     v += placement_rest(R, w, &tiles[slot], o, x, y, e,
@@ -1185,6 +1188,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                         place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit)
             if top.n and look_ahead:
                 add_next_fit(g, R, w, p, moves, top.index, top.value, top.n)
+            if top.n and chain:
+                add_end_chain(g, R, w, p, moves, top.index, top.value, top.n)
             for i in range(top.n):
                 argmax_offer(&a, g, top.index[i], top.value[i])
         else:

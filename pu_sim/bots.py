@@ -69,6 +69,8 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "place_fit": 0.0,  # scale of fitted placement values (re-ranks greedy's best 6)
         "next_fit": 0.0,  # per unit of greedy's best value for the next depot's tiles
         "next_fit_deep": 0.0,  # the depot after next, relative to the next (0: one)
+        "end_chain": 0.0,  # per medal of the planet the game's remaining tiles build
+        "end_rounds": 0.0,  # the end chain runs when at most this many rounds remain
     }
 )
 """Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
@@ -144,6 +146,12 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # in solo and with 2 players the depot after next is known too:
                 # best of 0.3-1.5 on paired solo games
                 "next_fit_deep": 0.5,
+                # in the last 4 rounds of solo games, the best 12
+                # placements followed through every remaining depot's public
+                # tiles: best of 0.5-1.2 on paired solo games (the core caps
+                # end_rounds at 3)
+                "end_chain": 0.8,
+                "end_rounds": 3.0,
             }
         ),
     }
@@ -208,11 +216,14 @@ class BotSpec:
     def rollout_vector(self) -> npt.NDArray[np.float64]:
         """Greedy weights a search bot's rollouts play this seat with.
 
-        Its own for greedy and search seats, greedy's defaults for any other bot.
+        Its own for greedy and search seats, greedy's defaults for any other bot;
+        without the endgame chain (``end_chain``): a rollout already plays the
+        remaining rounds, and the chain would make its last rounds ~10x costlier.
         """
         if self.kind in ("greedy", "search"):
             out = self.vector()
             out[len(GREEDY_WEIGHTS) :] = 0.0
+            out[list(GREEDY_WEIGHTS).index("end_chain")] = 0.0
             return out
         return greedy().vector()
 

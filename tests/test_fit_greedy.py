@@ -96,7 +96,15 @@ def test_greedy_tuned_is_the_committed_fit():
     preset = dict(bots.PRESETS["greedy_tuned"])
     assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
     assert preset["next_fit"] == 0.75 and preset["next_fit_deep"] == 0.5
-    later = ("neighbour", "place_fit", "track_fit", "next_fit", "next_fit_deep")
+    later = (
+        "neighbour",
+        "place_fit",
+        "track_fit",
+        "next_fit",
+        "next_fit_deep",
+        "end_chain",
+        "end_rounds",
+    )
     solo_weights = {k: v for k, v in preset.items() if k not in later}
     assert solo_weights == pytest.approx(
         {k: v for k, v in fitted.items() if k != "track_fit"}
@@ -122,7 +130,8 @@ def test_the_refits_started_from_the_preset_and_found_nothing_better():
     assert latest["weights"] == latest["iterations"][0]["before"]
     assert "--start" not in latest["command"]  # from the preset as it is
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
-    del preset["next_fit"], preset["next_fit_deep"]  # later weights than this fit
+    for later in ("next_fit", "next_fit_deep", "end_chain", "end_rounds"):
+        del preset[later]  # later weights than this fit
     assert latest["weights"] == pytest.approx(preset)
     assert latest["weights"]["place_fit"] == 1.0
     assert latest["weights"]["track_fit"] == 0.75
@@ -137,7 +146,8 @@ def test_the_refit_with_the_lookahead_was_not_confirmed_so_the_preset_stands():
     assert iteration["accepted"] and latest["weights"] != iteration["before"]
     assert "--start" not in latest["command"]
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
-    del preset["next_fit_deep"]  # a later weight than this fit
+    for later in ("next_fit_deep", "end_chain", "end_rounds"):
+        del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)
 
 

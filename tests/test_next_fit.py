@@ -18,7 +18,9 @@ pv = load("placement_values")
 nfv = load("next_fit_values")
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
 PLACE_FIT_K = int(CONSTANTS["PLACE_FIT_K"])
-TUNED = bots.PRESETS["greedy_tuned"]
+# the endgame chain has its own tests (test_end_chain.py)
+TUNED = {**bots.PRESETS["greedy_tuned"], "end_chain": 0.0}
+LOOK = bots.greedy("look", **TUNED)
 PLAIN = bots.greedy("plain", **{**TUNED, "next_fit": 0.0, "place_fit": 0.0})
 NO_LOOK = bots.greedy("no_look", **{**TUNED, "next_fit": 0.0})
 
@@ -83,7 +85,7 @@ def test_with_three_players_the_commander_picks_the_depot_so_nothing_changes():
     checked = 0
     while not game.is_terminal and checked < 15:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            assert game.greedy_values("greedy_tuned") == game.greedy_values(NO_LOOK)
+            assert game.greedy_values(LOOK) == game.greedy_values(NO_LOOK)
             checked += 1
         game.step()
     assert checked == 15
@@ -96,7 +98,7 @@ def test_two_players_with_the_fixed_rotation_look_ahead():
     differ = 0
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            differ += game.greedy_values("greedy_tuned") != game.greedy_values(NO_LOOK)
+            differ += game.greedy_values(LOOK) != game.greedy_values(NO_LOOK)
         game.step()
     assert differ > 5
 
@@ -109,16 +111,14 @@ def test_in_the_last_round_no_next_depot_is_valued():
     last = marked = 0
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            look = game.greedy_values("greedy_tuned")
+            look = game.greedy_values(LOOK)
             if game.fields()["last_round"]:
                 assert look == game.greedy_values(NO_LOOK)
                 last += 1
             elif look != game.greedy_values(NO_LOOK):
                 other = game.copy()
                 other.state.set_game_int("last_round", 1)
-                assert other.greedy_values("greedy_tuned") == other.greedy_values(
-                    NO_LOOK
-                )
+                assert other.greedy_values(LOOK) == other.greedy_values(NO_LOOK)
                 marked += 1
         game.step()
     assert last >= 1 and marked > 5
@@ -135,9 +135,7 @@ def test_the_depot_after_next_is_skipped_when_the_next_round_is_the_last():
             fields = game.fields()
             if (game.decision == "place" and len(game.legal_moves()) > 1
                     and not fields["last_round"]):  # fmt: skip
-                same = game.greedy_values("greedy_tuned") == game.greedy_values(
-                    deep_off
-                )
+                same = game.greedy_values(LOOK) == game.greedy_values(deep_off)
                 if len(fields["deck"]) == 1:
                     assert same
                     ends += 1

@@ -155,8 +155,8 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
     re-ranked values, which is also the best of all scores (the search's order)."""
     table = np.asarray(PLACE_FIT_TABLE)
     assert np.abs(table).sum() > 0  # the committed fit, not the all-zero stand-in
-    # its lookahead is tested in test_next_fit
-    tuned = {**bots.PRESETS["greedy_tuned"], "next_fit": 0.0}
+    # its lookaheads are tested in test_next_fit and test_end_chain
+    tuned = {**bots.PRESETS["greedy_tuned"], "next_fit": 0.0, "end_chain": 0.0}
     base = bots.greedy("a", **{**tuned, "place_fit": 0.0})
     fitted = bots.greedy("b", **{**tuned, "place_fit": 1.5})
     checked = changed = 0

@@ -1,0 +1,123 @@
+"""The greedy bot's endgame chain (`end_chain`, _greedy_end_chain_eval.pxi): in the
+last rounds each of greedy's best placements is followed through the remaining
+depots' public tiles and valued by the planet's line medals and private cards
+it ends with."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pu_sim import bots
+from pu_sim._core import CONSTANTS
+from pu_sim.engine import Game
+
+KEPT = int(CONSTANTS["NEXT_FIT_K"])
+TUNED = bots.PRESETS["greedy_tuned"]
+CHAIN = TUNED["end_chain"]
+# place_fit off, so the kept placements' other values are greedy's plain ones
+PLAIN = bots.greedy("plain", **{**TUNED, "place_fit": 0.0, "end_chain": 0.0})
+CHAINED = bots.greedy("chained", **{**TUNED, "place_fit": 0.0})
+NO_CHAIN = bots.greedy("no_chain", **{**TUNED, "end_chain": 0.0})
+
+
+def end_value(game: Game, move: int) -> int:
+    """Line medals (9.4 A) plus private cards (9.4 E) once `move` is placed."""
+    after = game.copy()
+    after.state.apply_only(move)
+    after.state.score_now()
+    player = after.player(0)
+    return player["score_planet"] + player["score_objectives"]
+
+
+def late_placements(seed: int):
+    """The solo game's placement decisions with a choice, with the rounds left."""
+    game = Game(1, bots="greedy_tuned", seed=seed)
+    while not game.is_terminal:
+        if game.decision == "place" and len(game.legal_moves()) > 1:
+            fields = game.fields()
+            yield game, 0 if fields["last_round"] else len(fields["deck"])
+        game.step()
+
+
+def test_in_the_last_round_the_chain_is_the_planet_each_placement_leaves():
+    """No round follows the last one (9.1), so the chain only places the
+    candidate: the 12 best placements gain the preset's weight times their line
+    medals and private cards met, less the mean over the twelve."""
+    checked = 0
+    for seed in range(3):
+        for game, left in late_placements(seed):
+            if left:
+                continue
+            moves = game.legal_moves()
+            plain = np.asarray(game.greedy_values(PLAIN))
+            kept = np.argsort(-plain, kind="stable")[:KEPT]
+            ends = np.array([end_value(game, moves[i]) for i in kept], float)
+            expected = plain.copy()
+            expected[kept] += CHAIN * (ends - ends.mean())
+            assert np.asarray(game.greedy_values(CHAINED)) == pytest.approx(
+                expected, abs=1e-9
+            )
+            checked += ends.std() > 0
+    assert checked >= 1
+
+
+def test_the_chain_runs_only_in_the_preset_s_last_rounds():
+    """end_rounds 5: values change only when at most 5 rounds follow, and with
+    end_rounds 2 only when at most 2 do."""
+    short = bots.greedy("short", **{**TUNED, "end_rounds": 2.0})
+    short_off = bots.greedy("short_off", **{**TUNED, "end_rounds": 2.0, "end_chain": 0})
+    moved = {True: 0, False: 0}
+    for game, left in late_placements(5):
+        same = game.greedy_values("greedy_tuned") == game.greedy_values(NO_CHAIN)
+        if left > TUNED["end_rounds"]:
+            assert same
+        else:
+            moved[True] += not same
+        if left > 2:
+            assert game.greedy_values(short) == game.greedy_values(short_off)
+        else:
+            moved[False] += game.greedy_values(short) != game.greedy_values(short_off)
+    assert moved[True] >= 3 and moved[False] >= 1
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_with_other_players_the_chain_stays_off(players):
+    """SS-3: with 3+ players the commander picks the depots; SS-6: with 2 the
+    other seat drafts from the depot three ahead this round.  The coming tiles
+    are not known, so the chain stays off."""
+    game = Game(players, bots="greedy_tuned", seed=2)
+    checked = 0
+    while not game.is_terminal:
+        late = len(game.fields()["deck"]) <= 2
+        if late and game.decision == "place" and len(game.legal_moves()) > 1:
+            assert game.greedy_values("greedy_tuned") == game.greedy_values(NO_CHAIN)
+            checked += 1
+        game.step()
+    assert checked >= 2
+
+
+def test_search_rollouts_play_without_the_chain():
+    """A rollout already plays the remaining rounds: the chain is dropped there."""
+    names = list(bots.GREEDY_WEIGHTS)
+    vector = bots.preset("greedy_tuned").rollout_vector()
+    assert vector[names.index("end_chain")] == 0.0
+    assert vector[names.index("next_fit")] == TUNED["next_fit"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_chain_reads_no_hidden_state(seed):
+    """Redealing everything the player cannot see (the tiles below the stacks'
+    tops, the event deck, the civ piles) leaves every late placement's values
+    unchanged."""
+    checked = 0
+    for game, left in late_placements(seed):
+        if left > TUNED["end_rounds"]:
+            continue
+        values = game.greedy_values("greedy_tuned")
+        for stream in range(2):
+            other = game.copy()
+            other.state = game.state.determinized(0, stream)
+            assert other.greedy_values("greedy_tuned") == pytest.approx(values)
+        checked += 1
+    assert checked >= 3
