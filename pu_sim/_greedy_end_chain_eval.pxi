@@ -22,14 +22,6 @@ cdef enum:
     PRIVATE_MEDALS = 5        # a private card met (9.4 E)
 
 
-cdef inline int future_rounds(const Game_t* g) noexcept nogil:
-    """Rounds still to be played after this one: one per event card left in the
-    deck (9.1 C; the deck's size is public), none once a trigger fired (9.1)."""
-    if g.last_round:
-        return 0
-    return g.deck_n - g.deck_pos
-
-
 cdef inline bint end_chain_on(const Game_t* g, const double* w) noexcept nogil:
     """Chain only in solo, where the station turns by itself (SS-5) and nobody
     else drafts (in the 2-player variant the other seat drafts this round from

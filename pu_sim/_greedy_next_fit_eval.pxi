@@ -33,11 +33,19 @@ cdef inline bint next_fit_on(const Game_t* g, const double* w) noexcept nogil:
     return w[G_NEXT_FIT] != 0 and not rotation_is_chosen(g) and not g.last_round
 
 
+cdef inline int future_rounds(const Game_t* g) noexcept nogil:
+    """Rounds still to be played after this one: one per event card left in the
+    deck (9.1 C; the deck's size is public), none once a trigger fired (9.1)."""
+    if g.last_round:
+        return 0
+    return g.deck_n - g.deck_pos
+
+
 cdef inline bint next_round_is_last(const Game_t* g) noexcept nogil:
     """The next round reveals the event deck's last card (9.1 C), so the depot
     after it is never played.  The deck's size is public; about nine solo games
     in ten end this way, at round 20."""
-    return g.events_on and g.deck_pos + 1 >= g.deck_n
+    return g.events_on and future_rounds(g) <= 1
 
 
 cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,

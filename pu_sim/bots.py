@@ -148,8 +148,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "next_fit_deep": 0.5,
                 # in the last 4 rounds of solo games, the best 12
                 # placements followed through every remaining depot's public
-                # tiles: best of 0.5-1.2 on paired solo games (the core caps
-                # end_rounds at 3)
+                # tiles: best of 0.5-1.2 on paired solo games (measured with
+                # 5-round chains; the core caps end_rounds at 3)
                 "end_chain": 0.8,
                 "end_rounds": 3.0,
             }

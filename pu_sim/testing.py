@@ -8,13 +8,18 @@ rules bug; :func:`frame_violations` names the rule and the offending rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from pu_sim.frames import SCORE_PARTS
 from pu_sim.gamedata import GameData, Planet
 from pu_sim.rules import Rules
+
+if TYPE_CHECKING:
+    from pu_sim.bots import BotSpec
+    from pu_sim.engine import Game
 
 
 def _planet_bonus_max(planet: Planet) -> int:
@@ -230,3 +235,18 @@ def square_move(x: int, y: int) -> int:
 def step_move(rover: int, x: int, y: int) -> int:
     """The move sending rover index `rover` to (x, y)."""
     return (rover << 8) | (y * 12 + x)
+
+
+def values_after_redeals(
+    game: Game, bot: str | BotSpec, streams: Iterable[int]
+) -> Iterator[list[float]]:
+    """Greedy's values of the legal moves, once per redeal of what seat 0 cannot see.
+
+    One redeal per stream of the tiles below the stacks' tops, the event deck
+    and the civ piles: a bot that reads only public state values every redeal
+    as it values the game itself.
+    """
+    for stream in streams:
+        other = game.copy()
+        other.state = game.state.determinized(0, stream)
+        yield other.greedy_values(bot)

@@ -11,6 +11,7 @@ import pytest
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
 from pu_sim.engine import Game
+from pu_sim.testing import values_after_redeals
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
 TUNED = bots.PRESETS["greedy_tuned"]
@@ -63,8 +64,8 @@ def test_in_the_last_round_the_chain_is_the_planet_each_placement_leaves():
 
 
 def test_the_chain_runs_only_in_the_preset_s_last_rounds():
-    """end_rounds 5: values change only when at most 5 rounds follow, and with
-    end_rounds 2 only when at most 2 do."""
+    """The preset's end_rounds: values change only when at most that many rounds
+    follow, and with end_rounds 2 only when at most 2 do."""
     short = bots.greedy("short", **{**TUNED, "end_rounds": 2.0})
     short_off = bots.greedy("short_off", **{**TUNED, "end_rounds": 2.0, "end_chain": 0})
     moved = {True: 0, False: 0}
@@ -115,9 +116,7 @@ def test_the_chain_reads_no_hidden_state(seed):
         if left > TUNED["end_rounds"]:
             continue
         values = game.greedy_values("greedy_tuned")
-        for stream in range(2):
-            other = game.copy()
-            other.state = game.state.determinized(0, stream)
-            assert other.greedy_values("greedy_tuned") == pytest.approx(values)
+        for redealt in values_after_redeals(game, "greedy_tuned", range(2)):
+            assert redealt == pytest.approx(values)
         checked += 1
     assert checked >= 3
