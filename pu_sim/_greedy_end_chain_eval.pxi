@@ -12,13 +12,12 @@
 # offered.  The chain plays greedy's own choices (its depot lookahead
 # included) through them and reads what they build: the medals of the
 # complete lines (9.4 A) and the private cards met (9.4 E), scaled by
-# w[G_END_CHAIN].  It reaches at most three depots ahead: chains of four and
-# five changed their values when the hidden state was redealt (the
-# no-hidden-information tests), which a chain of three never did in the games
-# checked; what the longer chains read is not traced yet (README: issue 9).
+# w[G_END_CHAIN].  It reaches at most five depots ahead: the sixth is the
+# depot the player drafts from now, where the tile under the one taken is
+# still hidden (SS-1).
 
 cdef enum:
-    END_CHAIN_MAX_ROUNDS = 3  # rounds ahead the chain may follow (see above)
+    END_CHAIN_MAX_ROUNDS = 5  # the other five depots (see above)
     PRIVATE_MEDALS = 5        # a private card met (9.4 E)
 
 

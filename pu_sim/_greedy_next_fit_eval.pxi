@@ -104,6 +104,10 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
         return
     memcpy(s.w, w, MAX_BOT_PARAMS * sizeof(double))
     s.w[G_NEXT_FIT] = 0.0                            # the inner moves look no further
+    # nor chain: the copy has not counted the round off the event deck, so a
+    # chain from it would reach one depot too far (the one drafted from now,
+    # its tiles below the top hidden)
+    s.w[G_END_CHAIN] = 0.0
     for i in range(n):
         ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, deep, &nf[i])
         if ok[i]:

@@ -146,12 +146,11 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # in solo and with 2 players the depot after next is known too:
                 # best of 0.3-1.5 on paired solo games
                 "next_fit_deep": 0.5,
-                # in the last 4 rounds of solo games, the best 12
+                # in the last 6 rounds of solo games, the best 12
                 # placements followed through every remaining depot's public
-                # tiles: best of 0.5-1.2 on paired solo games (measured with
-                # 5-round chains; the core caps end_rounds at 3)
-                "end_chain": 0.8,
-                "end_rounds": 3.0,
+                # tiles: 1.0-2.5 alike on paired solo games, 0.8 less
+                "end_chain": 1.2,
+                "end_rounds": 5.0,
             }
         ),
     }

@@ -14,12 +14,19 @@ from pu_sim.engine import Game
 from pu_sim.testing import values_after_redeals
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
+MAX_ROUNDS = int(CONSTANTS["END_CHAIN_MAX_ROUNDS"])
 TUNED = bots.PRESETS["greedy_tuned"]
 CHAIN = TUNED["end_chain"]
 # place_fit off, so the kept placements' other values are greedy's plain ones
 PLAIN = bots.greedy("plain", **{**TUNED, "place_fit": 0.0, "end_chain": 0.0})
 CHAINED = bots.greedy("chained", **{**TUNED, "place_fit": 0.0})
 NO_CHAIN = bots.greedy("no_chain", **{**TUNED, "end_chain": 0.0})
+# also without the depot lookahead: the values are greedy's plus the chain's
+ONE_PLY = {**TUNED, "place_fit": 0.0, "next_fit": 0.0, "next_fit_deep": 0.0}
+PLAIN_ONE_PLY = bots.greedy("plain_one_ply", **{**ONE_PLY, "end_chain": 0.0})
+CHAINED_ONE_PLY = bots.greedy("chained_one_ply", **ONE_PLY)
+# every depot the chain may visit, whatever the preset
+LONGEST = bots.greedy("longest", **{**TUNED, "end_rounds": float(MAX_ROUNDS)})
 
 
 def end_value(game: Game, move: int) -> int:
@@ -61,6 +68,80 @@ def test_in_the_last_round_the_chain_is_the_planet_each_placement_leaves():
             )
             checked += ends.std() > 0
     assert checked >= 1
+
+
+def chained_end_value(game: Game, move: int) -> int | None:
+    """The chain's end value when one round follows: `move` placed, the station
+    turned (SS-6), greedy's best placement from the next depot in the last
+    round (9.1), then line medals and private cards; None when greedy's choice
+    there is a tie between placements that end differently."""
+    after = game.copy()
+    state = after.state
+    fields = state.game_fields()
+    state.apply_only(move)
+    state.set_game_int("rotation", (fields["rotation"] + 5) % 6)
+    state.set_game_int("round", fields["round"] + 1)
+    state.set_game_int("last_round", 1)
+    state.start_draft(0)
+    if state.decision != "place":
+        return end_value_now(after)
+    values = np.asarray(after.greedy_values(PLAIN_ONE_PLY))
+    moves = state.legal_moves()
+    best = np.flatnonzero(values >= values.max() - 1e-9)
+    ends = set()
+    for i in best:
+        last = after.copy()
+        last.state.apply_only(moves[i])
+        ends.add(end_value_now(last))
+    return ends.pop() if len(ends) == 1 else None
+
+
+def end_value_now(game: Game) -> int:
+    game.state.score_now()
+    player = game.player(0)
+    return player["score_planet"] + player["score_objectives"]
+
+
+def test_with_one_round_left_the_chain_adds_greedy_s_next_placement():
+    """One round follows: each kept placement is followed by greedy's choice
+    from the depot the station turns to, and valued by the planet both leave."""
+    checked = 0
+    for seed in range(3):
+        for game, left in late_placements(seed):
+            if left != 1:
+                continue
+            moves = game.legal_moves()
+            plain = np.asarray(game.greedy_values(PLAIN_ONE_PLY))
+            kept = np.argsort(-plain, kind="stable")[:KEPT]
+            ends = [chained_end_value(game, moves[i]) for i in kept]
+            if None in ends:
+                continue
+            ends = np.array(ends, float)
+            expected = plain.copy()
+            expected[kept] += CHAIN * (ends - ends.mean())
+            assert np.asarray(game.greedy_values(CHAINED_ONE_PLY)) == pytest.approx(
+                expected, abs=1e-9
+            )
+            checked += ends.std() > 0
+    assert checked >= 1
+
+
+def test_the_chain_never_reaches_the_depot_drafted_from_now():
+    """Six depots: a seventh round would draft again from this round's depot,
+    whose tiles below the tops are hidden, so an end_rounds above the cap
+    plays as the cap."""
+    beyond = bots.greedy("beyond", **{**TUNED, "end_rounds": MAX_ROUNDS + 3.0})
+    assert MAX_ROUNDS == 5
+    checked = 0
+    for game, left in late_placements(4):
+        if left > MAX_ROUNDS + 3:
+            continue
+        beyond_values = game.greedy_values(beyond)
+        assert beyond_values == game.greedy_values(LONGEST)
+        if left > MAX_ROUNDS:
+            assert beyond_values == game.greedy_values(NO_CHAIN)
+            checked += 1
+    assert checked >= 2
 
 
 def test_the_chain_runs_only_in_the_preset_s_last_rounds():
@@ -110,13 +191,15 @@ def test_search_rollouts_play_without_the_chain():
 def test_the_chain_reads_no_hidden_state(seed):
     """Redealing everything the player cannot see (the tiles below the stacks'
     tops, the event deck, the civ piles) leaves every late placement's values
-    unchanged."""
+    unchanged, with chains as long as the core allows.  (The depot lookahead's
+    own placements once chained too, from a copy that had not counted the
+    round off: one depot too far, into hidden tiles.)"""
     checked = 0
     for game, left in late_placements(seed):
-        if left > TUNED["end_rounds"]:
+        if left > MAX_ROUNDS:
             continue
-        values = game.greedy_values("greedy_tuned")
-        for redealt in values_after_redeals(game, "greedy_tuned", range(2)):
+        values = game.greedy_values(LONGEST)
+        for redealt in values_after_redeals(game, LONGEST, range(2)):
             assert redealt == pytest.approx(values)
         checked += 1
     assert checked >= 3
