@@ -930,8 +930,9 @@ cdef void target_values_at(const Game_t* g, const Rules_t* R, const double* w, i
 
 cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
                            const uint32_t* moves, int n, const Incentive* inc,
-                           double* scores) noexcept nogil:
-    """Step a rover toward the closest lifepod or meteorite; stop when none gets closer."""
+                           double* scores, bint first) noexcept nogil:
+    """Step a rover toward the closest lifepod or meteorite; stop when none gets
+    closer.  `first`: ties keep the first step offered (argmax_init)."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int qx[MAX_ROVER_QUERIES]
     cdef int qy[MAX_ROVER_QUERIES]
@@ -962,7 +963,7 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
     else:
         target_values_at(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,
                          qx, qy, nq, val)
-    argmax_init(&a, 0.0, scores)
+    argmax_init(&a, 0.0, scores, first)
     for i in range(n):
         if moves[i] == MV_DONE:
             argmax_offer(&a, g, i, 1e-6)     # stop unless a step gets closer to a target
@@ -1116,9 +1117,9 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                      PlaceEval* buf, double* best) noexcept nogil:
     """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
     `buf`: the placement evaluator's memory (NULL: malloc'd for this call).
-    `best` (placements only, may be NULL): receives the chosen move's value, and
-    ties keep the first move offered: the next-tile lookahead's simulated choice
-    then depends on the public state only, not on the game's generator.
+    `best` (may be NULL): receives the chosen move's value (placements only),
+    and ties keep the first move offered: the lookaheads' simulated choices
+    then depend on the public state only, not on the game's generator.
 
     One body for both, so the search bot orders moves exactly as greedy values
     them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
@@ -1335,7 +1336,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
         return a.index
     if d == D_ROVER_STEP:
         objective_incentives(g, R, w, p, &inc)
-        return greedy_rover_step(g, R, w, p, moves, n, &inc, scores)
+        return greedy_rover_step(g, R, w, p, moves, n, &inc, scores, best != NULL)
     if d == D_ROVER_PLACE or d == D_TELEPORT:
         objective_incentives(g, R, w, p, &inc)
         target_distances(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite,

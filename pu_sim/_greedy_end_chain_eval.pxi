@@ -1,6 +1,6 @@
 # The greedy bot's endgame chain: in the game's last rounds, each of greedy's
 # best placements is followed through every remaining round's public tiles,
-# greedy choosing each placement, and valued by the planet it ends with.
+# greedy choosing each placement, and valued by the score it ends with.
 #
 # Why: rollouts of greedy_tuned's two best placements gain +1.8 medals a solo
 # game when they choose only in rounds 15-20, and +0.3 in rounds 1-14
@@ -10,15 +10,14 @@
 # one depot a round by itself in solo (SS-5) and nobody else drafts, so the tiles
 # on top of the coming depots are exactly the tiles the player will be
 # offered.  The chain plays greedy's own choices (its depot lookahead
-# included) through them and reads what they build: the medals of the
-# complete lines (9.4 A) and the private cards met (9.4 E), scaled by
+# included) through them, each placement's pool too (track advances, rovers,
+# lifepods: all public), and reads the score they leave (9.4), scaled by
 # w[G_END_CHAIN].  It reaches at most five depots ahead: the sixth is the
 # depot the player drafts from now, where the tile under the one taken is
 # still hidden (SS-1).
 
 cdef enum:
     END_CHAIN_MAX_ROUNDS = 5  # the other five depots (see above)
-    PRIVATE_MEDALS = 5        # a private card met (9.4 E)
 
 
 cdef inline bint end_chain_on(const Game_t* g, const double* w) noexcept nogil:
@@ -33,39 +32,58 @@ cdef inline bint end_chain_on(const Game_t* g, const double* w) noexcept nogil:
     return future <= w[G_END_ROUNDS] and future <= END_CHAIN_MAX_ROUNDS
 
 
-cdef double end_value(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Medals the planet's complete lines score (with the planet's extras) plus
-    5 per private card met: what the chain's last placement leaves."""
-    cdef const Player_t* pl = &g.pl[p]
-    cdef int i
-    cdef double v = planet_medals(g, R, p)
-    for i in range(pl.n_priv):
-        if objective_met(g, R, p, pl.priv[i]):
-            v += PRIVATE_MEDALS
-    return v
+cdef void play_pool(Game_t* a, const Rules_t* R, int p, NextFitScratch* s) noexcept nogil:
+    """Carry out what the placement just made gives p (its pool: track
+    advances, rover moves, lifepods, patches) with greedy's choices (s.w).
+    Nothing hidden is drawn there: civ cards owed wait for the civ-card
+    step (CV-2), which the chain skips; greedy's ties keep the first option."""
+    cdef int n, i, _
+    cdef double ignored
+    for _ in range(MAX_DECISIONS):
+        if a.status != STATUS_OK:
+            return
+        if a.decision == D_NONE:
+            if not a.in_pool or not resolve_pool(a, R):
+                a.in_pool = 0
+                return
+            continue
+        n = legal_moves(a, R, s.moves)
+        if n == 0 or a.decider != p:
+            return
+        i = 0 if n == 1 else greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &ignored)
+        apply_move(a, R, s.moves[i])
+
+
+cdef double end_value(Game_t* a, const Rules_t* R, int p) noexcept nogil:
+    """p's score if the game ended now (9.4, every category): what the chain
+    leaves once its last placement's pool is played."""
+    score_game(a, R)
+    return a.pl[p].score
 
 
 cdef double end_chain_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
                             NextFitScratch* s, int future) noexcept nogil:
     """end_value once `move` and greedy's choices from the next `future` depots
-    are placed (s.w: the bot's weights without the chain).  Each simulated round
-    reveals no event but counts one off the deck, so the lookahead inside the
-    chain stops at the game's end as it does in a real round."""
+    are placed, each with its pool played (s.w: the bot's weights without the
+    chain).  Each simulated round reveals no event but counts one off the
+    deck, so the lookahead inside the chain stops at the game's end as it does
+    in a real round."""
     cdef Game_t* a = &s.after
     cdef int n, i, k
     cdef double ignored
     cdef uint32_t m = move
     memcpy(a, g, sizeof(Game_t))
-    for k in range(future):
-        if not tiles_after(a, R, p, m, s, &n):      # m is placed, no tile follows
-            return end_value(a, R, p)
+    for k in range(future + 1):
+        apply_move(a, R, m)
+        play_pool(a, R, p, s)
+        if k == future or not next_placement(a, R, p, s, &n):
+            break
         a.round += 1
         a.deck_pos += 1
         if a.deck_pos >= a.deck_n:
             a.last_round = True
         i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &ignored)
         m = s.moves[i]
-    apply_move(a, R, m)
     return end_value(a, R, p)
 
 

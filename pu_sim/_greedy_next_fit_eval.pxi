@@ -71,9 +71,15 @@ cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t mo
 
 cdef bint tiles_after(Game_t* a, const Rules_t* R, int p, uint32_t move,
                       NextFitScratch* s, int* n) noexcept nogil:
-    """Play `move` on a, turn the station and open p's next placement: its legal
-    moves in s.moves, their count in n.  False when there is none."""
+    """Play `move` on a (its pool left unplayed), then next_placement."""
     apply_move(a, R, move)
+    return next_placement(a, R, p, s, n)
+
+
+cdef bint next_placement(Game_t* a, const Rules_t* R, int p, NextFitScratch* s,
+                         int* n) noexcept nogil:
+    """Turn the station and open p's next placement: its legal moves in
+    s.moves, their count in n.  False when there is none."""
     a.rotation = turned_clockwise(a.rotation)       # SS-6, as next round will
     if depot_tile(a, R, p, 0) == NO_TILE and depot_tile(a, R, p, 1) == NO_TILE:
         return False

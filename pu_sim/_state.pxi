@@ -98,6 +98,19 @@ cdef class GameState:
                 f"{DECISIONS.get(self.g.decision, self.g.decision)!r}")
         apply_move(&self.g, self.rules.R, move)
 
+    def resolve_pool(self):
+        """Drive the active player's pool until a decision is needed (True) or
+        the pool is done (False), without advancing past it (scenario tests,
+        the endgame chain's mirror)."""
+        if self.g.decision != D_NONE:
+            raise ValueError("a decision is pending")
+        if not self.g.in_pool:
+            return False
+        if resolve_pool(&self.g, self.rules.R):
+            return True
+        self.g.in_pool = 0
+        return False
+
     def bot_move(self):
         """The move the deciding seat's core bot would choose now (uses the game rng)."""
         cdef int n = legal_moves(&self.g, self.rules.R, self.buf)

@@ -69,7 +69,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "place_fit": 0.0,  # scale of fitted placement values (re-ranks greedy's best 6)
         "next_fit": 0.0,  # per unit of greedy's best value for the next depot's tiles
         "next_fit_deep": 0.0,  # the depot after next, relative to the next (0: one)
-        "end_chain": 0.0,  # per medal of the planet the game's remaining tiles build
+        "end_chain": 0.0,  # per medal of the score the game's remaining tiles leave
         "end_rounds": 0.0,  # the end chain runs when at most this many rounds remain
     }
 )
@@ -148,8 +148,9 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "next_fit_deep": 0.5,
                 # in the last 6 rounds of solo games, the best 12
                 # placements followed through every remaining depot's public
-                # tiles: 1.0-2.5 alike on paired solo games, 0.8 less
-                "end_chain": 1.2,
+                # tiles and valued by the score they leave: best of 0.8-4.0
+                # on paired solo games (1.7-2.5 alike)
+                "end_chain": 2.0,
                 "end_rounds": 5.0,
             }
         ),

@@ -1,7 +1,7 @@
 """The greedy bot's endgame chain (`end_chain`, _greedy_end_chain_eval.pxi): in the
 last rounds each of greedy's best placements is followed through the remaining
-depots' public tiles and valued by the planet's line medals and private cards
-it ends with."""
+depots' public tiles, each placement's pool played by greedy, and valued by the
+score it ends with."""
 
 from __future__ import annotations
 
@@ -29,18 +29,36 @@ CHAINED_ONE_PLY = bots.greedy("chained_one_ply", **ONE_PLY)
 LONGEST = bots.greedy("longest", **{**TUNED, "end_rounds": float(MAX_ROUNDS)})
 
 
-def end_value(game: Game, move: int) -> int:
-    """Line medals (9.4 A) plus private cards (9.4 E) once `move` is placed."""
+def play_pool(game: Game, bot: bots.BotSpec) -> None:
+    """Play what the last placement gave (its pool) by greedy's choices as the
+    chain does: greedy's best move, the first one offered on a tie."""
+    state = game.state
+    while True:
+        if state.decision is None:
+            if not state.resolve_pool():
+                return
+            continue
+        moves = state.legal_moves()
+        values = np.asarray(game.greedy_values(bot)) if len(moves) > 1 else [0.0]
+        state.apply_only(moves[int(np.argmax(values))])
+
+
+def score_after(game: Game, move: int, bot: bots.BotSpec) -> int:
+    """The score (9.4) once `move` is placed and its pool played."""
     after = game.copy()
     after.state.apply_only(move)
-    after.state.score_now()
-    player = after.player(0)
-    return player["score_planet"] + player["score_objectives"]
+    play_pool(after, bot)
+    return score_now(after)
 
 
-def late_placements(seed: int):
+def score_now(game: Game) -> int:
+    game.state.score_now()
+    return game.player(0)["score"]
+
+
+def late_placements(seed: int, **setup):
     """The solo game's placement decisions with a choice, with the rounds left."""
-    game = Game(1, bots="greedy_tuned", seed=seed)
+    game = Game(1, bots="greedy_tuned", seed=seed, **setup)
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
             fields = game.fields()
@@ -48,10 +66,10 @@ def late_placements(seed: int):
         game.step()
 
 
-def test_in_the_last_round_the_chain_is_the_planet_each_placement_leaves():
+def test_in_the_last_round_the_chain_is_the_score_each_placement_leaves():
     """No round follows the last one (9.1), so the chain only places the
-    candidate: the 12 best placements gain the preset's weight times their line
-    medals and private cards met, less the mean over the twelve."""
+    candidate and plays its pool: the 12 best placements gain the preset's
+    weight times the score they leave, less the mean over the twelve."""
     checked = 0
     for seed in range(3):
         for game, left in late_placements(seed):
@@ -60,7 +78,7 @@ def test_in_the_last_round_the_chain_is_the_planet_each_placement_leaves():
             moves = game.legal_moves()
             plain = np.asarray(game.greedy_values(PLAIN))
             kept = np.argsort(-plain, kind="stable")[:KEPT]
-            ends = np.array([end_value(game, moves[i]) for i in kept], float)
+            ends = np.array([score_after(game, moves[i], PLAIN) for i in kept], float)
             expected = plain.copy()
             expected[kept] += CHAIN * (ends - ends.mean())
             assert np.asarray(game.greedy_values(CHAINED)) == pytest.approx(
@@ -70,41 +88,29 @@ def test_in_the_last_round_the_chain_is_the_planet_each_placement_leaves():
     assert checked >= 1
 
 
-def chained_end_value(game: Game, move: int) -> int | None:
-    """The chain's end value when one round follows: `move` placed, the station
-    turned (SS-6), greedy's best placement from the next depot in the last
-    round (9.1), then line medals and private cards; None when greedy's choice
-    there is a tie between placements that end differently."""
+def chained_end_value(game: Game, move: int) -> int:
+    """The chain's end value when one round follows: `move` placed and its
+    pool played, the station turned (SS-6), greedy's best placement from the
+    next depot in the last round (9.1) and its pool, then the score."""
     after = game.copy()
     state = after.state
     fields = state.game_fields()
     state.apply_only(move)
+    play_pool(after, PLAIN_ONE_PLY)
     state.set_game_int("rotation", (fields["rotation"] + 5) % 6)
     state.set_game_int("round", fields["round"] + 1)
     state.set_game_int("last_round", 1)
     state.start_draft(0)
     if state.decision != "place":
-        return end_value_now(after)
-    values = np.asarray(after.greedy_values(PLAIN_ONE_PLY))
-    moves = state.legal_moves()
-    best = np.flatnonzero(values >= values.max() - 1e-9)
-    ends = set()
-    for i in best:
-        last = after.copy()
-        last.state.apply_only(moves[i])
-        ends.add(end_value_now(last))
-    return ends.pop() if len(ends) == 1 else None
-
-
-def end_value_now(game: Game) -> int:
-    game.state.score_now()
-    player = game.player(0)
-    return player["score_planet"] + player["score_objectives"]
+        return score_now(after)
+    best = int(np.argmax(after.greedy_values(PLAIN_ONE_PLY)))  # first on a tie
+    return score_after(after, state.legal_moves()[best], PLAIN_ONE_PLY)
 
 
 def test_with_one_round_left_the_chain_adds_greedy_s_next_placement():
     """One round follows: each kept placement is followed by greedy's choice
-    from the depot the station turns to, and valued by the planet both leave."""
+    from the depot the station turns to, and valued by the score both leave
+    with their pools played."""
     checked = 0
     for seed in range(3):
         for game, left in late_placements(seed):
@@ -113,10 +119,7 @@ def test_with_one_round_left_the_chain_adds_greedy_s_next_placement():
             moves = game.legal_moves()
             plain = np.asarray(game.greedy_values(PLAIN_ONE_PLY))
             kept = np.argsort(-plain, kind="stable")[:KEPT]
-            ends = [chained_end_value(game, moves[i]) for i in kept]
-            if None in ends:
-                continue
-            ends = np.array(ends, float)
+            ends = np.array([chained_end_value(game, moves[i]) for i in kept], float)
             expected = plain.copy()
             expected[kept] += CHAIN * (ends - ends.mean())
             assert np.asarray(game.greedy_values(CHAINED_ONE_PLY)) == pytest.approx(
@@ -196,6 +199,25 @@ def test_the_chain_reads_no_hidden_state(seed):
     round off: one depot too far, into hidden tiles.)"""
     checked = 0
     for game, left in late_placements(seed):
+        if left > MAX_ROUNDS:
+            continue
+        values = game.greedy_values(LONGEST)
+        for redealt in values_after_redeals(game, LONGEST, range(2)):
+            assert redealt == pytest.approx(values)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize(
+    "corporation",
+    ["cosmos_inc", "flux_industries", "horizon_group", "jump_drive", "makeshift",
+     "oasis_ultd", "republic", "wormhole_corp"],
+)  # fmt: skip
+def test_the_chain_s_pools_read_no_hidden_state_for_any_corporation(corporation):
+    """The chain plays each placement's pool, where corporations' powers act:
+    none of them may let it see what the player cannot."""
+    checked = 0
+    for game, left in late_placements(7, corporations=corporation, planets="random"):
         if left > MAX_ROUNDS:
             continue
         values = game.greedy_values(LONGEST)
