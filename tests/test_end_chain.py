@@ -5,6 +5,9 @@ score it ends with."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -66,26 +69,54 @@ def late_placements(seed: int, **setup):
         game.step()
 
 
+def known_answer_cases(
+    rounds_left: int,
+    plain: bots.BotSpec,
+    chained: bots.BotSpec,
+    end_of: Callable[[Game, int], int],
+) -> int:
+    """Assert, at every late placement of seeds 0-2 with `rounds_left` rounds
+    to follow, that `chained` values the moves as `plain` does plus the
+    preset's weight x (end_of(game, move) - its mean) on plain's best 12.
+    Returns how many of those placements had ends that differ."""
+    ends_differ = 0
+    for seed in range(3):
+        for game, left in late_placements(seed):
+            if left != rounds_left:
+                continue
+            moves = game.legal_moves()
+            values = np.asarray(game.greedy_values(plain))
+            kept = np.argsort(-values, kind="stable")[:KEPT]
+            ends = np.array([end_of(game, moves[i]) for i in kept], float)
+            expected = values.copy()
+            expected[kept] += CHAIN * (ends - ends.mean())
+            assert np.asarray(game.greedy_values(chained)) == pytest.approx(
+                expected, abs=1e-9
+            )
+            ends_differ += ends.std() > 0
+    return ends_differ
+
+
+def assert_reads_no_hidden_state(placements: Iterator[tuple[Game, int]]) -> None:
+    """Redealing what the player cannot see leaves the longest chain's values
+    unchanged at every placement it runs at (at least three)."""
+    checked = 0
+    for game, left in placements:
+        if left > MAX_ROUNDS:
+            continue
+        values = game.greedy_values(LONGEST)
+        for redealt in values_after_redeals(game, LONGEST, range(2)):
+            assert redealt == pytest.approx(values)
+        checked += 1
+    assert checked >= 3
+
+
 def test_in_the_last_round_the_chain_is_the_score_each_placement_leaves():
     """No round follows the last one (9.1), so the chain only places the
     candidate and plays its pool: the 12 best placements gain the preset's
     weight times the score they leave, less the mean over the twelve."""
-    checked = 0
-    for seed in range(3):
-        for game, left in late_placements(seed):
-            if left:
-                continue
-            moves = game.legal_moves()
-            plain = np.asarray(game.greedy_values(PLAIN))
-            kept = np.argsort(-plain, kind="stable")[:KEPT]
-            ends = np.array([score_after(game, moves[i], PLAIN) for i in kept], float)
-            expected = plain.copy()
-            expected[kept] += CHAIN * (ends - ends.mean())
-            assert np.asarray(game.greedy_values(CHAINED)) == pytest.approx(
-                expected, abs=1e-9
-            )
-            checked += ends.std() > 0
-    assert checked >= 1
+    ends_differ = known_answer_cases(0, PLAIN, CHAINED, partial(score_after, bot=PLAIN))
+    assert ends_differ >= 1
 
 
 def chained_end_value(game: Game, move: int) -> int:
@@ -111,22 +142,10 @@ def test_with_one_round_left_the_chain_adds_greedy_s_next_placement():
     """One round follows: each kept placement is followed by greedy's choice
     from the depot the station turns to, and valued by the score both leave
     with their pools played."""
-    checked = 0
-    for seed in range(3):
-        for game, left in late_placements(seed):
-            if left != 1:
-                continue
-            moves = game.legal_moves()
-            plain = np.asarray(game.greedy_values(PLAIN_ONE_PLY))
-            kept = np.argsort(-plain, kind="stable")[:KEPT]
-            ends = np.array([chained_end_value(game, moves[i]) for i in kept], float)
-            expected = plain.copy()
-            expected[kept] += CHAIN * (ends - ends.mean())
-            assert np.asarray(game.greedy_values(CHAINED_ONE_PLY)) == pytest.approx(
-                expected, abs=1e-9
-            )
-            checked += ends.std() > 0
-    assert checked >= 1
+    ends_differ = known_answer_cases(
+        1, PLAIN_ONE_PLY, CHAINED_ONE_PLY, chained_end_value
+    )
+    assert ends_differ >= 1
 
 
 def test_the_chain_never_reaches_the_depot_drafted_from_now():
@@ -197,15 +216,7 @@ def test_the_chain_reads_no_hidden_state(seed):
     unchanged, with chains as long as the core allows.  (The depot lookahead's
     own placements once chained too, from a copy that had not counted the
     round off: one depot too far, into hidden tiles.)"""
-    checked = 0
-    for game, left in late_placements(seed):
-        if left > MAX_ROUNDS:
-            continue
-        values = game.greedy_values(LONGEST)
-        for redealt in values_after_redeals(game, LONGEST, range(2)):
-            assert redealt == pytest.approx(values)
-        checked += 1
-    assert checked >= 3
+    assert_reads_no_hidden_state(late_placements(seed))
 
 
 @pytest.mark.parametrize(
@@ -216,12 +227,6 @@ def test_the_chain_reads_no_hidden_state(seed):
 def test_the_chain_s_pools_read_no_hidden_state_for_any_corporation(corporation):
     """The chain plays each placement's pool, where corporations' powers act:
     none of them may let it see what the player cannot."""
-    checked = 0
-    for game, left in late_placements(7, corporations=corporation, planets="random"):
-        if left > MAX_ROUNDS:
-            continue
-        values = game.greedy_values(LONGEST)
-        for redealt in values_after_redeals(game, LONGEST, range(2)):
-            assert redealt == pytest.approx(values)
-        checked += 1
-    assert checked >= 3
+    assert_reads_no_hidden_state(
+        late_placements(7, corporations=corporation, planets="random")
+    )
