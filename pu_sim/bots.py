@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 40
+MAX_BOT_PARAMS = 41
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -79,6 +79,7 @@ SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
         "budget": (38, 16.0),  # rollouts per decision, split over the kept moves
         "width": (39, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (40, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); pu_sim/_search.pxi S_*.
@@ -251,25 +252,30 @@ def search(
     label: str = "search",
     budget: int = int(SEARCH_PARAMS["budget"][1]),
     width: int = int(SEARCH_PARAMS["width"][1]),
+    minor: float = SEARCH_PARAMS["minor"][1],
     **weights: float,
 ) -> BotSpec:
     """Lookahead bot: greedy's best moves judged by greedy rollouts.
 
     At each decision greedy's `width` best moves get ``budget // width``
     rollouts each (on determinized copies: hidden tiles and cards reshuffled)
-    and the move with the best mean final result is played.
+    and the move with the best mean final result is played.  Decisions other
+    than placements and track choices get `minor` times the budget (0: greedy
+    plays them), since search gains little there.
 
     Rollouts play greedy with `weights` for this seat; ``budget=0`` or
     ``width=1`` plays exactly as ``greedy(**weights)``.  Cost grows linearly
     with `budget`.  Raises ValueError for a negative budget, a width below 1
     or an unknown weight.
     """
-    if budget < 0 or width < 1:
+    if budget < 0 or width < 1 or minor < 0:
         raise ValueError(
-            f"search needs budget >= 0 and width >= 1, got {budget}, {width}"
+            "search needs budget >= 0, width >= 1 and minor >= 0, got "
+            f"{budget}, {width}, {minor}"
         )
     base = greedy(label, **weights)
-    params = {**base.params, "budget": float(budget), "width": float(width)}
+    params = {**base.params, "budget": float(budget), "width": float(width),
+              "minor": float(minor)}  # fmt: skip
     return BotSpec("search", MappingProxyType(params), label)
 
 

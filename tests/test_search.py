@@ -19,12 +19,14 @@ QUICK = bots.search(budget=2, width=2)  # the cheapest real search
 
 
 def test_search_spec_fills_its_documented_slots():
-    b = bots.search(budget=12, width=3, line_complete=2.0)
+    b = bots.search(budget=12, width=3, minor=0.25, line_complete=2.0)
     v = b.vector()
     assert v[_core.CONSTANTS["S_BUDGET"]] == 12 and v[_core.CONSTANTS["S_WIDTH"]] == 3
+    assert v[_core.CONSTANTS["S_MINOR"]] == 0.25
     assert {k: s for k, (s, _) in bots.SEARCH_PARAMS.items()} == {
         "budget": _core.CONSTANTS["S_BUDGET"],
         "width": _core.CONSTANTS["S_WIDTH"],
+        "minor": _core.CONSTANTS["S_MINOR"],
     }
     assert v[0] == 2.0  # greedy weights in greedy's slots
     assert np.array_equal(b.rollout_vector(), bots.greedy(line_complete=2.0).vector())
@@ -36,6 +38,8 @@ def test_search_spec_fills_its_documented_slots():
         bots.search(budget=-1)
     with pytest.raises(ValueError, match="width"):
         bots.search(width=0)
+    with pytest.raises(ValueError, match="minor"):
+        bots.search(minor=-0.5)
     with pytest.raises(ValueError, match="unknown greedy weight"):
         bots.search(depth=3)
 
@@ -92,6 +96,40 @@ def test_no_budget_or_width_one_plays_exactly_greedy(spec, players):
     assert_frame_equal(a, b)
     known = pu_sim.simulate(3, bots=spec, seed=20240611)["score"].to_list()
     assert known == [43, 48, 49]  # greedy's known answer (test_determinism.py)
+
+
+MAJOR = {
+    "place",
+    "no_place",
+    "meteor_symbol",
+    "energy",
+    "synergy",
+    "track",
+    "direction",
+    "flux_track",
+    "branch",
+}  # placements and track choices
+
+
+def _off_greedy_decisions(bot: bots.BotSpec, seed: int) -> list[str]:
+    """Decisions of one solo game where `bot` played none of greedy's best moves."""
+    game = Game(1, bots=bot, seed=seed, corporations="random", planets="random")
+    off = []
+    while not game.is_terminal:
+        moves, move = game.legal_moves(), game.bot_move()
+        values = np.asarray(game.greedy_values(bot))
+        if values[moves.index(move)] < values.max():
+            off.append(game.decision)
+        game.apply(move)
+    return off
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_minor_zero_searches_only_placements_and_track_choices(seed):
+    off = _off_greedy_decisions(bots.search(budget=4, minor=0), seed)
+    assert off and set(off) <= MAJOR
+    everywhere = _off_greedy_decisions(bots.search(budget=4), seed)
+    assert set(everywhere) - MAJOR  # the full search departs from greedy elsewhere too
 
 
 # ---- determinization: the search bot's view of the game -------------------------
