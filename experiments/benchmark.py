@@ -60,18 +60,13 @@ the nine corporations and thirteen planets (their special rules cost time)."""
 SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
     "search-8": bots.search("search-8", budget=8, width=2),
     "search-32": bots.search("search-32", budget=32, width=2),
-    # the ladder's search bots: greedy_tuned's weights (other rollouts), searching
-    # placements and track choices only (minor=0)
-    **{
-        f"search-{b}-tuned": bots.search(
-            f"search-{b}-tuned",
-            budget=b,
-            width=2,
-            minor=0,
-            **bots.PRESETS["greedy_tuned"],
-        )
-        for b in (16, 128)
-    },
+    # with greedy_tuned's weights (the ladder's search bots): other rollouts
+    "search-8-tuned": bots.search(
+        "search-8-tuned", budget=8, width=2, **bots.PRESETS["greedy_tuned"]
+    ),
+    "search-32-tuned": bots.search(
+        "search-32-tuned", budget=32, width=2, **bots.PRESETS["greedy_tuned"]
+    ),
 }
 
 
@@ -300,8 +295,7 @@ def render(result: dict[str, Any]) -> str:
         "targets' setting); *all* draws every seat's corporation and planet from "
         "all nine and all thirteen.  *search-B*: the search bot with a budget "
         "of B greedy rollouts per decision over greedy's 2 best moves "
-        "(*-tuned*: the ladder's, with greedy_tuned's weights in its ranking and "
-        "its rollouts, searching placements and track choices only, `minor=0`).",
+        "(*-tuned*: greedy_tuned's weights, in its ranking and its rollouts).",
         "",
         "| bot | players | boards | games/s (1 core) | target | µs/decision "
         "| decisions/game | mean score |",
@@ -351,7 +345,7 @@ def main() -> None:
     scale = 0.02 if args.smoke else 1.0
     repeats = 1 if args.smoke else 3
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600, "search-8": 40,
-             "search-32": 10, "search-16-tuned": 20, "search-128-tuned": 4}  # fmt: skip
+             "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10}  # fmt: skip
     speed = []
     cells = [(bot, players, "base") for bot in ("random", "greedy")
              for players in (1, 2, 4, 6)]  # fmt: skip

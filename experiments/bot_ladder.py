@@ -1,10 +1,9 @@
 """Bot ladder: five bots rated against each other, and their solo scores.
 
 The bots: random, greedy (default weights), greedy_tuned (the preset) and the
-search bot at two budgets, both with greedy_tuned's weights and searching
-only placements and track choices
-(``bots.search(budget=B, width=2, minor=0, **PRESETS["greedy_tuned"])``: the
-rollouts play the tuned greedy too; its other decisions are greedy's).
+search bot at two budgets, both with greedy_tuned's weights
+(``bots.search(budget=B, width=2, **PRESETS["greedy_tuned"])``: the rollouts
+play the tuned greedy too).
 
 Ladder: 3-player games of the base game, every seat on the base board
 (Universal Coalition on KSB-4156), so board luck plays no part.  Every 3-subset
@@ -54,14 +53,13 @@ STUDY = "bots"
 CORPORATION, PLANET = "universal_coalition", "ksb_4156"  # the base game
 BALANCED_DECK = (7, 7, 6)  # green, orange, red: the rulebook's target is 59
 TUNED = "greedy_tuned"
-MINOR = 0.0  # share of the budget at other decisions: search gains most per
-# rollout at placements and track choices (README, "Where search gains")
 
 
 def searcher(budget: int, width: int = 2) -> BotSpec:
     """The search bot with greedy_tuned's weights, labelled by its budget."""
-    return bots.search(f"search-{budget}", budget=budget, width=width, minor=MINOR,
-                       **bots.PRESETS[TUNED])  # fmt: skip
+    return bots.search(
+        f"search-{budget}", budget=budget, width=width, **bots.PRESETS[TUNED]
+    )
 
 
 def ladder_bots(budgets: tuple[int, int]) -> tuple[BotSpec, ...]:
@@ -76,7 +74,7 @@ class Config:
     seed: int = 909  # solo; the ladder plays seed + 1
     solo_games: int = 150  # per bot, the same seeds for every bot
     players: int = 3
-    bots: tuple[BotSpec, ...] = ladder_bots((16, 128))
+    bots: tuple[BotSpec, ...] = ladder_bots((8, 32))
     n_boot: int = 400  # bootstrap resamples of the ratings
 
 
@@ -274,8 +272,7 @@ def band_words() -> str:
 def bot_description(bot: BotSpec) -> str:
     if bot.kind == "search":
         return (f"search, budget {bot.params['budget']:g}, width "
-                f"{bot.params['width']:g}, minor {bot.params['minor']:g}, "
-                "greedy_tuned weights")  # fmt: skip
+                f"{bot.params['width']:g}, greedy_tuned weights")  # fmt: skip
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
     return "uniform over legal moves"
@@ -444,9 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sections = [
         "## The bots\n\n" + frame_table(bot_rows) + "\n\nThe search bots use "
         "greedy_tuned's weights for their own candidate ranking and rollouts "
-        f"and search only placements and track choices (`bots.search(budget=B, "
-        f"width=2, minor={MINOR:g}, **bots.PRESETS['greedy_tuned'])`; greedy "
-        "plays their other decisions); "
+        "(`bots.search(budget=B, width=2, **bots.PRESETS['greedy_tuned'])`); "
         "rollouts play the other seats with their own greedy weights (the random "
         "seat with greedy's defaults).",
         "## Ladder\n\n"

@@ -219,7 +219,8 @@ class BotSpec:
 
         Its own for greedy and search seats, greedy's defaults for any other bot;
         without the endgame chain (``end_chain``): a rollout already plays the
-        remaining rounds, and the chain would make its last rounds ~10x costlier.
+        remaining rounds, and the chain would make its last rounds ~10x costlier
+        (tried: search-8 no stronger, -0.1 +- 1.5 medals, at four times the time).
         """
         if self.kind in ("greedy", "search"):
             out = self.vector()

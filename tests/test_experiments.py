@@ -65,7 +65,6 @@ def test_bot_ladder_seats_every_subset_in_every_seat():
     assert [b.label for b in bots] == [
         "random", "greedy", "greedy_tuned", "search-8", "search-32"]  # fmt: skip
     assert bots[3].params["line_complete"] == bots[2].params["line_complete"] != 1.0
-    assert bots[3].params["minor"] == module.MINOR == 0.0  # placements and tracks
     seatings = module.seatings(bots, 3)
     assert len(seatings) == 30  # C(5, 3) subsets x 3 seat orders
     for bot in bots:  # every bot in every seat equally often
