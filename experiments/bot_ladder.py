@@ -74,7 +74,7 @@ class Config:
     seed: int = 909  # solo; the ladder plays seed + 1
     solo_games: int = 150  # per bot, the same seeds for every bot
     players: int = 3
-    bots: tuple[BotSpec, ...] = ladder_bots((8, 32))
+    bots: tuple[BotSpec, ...] = ladder_bots((8, 64))
     n_boot: int = 400  # bootstrap resamples of the ratings
 
 

@@ -61,9 +61,9 @@ def test_shared_flags(tmp_path):
 
 def test_bot_ladder_seats_every_subset_in_every_seat():
     module = load("bot_ladder")
-    bots = module.ladder_bots((8, 32))
+    bots = module.Config().bots
     assert [b.label for b in bots] == [
-        "random", "greedy", "greedy_tuned", "search-8", "search-32"]  # fmt: skip
+        "random", "greedy", "greedy_tuned", "search-8", "search-64"]  # fmt: skip
     assert bots[3].params["line_complete"] == bots[2].params["line_complete"] != 1.0
     seatings = module.seatings(bots, 3)
     assert len(seatings) == 30  # C(5, 3) subsets x 3 seat orders
