@@ -67,6 +67,9 @@ SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
     "search-32-tuned": bots.search(
         "search-32-tuned", budget=32, width=2, **bots.PRESETS["greedy_tuned"]
     ),
+    "search-64-tuned": bots.search(
+        "search-64-tuned", budget=64, width=2, **bots.PRESETS["greedy_tuned"]
+    ),
 }
 
 
@@ -345,7 +348,8 @@ def main() -> None:
     scale = 0.02 if args.smoke else 1.0
     repeats = 1 if args.smoke else 3
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600, "search-8": 40,
-             "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10}  # fmt: skip
+             "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
+             "search-64-tuned": 4}  # fmt: skip
     speed = []
     cells = [(bot, players, "base") for bot in ("random", "greedy")
              for players in (1, 2, 4, 6)]  # fmt: skip
@@ -355,7 +359,8 @@ def main() -> None:
     cells += [("greedy_tuned", players, "base") for players in (1, 4)]
     cells += [(bot, 1, "base") for bot in SEARCH_BOTS]
     for bot, players, boards in cells:
-        least = 2 if bot in SEARCH_BOTS else 20
+        # a smoke run times one game of each search bot (search-64: ~25 s)
+        least = (1 if args.smoke else 2) if bot in SEARCH_BOTS else 20
         games = max(least, int(sizes[bot] * scale / players))
         row = games_per_second(bot, players, games, repeats, boards)
         speed.append(row)

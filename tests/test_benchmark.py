@@ -28,13 +28,14 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert runner["scaling"]["speedup"] > 0
     text = (tmp_path / "README.md").read_text()
     assert "## Big runs" in text and "Scaling 1 -> 2 workers" in text
-    assert len(result["speed"]) == 18
+    assert len(result["speed"]) == 19
     assert {r["bot"] for r in result["speed"]} >= {
         "greedy_tuned",
         "search-8",
         "search-32",
         "search-8-tuned",
         "search-32-tuned",
+        "search-64-tuned",
     }
     assert {r["boards"] for r in result["speed"]} == {"base", "all"}
     assert "| greedy | 4 | all |" in text
