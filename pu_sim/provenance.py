@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+SOURCE_PATHSPEC = (":(top)", ":(top,exclude)reports")  # what "dirty" looks at
 
 LIBRARIES = ("numpy", "polars", "joblib", "tqdm", "dask", "distributed")
 """Libraries whose versions a manifest records (None when not installed)."""
@@ -50,8 +51,10 @@ def git_revision() -> dict[str, Any] | None:
     """The commit and dirty flag of the checkout pu_sim runs from, else None.
 
     None when pu_sim is installed outside a git checkout (a wheel in
-    site-packages) or git is missing.  "Dirty" means tracked files differ from
-    the commit; untracked files (run folders, notes) do not count.
+    site-packages) or git is missing.  "Dirty" means tracked files outside
+    ``reports/`` differ from the commit: a study rewrites its own committed
+    report there before this is asked, and that says nothing about the code
+    that played the games.  Untracked files (run folders, notes) do not count.
     """
     top = _git("rev-parse", "--show-toplevel")
     if top is None or not (Path(top) / "pu_sim" / "__init__.py").exists():
@@ -59,7 +62,9 @@ def git_revision() -> dict[str, Any] | None:
     if (Path(top) / "pu_sim").resolve() != PACKAGE_DIR:
         return None  # site-packages inside some unrelated repository
     revision = _git("rev-parse", "HEAD")
-    status = _git("status", "--porcelain", "--untracked-files=no")
+    status = _git(
+        "status", "--porcelain", "--untracked-files=no", "--", *SOURCE_PATHSPEC
+    )
     if revision is None or status is None:
         return None
     return {"revision": revision, "dirty": bool(status)}
