@@ -58,18 +58,14 @@ the nine corporations and thirteen planets (their special rules cost time)."""
 
 
 SEARCH_BOTS = {  # search bot speed rows: its cost grows with the budget
-    "search-8": bots.search("search-8", budget=8, width=2),
-    "search-32": bots.search("search-32", budget=32, width=2),
+    **{f"search-{b}": bots.search(f"search-{b}", budget=b, width=2) for b in (8, 32)},
     # with greedy_tuned's weights (the ladder's search bots): other rollouts
-    "search-8-tuned": bots.search(
-        "search-8-tuned", budget=8, width=2, **bots.PRESETS["greedy_tuned"]
-    ),
-    "search-32-tuned": bots.search(
-        "search-32-tuned", budget=32, width=2, **bots.PRESETS["greedy_tuned"]
-    ),
-    "search-64-tuned": bots.search(
-        "search-64-tuned", budget=64, width=2, **bots.PRESETS["greedy_tuned"]
-    ),
+    **{
+        f"search-{b}-tuned": bots.search(
+            f"search-{b}-tuned", budget=b, width=2, **bots.PRESETS["greedy_tuned"]
+        )
+        for b in (8, 32, 64)
+    },
 }
 
 
