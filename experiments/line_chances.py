@@ -6,7 +6,7 @@ every row and column is recorded at the start of every round: its open squares
 end (complete, no meteorite).  The share that scored, per (meteorite, open
 squares, round), is the chance table the greedy bot's ``line_chance`` weight
 uses: a placement is credited with the medals times the chance it adds to each
-line it fills (``pu_sim/_greedy_line_chance.pxi``, written by this script with
+line it fills (``pu_sim/core/bots/line_chance_table.pxi``, written by this script with
 ``--write``).  Where a line length is rare, a cell is shrunk toward its
 neighbouring rounds; chances never rise with more open squares.
 
@@ -42,7 +42,7 @@ from pu_sim.chance_tables import (
 )
 
 SQUARES = 13  # open squares 0..12 (a line is at most 12 squares)
-TABLE_FILE = CORE_DIR / "_greedy_line_chance.pxi"
+TABLE_FILE = CORE_DIR / "core/bots/line_chance_table.pxi"
 
 
 def play_bot() -> bots.BotSpec:
@@ -96,7 +96,7 @@ def pxi_text(table: Floats, command: str) -> str:
         f"# `{command}`",
         "# Chance that a line scores its medal at the end, by whether it holds a",
         "# meteorite, its open squares and the round (the last entry: the game's",
-        "# end); see pu_sim/_greedy.pxi line_chance_at.",
+        "# end); see pu_sim/core/bots/greedy.pxi line_chance_at.",
         "cdef enum:",
         f"    LINE_CHANCE_SQUARES = {SQUARES}  # open squares 0..{SQUARES - 1}",
         f"    LINE_CHANCE_ROUNDS = {ROUNDS}  # later rounds count as the last",

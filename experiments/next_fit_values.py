@@ -1,5 +1,5 @@
 """How much greedy gains by valuing the next round's tiles on the planet each
-placement leaves (the `next_fit` weight, pu_sim/_greedy_next_fit_eval.pxi).
+placement leaves (the `next_fit` weight, pu_sim/core/bots/greedy_next_fit.pxi).
 
 Two measurements:
 

@@ -9,7 +9,7 @@ still needs to its top, the meteorites still to collect, the ice squares
 still open.  The share met, per
 (card group, missing units, round), is the table the greedy bot's
 ``objective_chance`` weight reads: a move is credited with 5 medals times the
-chance it adds (``pu_sim/_greedy_objective_chance.pxi``, written with
+chance it adds (``pu_sim/core/bots/objective_chance_table.pxi``, written with
 ``--write``).  Cells with few cards are shrunk toward their neighbouring rounds;
 chances never rise with more units missing.  A rectangle with no free window
 left ("dead") has its own row.
@@ -59,7 +59,7 @@ GROUPS = (
 )
 MISSING = 17  # units missing 0..15, then 16: a rectangle with no room left
 DEAD = MISSING - 1
-TABLE_FILE = CORE_DIR / "_greedy_objective_chance.pxi"
+TABLE_FILE = CORE_DIR / "core/bots/objective_chance_table.pxi"
 
 
 def play_bot() -> bots.BotSpec:
@@ -123,7 +123,7 @@ def pxi_text(table: Floats, command: str) -> str:
         f"# `{command}`",
         "# Chance that a private card is met at the end, by its group, the units",
         "# it still misses and the round (the last entry: the game's end); see",
-        "# pu_sim/_greedy_objectives.pxi objective_chance_at.",
+        "# pu_sim/core/bots/greedy_objectives.pxi objective_chance_at.",
         "cdef enum:",
         f"    OBJ_CHANCE_GROUPS = {len(GROUPS)}",
         f"    OBJ_CHANCE_MISSING = {MISSING}"

@@ -5,7 +5,7 @@ for each of the 28 private cards, the games in which the bot kept it and the
 share of those in which it was met at the end, with a Wilson interval.  The
 greedy bot's setup discard (draw 4, keep 3) gives up the card with the lowest
 rate; the report ends with the rates in the core's table layout
-(``OBJ_BASE_RATE`` in ``pu_sim/_greedy_objectives.pxi``), so the table can be
+(``OBJ_BASE_RATE`` in ``pu_sim/core/bots/greedy_objectives.pxi``), so the table can be
 re-measured whenever the bot changes.
 
 Usage: ``python experiments/objective_rates.py [--games N] [--seed S]
@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "![rates](figures/objective_rates.png)\n\n"
         "## The core's table\n\n"
         "The greedy bot's setup discard reads these rates "
-        "(`OBJ_BASE_RATE` in `pu_sim/_greedy_objectives.pxi`; "
+        "(`OBJ_BASE_RATE` in `pu_sim/core/bots/greedy_objectives.pxi`; "
         "tests/test_greedy_features.py checks the table against this report):\n\n"
         f"```\n{core_table(rates)}\n```\n\n"
         "## Runs and reproducibility\n\n"

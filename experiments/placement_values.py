@@ -10,7 +10,7 @@ tile size, free regions by size, medals of lines 1, 2, 3-4 squares short), one
 coefficient per feature and part of the game; ridge-regularized on
 standardized columns.  Divided by greedy's coefficient, the feature
 coefficients are in greedy's own units: the core's ``PLACE_FIT`` table
-(``pu_sim/_greedy_place_fit.pxi``, written with ``--write``), which the greedy
+(``pu_sim/core/bots/place_fit_table.pxi``, written with ``--write``), which the greedy
 bot adds to its best placements scaled by its ``place_fit`` weight.
 
 Games whose index is a multiple of 4 are held out: the report gives the mean
@@ -46,9 +46,11 @@ ROUND_SPAN = int(CONSTANTS["PLACE_FIT_ROUND_SPAN"])
 N_FEATURES = int(CONSTANTS["N_PLACE_FEATURES"])
 FEATURES = ("size", "regions", "free_1", "free_2_3", "free_4_7", "free_8",
             "line_1", "line_2", "line_3_4")  # fmt: skip
-"""Names of Game.placement_features, in order (_greedy_place_fit_eval.pxi PLF_*)."""
+"""Names of Game.placement_features, in order (core/bots/greedy_place_fit.pxi PLF_*)."""
 RIDGE = 1.0
-TABLE_FILE = Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_place_fit.pxi"
+TABLE_FILE = (
+    Path(__file__).resolve().parent.parent / "pu_sim" / "core/bots/place_fit_table.pxi"
+)
 
 Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]
@@ -133,7 +135,7 @@ def pxi_text(report: Record) -> str:
         "# Rollout-fitted value of a placement's afterstate features (greedy's own "
         "units,",
         "# relative to greedy's other best placements): [part of the game][feature];",
-        "# see pu_sim/_greedy_place_fit_eval.pxi.",
+        "# see pu_sim/core/bots/greedy_place_fit.pxi.",
         "cdef enum:",
         f"    PLACE_FIT_K = {KEPT}  # greedy-best placements the fitted values re-rank",
         f"    PLACE_FIT_PHASES = {PHASES}  # parts of the game, "

@@ -11,9 +11,10 @@ how near the rovers they are, rovers, covered squares, civ cards, tech level,
 meteorites, the five tracker positions), next to greedy's own value of the
 option; ridge-regularized on standardized columns.  Divided by greedy's
 coefficient, the fitted numbers are in greedy's own units: the core's
-``TRACK_CELL_FIT`` / ``TRACK_CONTEXT_FIT`` tables (``pu_sim/_greedy_track_fit.pxi``,
-written by this script with ``--write``), which the greedy bot adds to its
-track choices scaled by its ``track_fit`` weight (1: the fit's own scale).
+``TRACK_CELL_FIT`` / ``TRACK_CONTEXT_FIT`` tables
+(``pu_sim/core/bots/track_fit_table.pxi``, written by this script with
+``--write``), which the greedy bot adds to its track choices scaled by its
+``track_fit`` weight (1: the fit's own scale).
 Games whose index is a multiple of 4 are held out: the report compares the
 regret (best rollout value minus the chosen option's) of greedy alone and of
 the fitted values on them.
@@ -59,7 +60,9 @@ CONTEXT = (
 """Game.track_context's entries, in order (the core's TCX_* indices)."""
 N_CELLS = len(TRACKS) * POSITIONS * PHASES
 CHOICES = ("synergy", "energy", "track")
-TABLE_FILE = Path(__file__).resolve().parent.parent / "pu_sim" / "_greedy_track_fit.pxi"
+TABLE_FILE = (
+    Path(__file__).resolve().parent.parent / "pu_sim" / "core/bots/track_fit_table.pxi"
+)
 
 Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]
@@ -175,7 +178,7 @@ def pxi_text(report: Record, keys: Sequence[str]) -> str:
         "# Rollout-fitted value of advancing a tracker (greedy's units, relative to",
         "# the other options of the same choice): [corporation][track][position][third",
         "# of the game] plus [corporation][track][context entry] x the player's",
-        "# context; see pu_sim/_greedy_track_fit_eval.pxi.",
+        "# context; see pu_sim/core/bots/greedy_track_fit.pxi.",
         "cdef enum:",
         f"    TRACK_FIT_POSITIONS = {POSITIONS}  # tracker positions (higher: last)",
         f"    TRACK_FIT_PHASES = {PHASES}  # parts of a {ROUNDS}-round game",

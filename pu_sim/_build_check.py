@@ -24,7 +24,7 @@ def sources_newer_than(binary: Path) -> list[Path]:
     if not (_HERE.parent / "setup.py").is_file():
         return []
     built = binary.stat().st_mtime
-    sources = [*_HERE.glob("_core*.pyx"), *_HERE.glob("*.pxd"), *_HERE.glob("*.pxi")]
+    sources = [*_HERE.glob("_core*.pyx"), *_HERE.glob("*.pxd"), *_HERE.rglob("*.pxi")]
     return [p for p in sources if p.stat().st_mtime > built]
 
 

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The compiled engine of pu_sim.
 
-One compilation unit: this file includes the engine's rooms (``_*.pxi``), each
+One compilation unit: this file includes the engine's rooms (``core/*/*.pxi``), each
 with one job, so every hot helper can be inlined across them (DESIGN 4.2).
 
 * :class:`CoreRules` holds the compiled rule tables as one C struct.
@@ -21,46 +21,46 @@ from libc.string cimport memcpy
 
 import numpy as np
 
-include "_defs.pxi"
-include "_rng.pxi"
-include "_bitboard.pxi"
-include "_station.pxi"
-include "_tracks.pxi"
-include "_corporations.pxi"
-include "_corp_horizon.pxi"
-include "_corp_republic.pxi"
-include "_corp_cosmos.pxi"
-include "_corp_wormhole.pxi"
-include "_corp_jump.pxi"
-include "_corp_flux.pxi"
-include "_corp_oasis.pxi"
-include "_corp_makeshift.pxi"
-include "_placement.pxi"
-include "_planets.pxi"
-include "_rovers.pxi"
-include "_biomass.pxi"
-include "_civ.pxi"
-include "_events.pxi"
-include "_objectives.pxi"
-include "_scoring.pxi"
-include "_resolve.pxi"
-include "_moves.pxi"
-include "_round.pxi"
-include "_greedy_objective_chance.pxi"
-include "_greedy_objectives.pxi"
-include "_greedy_planets.pxi"
-include "_greedy_corporations.pxi"
-include "_greedy_track_fit.pxi"
-include "_greedy_line_chance.pxi"
-include "_greedy_place_fit.pxi"
-include "_greedy.pxi"
-include "_greedy_next_fit_eval.pxi"
-include "_greedy_end_chain_eval.pxi"
-include "_greedy_place_fit_eval.pxi"
-include "_greedy_track_fit_eval.pxi"
-include "_search.pxi"
-include "_bots.pxi"
-include "_batch.pxi"
+include "core/engine/defs.pxi"
+include "core/engine/rng.pxi"
+include "core/engine/bitboard.pxi"
+include "core/engine/station.pxi"
+include "core/engine/tracks.pxi"
+include "core/corporations/shared.pxi"
+include "core/corporations/horizon_group.pxi"
+include "core/corporations/republic.pxi"
+include "core/corporations/cosmos_inc.pxi"
+include "core/corporations/wormhole_corp.pxi"
+include "core/corporations/jump_drive.pxi"
+include "core/corporations/flux_industries.pxi"
+include "core/corporations/oasis_ultd.pxi"
+include "core/corporations/makeshift.pxi"
+include "core/engine/placement.pxi"
+include "core/engine/planets.pxi"
+include "core/engine/rovers.pxi"
+include "core/engine/biomass.pxi"
+include "core/engine/civ.pxi"
+include "core/engine/events.pxi"
+include "core/engine/objectives.pxi"
+include "core/engine/scoring.pxi"
+include "core/engine/resolve.pxi"
+include "core/engine/moves.pxi"
+include "core/engine/round.pxi"
+include "core/bots/objective_chance_table.pxi"
+include "core/bots/greedy_objectives.pxi"
+include "core/bots/greedy_planets.pxi"
+include "core/bots/greedy_corporations.pxi"
+include "core/bots/track_fit_table.pxi"
+include "core/bots/line_chance_table.pxi"
+include "core/bots/place_fit_table.pxi"
+include "core/bots/greedy.pxi"
+include "core/bots/greedy_next_fit.pxi"
+include "core/bots/greedy_end_chain.pxi"
+include "core/bots/greedy_place_fit.pxi"
+include "core/bots/greedy_track_fit.pxi"
+include "core/bots/search.pxi"
+include "core/bots/dispatch.pxi"
+include "core/api/batch.pxi"
 
 ENGINE_VERSION = 5
 """Bumped when the engine's behaviour (not only its speed) changes."""
@@ -90,7 +90,7 @@ CONSTANTS = {
 }
 PLACE_FIT_TABLE = [[PLACE_FIT[k * N_PLACE_FEATURES + i] for i in range(N_PLACE_FEATURES)]
                    for k in range(PLACE_FIT_PHASES)]
-"""The compiled placement-value table (_greedy_place_fit.pxi): [part of the game][feature]."""
+"""The compiled placement-value table (core/bots/place_fit_table.pxi): [phase][feature]."""
 PLANET_MASKS = {
     "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
     "first": PM_FIRST, "ring": PM_RING, "city": PM_CITY, "toxic": PM_TOXIC,
@@ -453,4 +453,4 @@ def play_batch(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t fi
         raise MemoryError("play_batch could not allocate its game state")
 
 
-include "_state.pxi"
+include "core/api/game_state.pxi"

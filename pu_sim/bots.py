@@ -73,7 +73,7 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "end_rounds": 0.0,  # the end chain runs when at most this many rounds remain
     }
 )
-"""Greedy feature weights in the core's order (pu_sim/_greedy.pxi G_*)."""
+"""Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
@@ -82,11 +82,11 @@ SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
         "minor": (40, 1.0),  # share of the budget away from placements and tracks
     }
 )
-"""Search settings: (slot in the core's vector, default); pu_sim/_search.pxi S_*.
+"""Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
 The search bot's greedy weights fill the first slots, as greedy's do."""
 
 BOT_KINDS = ("random", "greedy", "search")
-"""The core's bot kinds, in its order (pu_sim/_defs.pxi BOT_*); a preset is a
+"""The core's bot kinds, in its order (pu_sim/core/engine/defs.pxi BOT_*); a preset is a
 greedy bot with named weights."""
 
 # Found by experiments/tune_greedy.py; report:

@@ -20,12 +20,13 @@ def test_missing_core_says_how_to_build(monkeypatch):
 
 
 def package_with_newer_source(root):
-    """A pu_sim folder whose _round.pxi is newer than its built core."""
+    """A pu_sim folder whose core/engine/round.pxi is newer than its built core."""
     package = root / "pu_sim"
     package.mkdir()
     binary = package / "_core.so"
     binary.write_bytes(b"")
-    source = package / "_round.pxi"
+    source = package / "core/engine/round.pxi"
+    source.parent.mkdir(parents=True)
     source.write_text("")
     os.utime(binary, (1_000, 1_000))
     os.utime(source, (2_000, 2_000))

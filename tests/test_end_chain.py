@@ -1,4 +1,4 @@
-"""The greedy bot's endgame chain (`end_chain`, _greedy_end_chain_eval.pxi): in the
+"""The greedy bot's endgame chain (`end_chain`, core/bots/greedy_end_chain.pxi): in the
 last rounds each of greedy's best placements is followed through the remaining
 depots' public tiles, each placement's pool played by greedy, and valued by the
 score it ends with."""

@@ -186,7 +186,9 @@ def committed_rates() -> list[tuple[float, float, float]]:
 def core_rates() -> list[float]:
     """OBJ_BASE_RATE as written in the core (comments stripped)."""
     text = (
-        Path(__file__).resolve().parents[1] / "pu_sim" / "_greedy_objectives.pxi"
+        Path(__file__).resolve().parents[1]
+        / "pu_sim"
+        / "core/bots/greedy_objectives.pxi"
     ).read_text()
     block = re.search(r"OBJ_BASE_RATE\[:\] = \[(.*?)\]", text, re.S)
     assert block is not None

@@ -64,7 +64,7 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
 
 
 def test_core_table_is_the_committed_measurement():
-    """pu_sim/_greedy_line_chance.pxi is exactly what the report's table writes."""
+    """pu_sim/core/bots/line_chance_table.pxi is exactly what the report's table writes."""
     report = json.loads(REPORT.read_text())
     table = np.array(report["chance"])
     assert lc.TABLE_FILE.read_text() == lc.pxi_text(table, report["command"])

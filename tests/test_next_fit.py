@@ -1,4 +1,4 @@
-"""The greedy bot's next-tile lookahead (`next_fit`, _greedy_next_fit_eval.pxi):
+"""The greedy bot's next-tile lookahead (`next_fit`, core/bots/greedy_next_fit.pxi):
 greedy's best value for the next depot's tiles on the planet each of its best
 placements leaves, re-derived here through the engine's public API."""
 

@@ -96,7 +96,7 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
 
 
 def test_core_table_is_the_committed_measurement():
-    """pu_sim/_greedy_objective_chance.pxi is exactly what the report's table writes."""
+    """pu_sim/core/bots/objective_chance_table.pxi is exactly what the report's table writes."""
     report = json.loads(REPORT.read_text())
     table = np.array(report["chance"])
     assert oc.TABLE_FILE.read_text() == oc.pxi_text(table, report["command"])

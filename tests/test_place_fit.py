@@ -185,7 +185,7 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
 
 
 def test_core_table_is_the_committed_fit():
-    """pu_sim/_greedy_place_fit.pxi is what the report's fit writes, the core
+    """pu_sim/core/bots/place_fit_table.pxi is what the report's fit writes, the core
     compiled it, and the fit chose better than greedy on its held-out games."""
     report = json.loads(REPORT.read_text())
     assert pv.TABLE_FILE.read_text() == pv.pxi_text(report)

@@ -144,7 +144,7 @@ def test_a_greedy_value_that_predicts_nothing_learns_nothing():
 
 
 def test_core_table_is_the_committed_fit():
-    """pu_sim/_greedy_track_fit.pxi is exactly what the report's fit writes."""
+    """pu_sim/core/bots/track_fit_table.pxi is exactly what the report's fit writes."""
     report = json.loads(REPORT.read_text())
     keys = [c.key for c in tv.load_rules().data.corporations]
     text = tv.TABLE_FILE.read_text()

@@ -3,7 +3,7 @@
 #   --seed 2028 --planets base --write
 # Rollout-fitted value of a placement's afterstate features (greedy's own units,
 # relative to greedy's other best placements): [part of the game][feature];
-# see pu_sim/_greedy_place_fit_eval.pxi.
+# see pu_sim/core/bots/greedy_place_fit.pxi.
 cdef enum:
     PLACE_FIT_K = 6  # greedy-best placements the fitted values re-rank
     PLACE_FIT_PHASES = 4  # parts of the game, PLACE_FIT_ROUND_SPAN rounds each

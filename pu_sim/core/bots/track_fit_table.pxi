@@ -3,7 +3,7 @@
 # Rollout-fitted value of advancing a tracker (greedy's units, relative to
 # the other options of the same choice): [corporation][track][position][third
 # of the game] plus [corporation][track][context entry] x the player's
-# context; see pu_sim/_greedy_track_fit_eval.pxi.
+# context; see pu_sim/core/bots/greedy_track_fit.pxi.
 cdef enum:
     TRACK_FIT_POSITIONS = 16  # tracker positions (higher: last)
     TRACK_FIT_PHASES = 3  # parts of a 20-round game

@@ -379,7 +379,7 @@ cdef enum:
 cdef enum:
     BOT_RANDOM = 0
     BOT_GREEDY = 1
-    BOT_SEARCH = 2              # greedy-ordered flat Monte Carlo (_search.pxi)
+    BOT_SEARCH = 2              # greedy-ordered flat Monte Carlo (core/bots/search.pxi)
     N_BOT_KINDS = 3
 
 # ==== structs ===================================================================

@@ -1,14 +1,14 @@
 # The greedy bot's learned placement correction: afterstate features of a
 # candidate placement (open regions the tile leaves, lines it brings close to
 # complete, its size), valued by a table fitted to rollouts
-# (experiments/placement_values.py writes _greedy_place_fit.pxi).
+# (experiments/placement_values.py writes core/bots/place_fit_table.pxi).
 #
 # Why: the hand-made placement features value each square and line on its own.
 # Rollouts show that, at equal greedy value, a placement that splits the free
 # land into more, smaller regions loses medals later, and that tile size is
 # worth more early than late.  Counting regions needs a flood fill per
 # candidate, so only greedy's best PLACE_FIT_K placements are re-ranked (NEXT_FIT_K
-# when the next-tile lookahead is on: _greedy_next_fit_eval.pxi).
+# when the next-tile lookahead is on: core/bots/greedy_next_fit.pxi).
 
 cdef enum:
     PLF_SIZE = 0          # squares the tile covers

@@ -1,6 +1,6 @@
 # The greedy bot's learned track-choice correction: at a choice among trackers
 # (synergy, energy, a card's advance), each option gets a value fitted to
-# rollouts (experiments/track_values.py writes _greedy_track_fit.pxi): one
+# rollouts (experiments/track_values.py writes core/bots/track_fit_table.pxi): one
 # number per (track, tracker position, part of the game) and, per track, a
 # linear term in the player's context below.
 #

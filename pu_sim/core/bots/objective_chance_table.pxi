@@ -2,7 +2,7 @@
 # `python experiments/objective_chances.py --games 20000 --seed 37 --write`
 # Chance that a private card is met at the end, by its group, the units
 # it still misses and the round (the last entry: the game's end); see
-# pu_sim/_greedy_objectives.pxi objective_chance_at.
+# pu_sim/core/bots/greedy_objectives.pxi objective_chance_at.
 cdef enum:
     OBJ_CHANCE_GROUPS = 10
     OBJ_CHANCE_MISSING = 17  # units missing 0..15, 16: dead

@@ -28,23 +28,23 @@ cdef enum:
     G_STORE = 18            # store a patch when the best square is worth less
     G_METEOR_TARGET = 19    # rover target value of a meteorite (a lifepod is 1)
     G_NOISE = 20            # random tie-break amplitude
-    G_OBJECTIVE = 21        # scale of objective-card incentives (_greedy_objectives.pxi)
-    G_PLANET = 22           # scale of the planets' own scoring terms (_greedy_planets.pxi)
-    G_SHAPE = 23            # scale of rectangle/area card targets (_greedy_objectives.pxi)
+    G_OBJECTIVE = 21        # scale of objective-card incentives (greedy_objectives.pxi)
+    G_PLANET = 22           # scale of the planets' own scoring terms (core/bots/greedy_planets.pxi)
+    G_SHAPE = 23            # scale of rectangle/area card targets (greedy_objectives.pxi)
     G_POCKET = 24           # penalty per pocket of 2-3 free squares the placement closes
-    G_TRACK_FIT = 25        # scale of the rollout-fitted track values (_greedy_track_fit.pxi)
-    G_LINE_CHANCE = 26      # per medal of line-completion chance added (_greedy_line_chance.pxi)
+    G_TRACK_FIT = 25        # scale of the rollout-fitted track values (track_fit_table.pxi)
+    G_LINE_CHANCE = 26      # per medal of line-completion chance added (line_chance_table.pxi)
     G_REGRESS_RECLAIM = 27  # benefits a regressed tracker claims again on its way back up
     G_REGRESS_DELAY = 28    # benefits ahead of a regressed tracker that it reaches later
     G_EARLY = 29            # benefits count 1 + w/2 times in round 1, 1 - w/2 in the last
-    G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (_greedy_objective_chance.pxi)
+    G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (objective_chance_table.pxi)
     G_NEIGHBOUR = 31        # added to G_OBJECTIVE for the neighbour cards' incentives
     G_METEOR_LINES = 32     # per medal of line chance collecting a meteorite frees
-    G_PLACE_FIT = 33        # scale of the fitted placement values (_greedy_place_fit_eval.pxi)
-    G_NEXT_FIT = 34         # per unit of the next tiles' best value (_greedy_next_fit_eval.pxi)
+    G_PLACE_FIT = 33        # scale of the fitted placement values (greedy_place_fit.pxi)
+    G_NEXT_FIT = 34         # per unit of the next tiles' best value (greedy_next_fit.pxi)
     G_NEXT_FIT_DEEP = 35    # the depot after next's value, relative to the next one's
     G_END_CHAIN = 36        # per medal of the planet the remaining public tiles build
-    G_END_ROUNDS = 37       # ... when at most this many rounds remain (_greedy_end_chain_eval.pxi)
+    G_END_ROUNDS = 37       # ... when at most this many rounds remain (greedy_end_chain.pxi)
     N_GREEDY = 38
 
 

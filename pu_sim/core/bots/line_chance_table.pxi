@@ -2,7 +2,7 @@
 # `python experiments/line_chances.py --games 20000 --seed 31 --write`
 # Chance that a line scores its medal at the end, by whether it holds a
 # meteorite, its open squares and the round (the last entry: the game's
-# end); see pu_sim/_greedy.pxi line_chance_at.
+# end); see pu_sim/core/bots/greedy.pxi line_chance_at.
 cdef enum:
     LINE_CHANCE_SQUARES = 13  # open squares 0..12
     LINE_CHANCE_ROUNDS = 20  # later rounds count as the last

@@ -148,7 +148,7 @@ cdef class GameState:
 
     def placement_features(self, uint32_t move):
         """The afterstate features the greedy's fitted placement values read
-        (_greedy_place_fit_eval.pxi) for placement `move` of the pending decision."""
+        (core/bots/greedy_place_fit.pxi) for placement `move` of the pending decision."""
         if self.g.decision != D_PLACE or move not in self.legal_moves():
             raise ValueError(f"move {move} is not a legal placement now")
         cdef double w[MAX_BOT_PARAMS]
@@ -171,7 +171,7 @@ cdef class GameState:
 
     def track_context(self, int p):
         """Player p's context that the greedy's fitted track values read
-        (_greedy_track_fit_eval.pxi): lifepods, rovers, tech, tracker positions."""
+        (core/bots/greedy_track_fit.pxi): lifepods, rovers, tech, tracker positions."""
         self._check_player(p)
         cdef double f[TRACK_FIT_CONTEXT]
         track_context(&self.g, self.rules.R, p, f)
