@@ -7,7 +7,7 @@ two budgets; the scaling from 1 to 2 workers; and the peak memory of a
 the best of a few repeats; for regression hunting compare instruction counts
 under ``valgrind --tool=callgrind``.
 
-Then the runner end to end (``pu_sim.runner.run``: simulation, Parquet parts,
+Then the runner end to end (``pu_sim.simulation.runner.run``: simulation, Parquet parts,
 manifest), each run in a fresh process so its peak memory is its own: threads
 against processes at 2 workers, the scaling from 1 to 2 workers, and one
 million greedy solo games on every core, whose peak memory is compared with a
@@ -36,8 +36,8 @@ import pu_sim
 from pu_sim import _core, bots
 from pu_sim.bots import BotSpec
 from pu_sim.rules import RULES_VERSION, load_rules
-from pu_sim.runner import DEFAULT_BATCH_SIZE
-from pu_sim.table import TableSetup
+from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE
+from pu_sim.simulation.table import TableSetup
 
 TARGETS = {  # (bot, players): games/s per core, from the engine issue
     ("random", 1): 20_000,
@@ -137,7 +137,7 @@ RUN_CODE = """
 import json, resource, sys, tempfile, time
 from pathlib import Path
 import polars as pl
-from pu_sim.runner import run, scan_run
+from pu_sim.simulation.runner import run, scan_run
 games, jobs, backend, batch = (int(sys.argv[1]), int(sys.argv[2]), sys.argv[3],
                                int(sys.argv[4]))
 with tempfile.TemporaryDirectory() as tmp:
@@ -223,7 +223,7 @@ def render_runner(fig: dict[str, Any]) -> list[str]:
     lines = [
         "## Big runs (the runner, end to end)",
         "",
-        "Greedy solo games through `pu_sim.runner.run` (simulation, one Parquet "
+        "Greedy solo games through `pu_sim.run` (simulation, one Parquet "
         "part per batch, manifest), each run in a fresh process; the comparisons "
         "use 16 batches, the memory and big runs the default "
         f"{DEFAULT_BATCH_SIZE:,}-game batches.  Peak RSS is the whole process "

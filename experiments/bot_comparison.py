@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.experiment import cli, configure, run_name, simulate_run
-from pu_sim.reporting import write_study_report
+from pu_sim.report.reporting import write_study_report
+from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "bot_comparison"
 

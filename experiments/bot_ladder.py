@@ -40,14 +40,17 @@ import polars as pl
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from pu_sim import analysis, bots, plots, stats
+from pu_sim import bots
+from pu_sim.analysis import balance as analysis
+from pu_sim.analysis import stats
 from pu_sim.bots import BotSpec
-from pu_sim.experiment import cli, configure, run_name, simulate_run
-from pu_sim.loader import load_game_data
-from pu_sim.provenance import git_revision, library_versions
-from pu_sim.reporting import frame_table, load_runs, run_info
+from pu_sim.report import plots
+from pu_sim.report.reporting import frame_table, load_runs, run_info
 from pu_sim.rules import RuleOptions
-from pu_sim.runner import scan_run
+from pu_sim.rules.loader import load_game_data
+from pu_sim.simulation.provenance import git_revision, library_versions
+from pu_sim.simulation.runner import scan_run
+from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "bots"
 CORPORATION, PLANET = "universal_coalition", "ksb_4156"  # the base game

@@ -1,7 +1,7 @@
 """Corporation and planet balance in multiplayer games.
 
 Every seat draws its corporation and planet from the playable pools
-(``pu_sim.table.PLAYABLE_CORPORATIONS`` / ``PLAYABLE_PLANETS``); the paired
+(``pu_sim.simulation.table.PLAYABLE_CORPORATIONS`` / ``PLAYABLE_PLANETS``); the paired
 design deals one setup to a group of n games and rotates the boards one seat
 per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  The report gives win rates against 1/n with Holm
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.experiment import cli, configure, run_name, simulate_run
-from pu_sim.reporting import write_study_report
-from pu_sim.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
+from pu_sim.report.reporting import write_study_report
+from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
+from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "corp_planet_balance"
 GREEDY = bots.greedy()

@@ -46,11 +46,11 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim import _core, bots
+from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import GREEDY_WEIGHTS
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import load_rules
-from pu_sim.stats import within_group_ridge
-from pu_sim.table import TableSetup
+from pu_sim.simulation.table import TableSetup
 
 TOP = 4  # greedy's best moves valued per decision
 RIDGE = 30.0  # on standardized features

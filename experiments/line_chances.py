@@ -27,7 +27,7 @@ import numpy as np
 
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
-from pu_sim.chance_tables import (
+from pu_sim.bots.chance_tables import (
     CORE_DIR,
     PRIOR,
     ROUNDS,

@@ -32,10 +32,11 @@ from joblib import Parallel, delayed
 from matplotlib.figure import Figure
 
 import pu_sim
-from pu_sim import bots, plots
+from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
 from pu_sim.bots import BotSpec
-from pu_sim.engine import Game
+from pu_sim.game import Game
+from pu_sim.report import plots
 
 KEPT = 4
 """Greedy-best placements valued by rollouts per decision."""

@@ -31,7 +31,7 @@ import numpy as np
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
-from pu_sim.chance_tables import (
+from pu_sim.bots.chance_tables import (
     CORE_DIR,
     PRIOR,
     ROUNDS,

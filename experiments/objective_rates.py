@@ -20,11 +20,13 @@ from pathlib import Path
 
 import polars as pl
 
-from pu_sim import bots, plots, stats
-from pu_sim.experiment import cli, configure, run_name, simulate_run
-from pu_sim.reporting import frame_table, run_info
+from pu_sim import bots
+from pu_sim.analysis import stats
+from pu_sim.report import plots
+from pu_sim.report.reporting import frame_table, run_info
 from pu_sim.rules import load_rules
-from pu_sim.runner import scan_run
+from pu_sim.simulation.runner import scan_run
+from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "objective_rates"
 FIRST_CARD = 37  # objective ids run 37..64; the core indexes them from 0

@@ -36,9 +36,9 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
-from pu_sim.chance_tables import policy_without, pxi_rows, table_parser
-from pu_sim.engine import Game
-from pu_sim.stats import within_group_ridge
+from pu_sim.analysis.stats import within_group_ridge
+from pu_sim.bots.chance_tables import policy_without, pxi_rows, table_parser
+from pu_sim.game import Game
 
 KEPT = int(CONSTANTS["PLACE_FIT_K"])  # greedy-best placements valued per decision
 PHASES = int(CONSTANTS["PLACE_FIT_PHASES"])

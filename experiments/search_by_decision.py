@@ -27,7 +27,7 @@ from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
-from pu_sim.engine import Game
+from pu_sim.game import Game
 
 WIDTH = 2  # greedy-best moves kept, as the search bot's default
 ROLLOUTS = 4  # per kept move: budget 8, search-8

@@ -11,7 +11,7 @@ Three measurements on solo base games:
 3. Placements: at every placement of the preset's own games, its two best
    placements are each valued by rollouts on common random numbers, keeping
    each rollout's score breakdown.  The spread of the per-decision mean
-   differences, less its rollout-noise part (``pu_sim.stats.signal_spread``),
+   differences, less its rollout-noise part (``pu_sim.analysis.stats.signal_spread``),
    is how much the two options truly differ, per scoring category: what the
    greedy's one-ply value leaves unexplained at the decision where search gains
    most (``experiments/search_by_decision.py``), and so where a better
@@ -39,11 +39,12 @@ from joblib import Parallel, delayed
 from matplotlib.figure import Figure
 
 import pu_sim
-from pu_sim import bots, plots
+from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
-from pu_sim.engine import SCORE_KEYS, Game
+from pu_sim.analysis.stats import normal_sf, signal_spread
+from pu_sim.game import SCORE_KEYS, Game
+from pu_sim.report import plots
 from pu_sim.rules import load_rules
-from pu_sim.stats import normal_sf, signal_spread
 
 COUNTS = (
     "rows_complete", "cols_complete", "lifepods_collected", "lifepods_lost",

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from pu_sim import _core, bots
 from pu_sim.bots import BotSpec
 from pu_sim.rules import load_rules
-from pu_sim.table import TableSetup
+from pu_sim.simulation.table import TableSetup
 
 Scores = npt.NDArray[np.float64]
 

@@ -41,11 +41,11 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim._core import ENGINE_VERSION
-from pu_sim.chance_tables import policy_without, pxi_rows, table_parser
-from pu_sim.engine import Game
-from pu_sim.gamedata import TRACKS
+from pu_sim.analysis.stats import within_group_ridge
+from pu_sim.bots.chance_tables import policy_without, pxi_rows, table_parser
+from pu_sim.game import Game
 from pu_sim.rules import load_rules
-from pu_sim.stats import within_group_ridge
+from pu_sim.rules.gamedata import TRACKS
 
 POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)
 PHASES = 3  # thirds of a ROUNDS-round game

@@ -1,6 +1,6 @@
 """Tuned greedy: the greedy bot's weights tuned by a cross-entropy search.
 
-The search (``pu_sim.tuning.cross_entropy``) moves every greedy weight but
+The search (``pu_sim.bots.tuning.cross_entropy``) moves every greedy weight but
 ``noise`` on a log scale around the defaults.  A candidate's fitness is its
 mean solo score on the base game (Universal Coalition on KSB-4156, balanced
 7/7/6 event deck) plus ``multi_weight`` x (its win share against three
@@ -29,14 +29,11 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from pu_sim import bots, plots, stats
+from pu_sim import bots
 from pu_sim._build_check import import_core
+from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
-from pu_sim.experiment import cli, configure, run_name, simulate_run
-from pu_sim.provenance import git_revision
-from pu_sim.reporting import frame_table, run_info
-from pu_sim.runner import scan_run
-from pu_sim.tuning import (
+from pu_sim.bots.tuning import (
     TUNED_WEIGHTS,
     CEMResult,
     Generation,
@@ -45,6 +42,11 @@ from pu_sim.tuning import (
     weights_from_theta,
     win_share,
 )
+from pu_sim.report import plots
+from pu_sim.report.reporting import frame_table, run_info
+from pu_sim.simulation.provenance import git_revision
+from pu_sim.simulation.runner import scan_run
+from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "tune_greedy"
 CORP_NAMES = {"cosmos_inc": "Cosmos Inc.", "wormhole_corp": "Wormhole Corp."}

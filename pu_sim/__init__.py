@@ -3,7 +3,7 @@
 The public API is small: :func:`simulate` plays games and returns a Polars frame;
 :func:`run` plays a study into a resumable run folder (:func:`scan_run`,
 :func:`read_manifest` read it back);
-:mod:`pu_sim.bots` builds bot specifications; :class:`pu_sim.engine.Game` is the
+:mod:`pu_sim.bots` builds bot specifications; :class:`pu_sim.game.Game` is the
 slow path for people and tests.  Pure-Python modules (data, analysis) import
 without the compiled core; anything that plays games needs it and explains how
 to build it when it is missing.
@@ -17,11 +17,11 @@ from typing import Any
 __version__ = "0.1.0"
 
 _LAZY = {
-    "simulate": "pu_sim.simulation",
-    "run": "pu_sim.runner",
-    "scan_run": "pu_sim.runner",
-    "read_manifest": "pu_sim.runner",
-    "Game": "pu_sim.engine",
+    "simulate": "pu_sim.simulation.in_memory",
+    "run": "pu_sim.simulation.runner",
+    "scan_run": "pu_sim.simulation.runner",
+    "read_manifest": "pu_sim.simulation.runner",
+    "Game": "pu_sim.game",
     "load_rules": "pu_sim.rules",
     "RULES_VERSION": "pu_sim.rules",
 }

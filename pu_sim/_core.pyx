@@ -386,7 +386,7 @@ cdef class CoreRules:
 # ==== table spec ================================================================
 
 cdef TableSpec make_spec(dict spec) except *:
-    """Lower the Python table description (pu_sim.table) to the C spec."""
+    """Lower the Python table description (pu_sim.simulation.table) to the C spec."""
     cdef TableSpec ts
     cdef int p, k
     memset(&ts, 0, sizeof(TableSpec))

@@ -1,6 +1,6 @@
 """The ``pu-sim`` command: run studies, report on them, or play one game.
 
-``pu-sim simulate`` plays games through :func:`pu_sim.runner.run`: with
+``pu-sim simulate`` plays games through :func:`pu_sim.simulation.runner.run`: with
 ``--out`` into a run folder that streams, resumes and can be reported on;
 without it into a temporary folder, printing only the summary table.
 Bad input exits with status 2 and one clear line (never a traceback); a run
@@ -199,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help="where to write the report (default: chosen by pu_sim.reporting)",
+        help="where to write the report (default: chosen by pu_sim.report.reporting)",
     )
 
     play = sub.add_parser(
@@ -255,7 +255,7 @@ def _summary(games: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from pu_sim.runner import DEFAULT_BATCH_SIZE, run, scan_run
+    from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE, run, scan_run
 
     kwargs: dict[str, Any] = dict(
         players=args.players, corporations=_split(args.corporations),
@@ -302,11 +302,11 @@ def _report(args: argparse.Namespace) -> int:
     folder: Path = args.run_folder
     manifest = _run_facts(folder)
     try:
-        from pu_sim.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
+        from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
         raise ValueError(
             f"reports are not available in this installation: {exc} "
-            "(pu_sim.reporting could not be imported)"
+            "(pu_sim.report.reporting could not be imported)"
         ) from None
     if manifest.get("status", "complete") != "complete":
         print(
@@ -324,7 +324,7 @@ def _run_facts(folder: Path) -> dict[str, Any]:
     """A run folder's manifest, or {} for a study folder holding runs below it."""
     import json
 
-    from pu_sim.runfolder import MANIFEST
+    from pu_sim.simulation.runfolder import MANIFEST
 
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a run folder: no such folder")
@@ -343,7 +343,7 @@ def _run_facts(folder: Path) -> dict[str, Any]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from pu_sim.engine import Game
+    from pu_sim.game import Game
 
     game = Game(
         players=args.players, corporations=_split(args.corporations),
@@ -359,7 +359,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _study(args: argparse.Namespace) -> int:
-    from pu_sim import study
+    from pu_sim.studies import main as study
 
     argv = ["--jobs", str(args.jobs), "--out", str(args.out)]
     if args.games is not None:
@@ -373,7 +373,7 @@ def _study(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pu-sim`` command."""
-    from pu_sim.runner import RunError
+    from pu_sim.simulation.runner import RunError
 
     args = _parser().parse_args(argv)
     commands = {

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from pu_sim.frames import SCORE_PARTS
-from pu_sim.gamedata import GameData, Planet
 from pu_sim.rules import Rules
+from pu_sim.rules.gamedata import GameData, Planet
+from pu_sim.simulation.frames import SCORE_PARTS
 
 if TYPE_CHECKING:
     from pu_sim.bots import BotSpec
-    from pu_sim.engine import Game
+    from pu_sim.game import Game
 
 
 def _planet_bonus_max(planet: Planet) -> int:

@@ -1,4 +1,4 @@
-"""Synthetic result frames with known effects, in the schema of pu_sim.frames.
+"""Synthetic result frames with known effects, in the schema of pu_sim.simulation.frames.
 
 Analyses are tested on these: the data are generated from a known model, so a
 correct analysis must recover the model's numbers.
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pu_sim.frames import SCORE_PARTS
+from pu_sim.simulation.frames import SCORE_PARTS
 
 CORPS = ["Alpha Corp", "Beta Corp", "Gamma Corp", "Delta Corp"]
 PLANETS = ["North", "South", "East"]

@@ -10,7 +10,8 @@ import pytest
 from polars.testing import assert_frame_equal
 from synthetic_games import CORPS, multiplayer_frame
 
-from pu_sim import analysis, stats
+from pu_sim.analysis import balance as analysis
+from pu_sim.analysis import stats
 
 
 def two_player(winners: list[str], corps: tuple[str, str] = ("a", "b")) -> pl.DataFrame:

@@ -7,7 +7,7 @@ import pytest
 
 import pu_sim
 from pu_sim import bots
-from pu_sim.frames import LEADING_COLUMNS
+from pu_sim.simulation.frames import LEADING_COLUMNS
 
 
 def test_frame_has_the_promised_columns_and_labels():
@@ -84,7 +84,7 @@ def test_rule_option_values_are_checked():
 def test_a_name_without_engine_support_is_refused_with_the_playable_ones():
     # every corporation and planet of the data is playable now; the guard stays
     # for data added ahead of its rules
-    from pu_sim.table import _resolve
+    from pu_sim.simulation.table import _resolve
 
     with pytest.raises(ValueError, match=r"'b' is not playable yet.*playable: a"):
         _resolve("planet", ["a", "b"], {"a": 0, "b": 1}, frozenset({"a"}))

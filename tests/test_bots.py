@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import pu_sim
-from pu_sim import bots, stats
+from pu_sim import bots
+from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
+from pu_sim.bots.tuning import TUNED_WEIGHTS
 from pu_sim.cli import main
-from pu_sim.tuning import TUNED_WEIGHTS
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -7,10 +7,10 @@ import polars as pl
 import pytest
 from synthetic_games import all_decks, solo_frame
 
-from pu_sim import calibration
-from pu_sim.calibration import TargetTable
-from pu_sim.frames import solo_target
-from pu_sim.loader import load_game_data
+from pu_sim.analysis import calibration
+from pu_sim.analysis.calibration import TargetTable
+from pu_sim.rules.loader import load_game_data
+from pu_sim.simulation.frames import solo_target
 
 PUBLISHED = TargetTable.published()
 

@@ -18,7 +18,7 @@ import pytest
 
 import pu_sim
 from pu_sim.cli import main
-from pu_sim.runner import read_manifest, run
+from pu_sim.simulation.runner import read_manifest, run
 
 ROOT = Path(pu_sim.__file__).resolve().parents[1]
 
@@ -165,7 +165,7 @@ def test_a_run_folder_with_another_configuration_exits_2(tmp_path, capsys):
 
 def test_report_without_reporting_module_exits_2(tmp_path, capsys, monkeypatch):
     run(2, out=tmp_path, bots="random", seed=1)
-    monkeypatch.setitem(sys.modules, "pu_sim.reporting", None)  # import fails
+    monkeypatch.setitem(sys.modules, "pu_sim.report.reporting", None)  # import fails
     assert main(["report", str(tmp_path)]) == 2
     assert "reports are not available" in one_line_error(capsys)
 
@@ -173,14 +173,14 @@ def test_report_without_reporting_module_exits_2(tmp_path, capsys, monkeypatch):
 def test_report_calls_write_report(tmp_path, capsys, monkeypatch):
     run(2, out=tmp_path / "run", bots="random", seed=1)
     calls = []
-    fake = types.ModuleType("pu_sim.reporting")
+    fake = types.ModuleType("pu_sim.report.reporting")
 
     def write_report(run_dir, out_dir=None):
         calls.append((Path(run_dir), out_dir))
         return Path(out_dir)
 
     fake.write_report = write_report  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pu_sim.reporting", fake)
+    monkeypatch.setitem(sys.modules, "pu_sim.report.reporting", fake)
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "rep")]) == 0
     assert calls == [(tmp_path / "run", tmp_path / "rep")]
     assert f"wrote the report to {tmp_path / 'rep'}" in capsys.readouterr().out
@@ -198,13 +198,13 @@ def test_report_on_a_folder_that_is_not_a_run_exits_2(tmp_path, capsys):
 def test_report_accepts_a_study_folder_of_runs(tmp_path, capsys, monkeypatch):
     run(2, out=tmp_path / "study" / "a", bots="random", seed=1)
     with monkeypatch.context() as m:
-        m.setattr("pu_sim.runner.write_part", _interrupt)
+        m.setattr("pu_sim.simulation.runner.write_part", _interrupt)
         with pytest.raises(KeyboardInterrupt):
             run(4, out=tmp_path / "study" / "b", bots="random", seed=1, batch_size=2)
     calls = []
-    fake = types.ModuleType("pu_sim.reporting")
+    fake = types.ModuleType("pu_sim.report.reporting")
     fake.write_report = lambda run_dir, out_dir=None: calls.append(run_dir)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pu_sim.reporting", fake)
+    monkeypatch.setitem(sys.modules, "pu_sim.report.reporting", fake)
     assert main(["report", str(tmp_path / "study")]) == 0
     assert main(["report", str(tmp_path / "study" / "b")]) == 0
     assert calls == [tmp_path / "study", tmp_path / "study" / "b"]

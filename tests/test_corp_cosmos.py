@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pu_sim._build_check import import_core
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.testing import (
     empty_drawing,
     find_placement,

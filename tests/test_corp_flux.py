@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import find_placement, marked_drawing, place_move
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pu_sim._build_check import import_core
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import marked_drawing, step_move
 

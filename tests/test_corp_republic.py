@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pu_sim.engine import Game, tile_id
-from pu_sim.gamedata import TRACKS
+from pu_sim.game import Game, tile_id
+from pu_sim.rules.gamedata import TRACKS
 from pu_sim.testing import (
     find_placement,
     marked_drawing,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     find_placement,

@@ -13,7 +13,7 @@ import pytest
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.testing import values_after_redeals
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import pu_sim
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import empty_drawing, find_placement, place_move, square_move
 

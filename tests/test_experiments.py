@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from experiment_scripts import load
 
-from pu_sim import experiment, study
+from pu_sim.studies import main as study
+from pu_sim.studies import script as experiment
 
 SCRIPTS = ["corp_planet_balance", "solo_target_calibration", "seat_order",
            "bot_comparison", "tune_greedy", "bot_ladder",
@@ -81,7 +82,7 @@ def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):
                                     seed=5, n_jobs=1)  # fmt: skip
     assert len(list((one / "data").glob("part-*.parquet"))) == 3
     assert len(list((whole / "data").glob("part-*.parquet"))) == 1
-    from pu_sim.runner import scan_run
+    from pu_sim.simulation.runner import scan_run
 
     scores = [
         scan_run(r).sort("game_id").select("score").collect() for r in (one, whole)

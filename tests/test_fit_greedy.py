@@ -11,7 +11,7 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from pu_sim.gamedata import (
+from pu_sim.rules.gamedata import (
     TERRAINS,
     TRACKS,
     Corporation,
@@ -33,7 +33,7 @@ from pu_sim.gamedata import (
     Shape,
     Space,
 )
-from pu_sim.loader import DATA_DIR, EFFECT_OPS, load_game_data
+from pu_sim.rules.loader import DATA_DIR, EFFECT_OPS, load_game_data
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pu_sim import _core
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import RULES_VERSION
 
 GOLDEN = Path(__file__).parent / "golden"

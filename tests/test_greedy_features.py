@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from pu_sim import bots
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.testing import marked_drawing, placement_cells, placement_parts
 
 Cell = tuple[int, int]

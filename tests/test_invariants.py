@@ -7,7 +7,7 @@ import pytest
 
 import pu_sim
 from pu_sim.rules import RuleOptions
-from pu_sim.table import PLAYABLE_CORPORATIONS
+from pu_sim.simulation.table import PLAYABLE_CORPORATIONS
 from pu_sim.testing import frame_violations
 
 

@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pu_sim
-from pu_sim.engine import TERRAIN_CHARS, Game
-from pu_sim.gamedata import TERRAINS, TRACKS
+from pu_sim.game import TERRAIN_CHARS, Game
 from pu_sim.rules import RuleOptions
+from pu_sim.rules.gamedata import TERRAINS, TRACKS
 from pu_sim.testing import empty_drawing
 
 Cell = tuple[int, int]

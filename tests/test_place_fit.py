@@ -14,7 +14,7 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import PLACE_FIT_TABLE
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.testing import find_placement, marked_drawing, place_move, placement_cells
 
 Cell = tuple[int, int]

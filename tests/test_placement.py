@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from slow_placement import slow_placements
 
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import empty_drawing, find_placement, place_move, placement_cells
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from slow_placement import core_placements, slow_placements
 
 from pu_sim._build_check import import_core
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import empty_drawing, find_placement, square_move, step_move
 
@@ -496,7 +496,7 @@ def test_petra_energy_area_runs_through_open_currents(rules):
 
 
 def tracks_named(indices: list[int]) -> list[str]:
-    from pu_sim.gamedata import TRACKS
+    from pu_sim.rules.gamedata import TRACKS
 
     return [TRACKS[i] for i in indices]
 

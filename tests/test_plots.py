@@ -11,7 +11,9 @@ import pytest
 from matplotlib.artist import Artist
 from synthetic_games import multiplayer_frame, solo_frame
 
-from pu_sim import analysis, calibration, plots
+from pu_sim.analysis import balance as analysis
+from pu_sim.analysis import calibration
+from pu_sim.report import plots
 
 
 def render(fig, tmp_path, name):
@@ -31,7 +33,7 @@ def test_plotting_never_imports_pyplot_or_picks_a_backend(tmp_path):
     # nothing that could open a window.
     code = (
         "import sys, matplotlib\n"
-        "from pu_sim import plots, reporting\n"
+        "from pu_sim.report import plots, reporting\n"
         "fig, ax = plots.new_figure()\n"
         "plots.plot_ecdf(ax, {'a': [1, 2, 3]})\n"
         f"plots.save(fig, __import__('pathlib').Path({str(tmp_path)!r}) / 'x.png')\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pu_sim import provenance
+from pu_sim.simulation import provenance
 
 
 def git(repo: Path, *args: str) -> None:

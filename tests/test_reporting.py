@@ -9,9 +9,9 @@ import polars as pl
 import pytest
 from synthetic_games import multiplayer_frame, solo_frame, write_run
 
-from pu_sim import reporting
-from pu_sim.calibration import TargetTable
-from pu_sim.experiment import simulate_run
+from pu_sim.analysis.calibration import TargetTable
+from pu_sim.report import reporting
+from pu_sim.studies.script import simulate_run
 
 PUBLISHED = TargetTable.published()
 
@@ -22,9 +22,9 @@ def no_simulation(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a report must never simulate")
 
-    import pu_sim.simulation
+    import pu_sim.simulation.in_memory
 
-    monkeypatch.setattr(pu_sim.simulation, "simulate", refuse)
+    monkeypatch.setattr(pu_sim.simulation.in_memory, "simulate", refuse)
 
 
 def check_files(out):
@@ -123,7 +123,7 @@ def test_default_out_dir_is_reports_study_run(tmp_path, monkeypatch):
 
 def test_a_runner_folder_is_read_with_its_metadata_and_versions(tmp_path):
     from pu_sim.rules import RULES_VERSION
-    from pu_sim.runner import run
+    from pu_sim.simulation.runner import run
 
     folder = tmp_path / "r1"
     run(8, out=folder, players=2, bots="random", seed=123, paired=True,
@@ -219,7 +219,7 @@ def test_percentages_never_round_to_never_or_always():
 
 
 def test_a_run_record_without_games_is_replayed_not_refused(tmp_path):
-    from pu_sim.runfolder import RunFolderError
+    from pu_sim.simulation.runfolder import RunFolderError
 
     kwargs = {"study": "s", "n_games": 6, "n_jobs": 1, "players": 2, "bots": "random"}
     run = simulate_run(tmp_path / "r", seed=1, **kwargs)

@@ -7,7 +7,7 @@ and checks trackers, pending choices and tokens.
 
 from __future__ import annotations
 
-from pu_sim.engine import Game, tile_id
+from pu_sim.game import Game, tile_id
 from pu_sim.testing import empty_drawing, find_placement, marked_drawing, place_move
 
 TRACKS = ("civ", "water", "biomass", "rover", "tech")

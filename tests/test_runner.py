@@ -18,10 +18,16 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import pu_sim
-from pu_sim import runfolder, runner
 from pu_sim.rules import RULES_VERSION, RuleOptions
-from pu_sim.runner import RunError, RunFolderError, read_manifest, run, scan_run
-from pu_sim.simulation import RootSeed
+from pu_sim.simulation import runfolder, runner
+from pu_sim.simulation.in_memory import RootSeed
+from pu_sim.simulation.runner import (
+    RunError,
+    RunFolderError,
+    read_manifest,
+    run,
+    scan_run,
+)
 
 ROOT = Path(pu_sim.__file__).resolve().parents[1]
 ENUMS = ("corporation", "planet", "bot", "status", "end_trigger", "solo_band")

@@ -11,7 +11,7 @@ from polars.testing import assert_frame_equal
 
 import pu_sim
 from pu_sim import _core, bots
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import frame_violations
 
@@ -45,7 +45,7 @@ def test_search_spec_fills_its_documented_slots():
 
 
 def test_a_search_table_needs_rollout_params(rules):
-    from pu_sim.table import TableSetup
+    from pu_sim.simulation.table import TableSetup
 
     spec = TableSetup(players=1, bots=QUICK).lower(rules.data)
     del spec["rollout_params"]

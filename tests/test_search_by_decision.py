@@ -7,7 +7,7 @@ import json
 from experiment_scripts import load
 
 import pu_sim
-from pu_sim.engine import Game
+from pu_sim.game import Game
 
 sbd = load("search_by_decision")
 

@@ -9,7 +9,7 @@ import pytest
 from experiment_scripts import load
 
 import pu_sim
-from pu_sim.engine import SCORE_KEYS, Game
+from pu_sim.game import SCORE_KEYS, Game
 
 sg = load("search_gap")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import RuleOptions
 
 SMALL = ["straight-3", "T-4", "corner-3", "L-4", "domino", "square-4"]

@@ -7,8 +7,8 @@ import polars as pl
 import pytest
 
 import pu_sim
-from pu_sim.frames import solo_target
 from pu_sim.rules import RuleOptions
+from pu_sim.simulation.frames import solo_target
 
 
 def test_the_rulebooks_example_target(rules):

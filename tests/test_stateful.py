@@ -14,7 +14,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from pu_sim.engine import Game
+from pu_sim.game import Game
 
 
 def bits(rows: list[int]) -> set[tuple[int, int]]:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from pu_sim import stats
+from pu_sim.analysis import stats
 
 
 @pytest.mark.parametrize(

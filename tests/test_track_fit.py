@@ -12,7 +12,7 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.testing import marked_drawing
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pu_sim import bots, tuning
-from pu_sim.bots import GREEDY_WEIGHTS
+from pu_sim import bots
+from pu_sim.bots import GREEDY_WEIGHTS, tuning
 
 
 def concave(optimum: np.ndarray, scales: np.ndarray):

@@ -30,7 +30,7 @@ cdef uint16_t* _player_grid(Player_t* pl, str name) except NULL:
 
 
 cdef class GameState:
-    """One game on the slow path (see pu_sim.engine.Game for the friendly API)."""
+    """One game on the slow path (see pu_sim.game.Game for the friendly API)."""
 
     cdef Game_t g
     cdef TableSpec spec

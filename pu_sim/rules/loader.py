@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Literal, cast
 
-from pu_sim.gamedata import (
+from pu_sim.rules.gamedata import (
     PLANET_RESTRICTIONS,
     TERRAINS,
     TRACKS,
@@ -57,7 +57,7 @@ __all__ = [
     "parse_space",
 ]
 
-DATA_DIR: Final = pathlib.Path(__file__).resolve().parent / "data"
+DATA_DIR: Final = pathlib.Path(__file__).resolve().parents[1] / "data"
 """The package's own data folder (the default for :func:`load_game_data`)."""
 
 Cell = tuple[int, int]

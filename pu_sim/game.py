@@ -17,7 +17,7 @@ the player's rovers.
 
 Examples
 --------
->>> from pu_sim.engine import Game
+>>> from pu_sim.game import Game
 >>> game = Game(players=1, bots="greedy", seed=3)
 >>> game.decision
 'place'
@@ -37,10 +37,10 @@ import numpy as np
 from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
 from pu_sim.bots import parse as parse_bot
-from pu_sim.gamedata import TERRAINS, TRACKS, Planet
 from pu_sim.rules import RuleOptions, Rules, load_rules
-from pu_sim.simulation import RootSeed, SeedLike
-from pu_sim.table import SeatChoice, TableSetup
+from pu_sim.rules.gamedata import TERRAINS, TRACKS, Planet
+from pu_sim.simulation.in_memory import RootSeed, SeedLike
+from pu_sim.simulation.table import SeatChoice, TableSetup
 
 T = TypeVar("T")
 

@@ -18,11 +18,11 @@ import numpy.typing as npt
 import polars as pl
 from joblib import Parallel, delayed
 
-from pu_sim import frames
 from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
 from pu_sim.rules import RuleOptions, load_rules
-from pu_sim.table import SeatChoice, TableSetup
+from pu_sim.simulation import frames
+from pu_sim.simulation.table import SeatChoice, TableSetup
 
 DEFAULT_BATCH_SIZE = 2000
 
@@ -115,7 +115,7 @@ def simulate(
     options
         Rule options; defaults follow the reference's recommendations.
     unique_asymmetric, group_size
-        See :class:`pu_sim.table.TableSetup`.
+        See :class:`pu_sim.simulation.table.TableSetup`.
     backend
         joblib backend name (None: threads).
 

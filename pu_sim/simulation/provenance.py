@@ -14,7 +14,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 SOURCE_PATHSPEC = (":(top)", ":(top,exclude)reports")  # what "dirty" looks at
 
 LIBRARIES = ("numpy", "polars", "joblib", "tqdm", "dask", "distributed")
@@ -30,6 +30,20 @@ def library_versions() -> dict[str, str | None]:
         except metadata.PackageNotFoundError:
             out[name] = None
     return out
+
+
+def game_versions() -> dict[str, Any]:
+    """The versions that decide a game: pu_sim, rules, engine and the data digest."""
+    import pu_sim
+    from pu_sim._build_check import import_core
+    from pu_sim.rules import RULES_VERSION, load_rules
+
+    return {
+        "pu_sim": pu_sim.__version__,
+        "rules": RULES_VERSION,
+        "engine": import_core().ENGINE_VERSION,
+        "rules_digest": load_rules().digest,
+    }
 
 
 def _git(*args: str) -> str | None:

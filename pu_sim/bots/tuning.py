@@ -34,7 +34,7 @@ import polars as pl
 from pu_sim import bots
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
 from pu_sim.rules import RuleOptions
-from pu_sim.simulation import SeedLike, simulate
+from pu_sim.simulation.in_memory import SeedLike, simulate
 
 FloatArray = npt.NDArray[np.float64]
 Objective = Callable[[FloatArray, int], FloatArray]

@@ -21,6 +21,7 @@ writes, so two runs never fill one folder at once.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -181,7 +182,11 @@ def remove_temporaries(run_dir: StrPath) -> int:
 
 
 def jsonable(value: Any) -> Any:
-    """Plain JSON values: tuples and arrays become lists, mappings dicts."""
+    """Plain JSON values: sequences become lists, mappings and dataclasses dicts."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -206,8 +211,8 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
     Keys (all always present): ``format``, ``status`` (``"running"``,
     ``"complete"`` or ``"interrupted"``), ``n_games``, ``completed_games``,
     ``completed_batches``, ``batch_size``, ``config`` (every argument of
-    :func:`pu_sim.runner.run`, rule options as ``RuleOptions.as_dict()``, bots
-    with their parameters), ``table`` (the core's table spec), ``seed``
+    :func:`pu_sim.run`, rule options as ``RuleOptions.as_dict()``, bots with their
+    parameters), ``table`` (the core's table spec), ``seed``
     (``entropy`` and the derived 128-bit ``root_key``), ``versions`` (pu_sim,
     rules, engine, rules digest, Python and libraries), ``git`` (revision and
     dirty flag, or null), ``machine``, ``backend``, ``n_jobs``, ``workers``
@@ -254,7 +259,7 @@ def scan_run(path: StrPath) -> pl.LazyFrame:
     Examples
     --------
     >>> import polars as pl
-    >>> from pu_sim.runner import run, scan_run
+    >>> from pu_sim.simulation.runner import run, scan_run
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = run(6, out=f"{tmp}/run", players=2, bots="random", seed=1)
@@ -277,9 +282,9 @@ def scan_run(path: StrPath) -> pl.LazyFrame:
 
 def _empty_frame(manifest: Mapping[str, Any]) -> pl.DataFrame:
     """A zero-row frame with the run's schema (needs the compiled core)."""
-    from pu_sim import frames
     from pu_sim._build_check import import_core
     from pu_sim.rules import load_rules
+    from pu_sim.simulation import frames
 
     records = frames.empty_records(import_core().RECORD_DTYPE, 0)
     return frames.to_frame(records, load_rules().data, manifest["table"]["bot_labels"])

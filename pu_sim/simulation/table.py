@@ -17,8 +17,8 @@ import numpy as np
 
 from pu_sim import bots as bots_mod
 from pu_sim.bots import BotSpec
-from pu_sim.gamedata import GameData
 from pu_sim.rules import RuleOptions
+from pu_sim.rules.gamedata import GameData
 
 PLAYABLE_CORPORATIONS = frozenset(
     {

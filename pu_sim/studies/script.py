@@ -4,14 +4,14 @@ Every script in ``experiments/`` declares a frozen ``Config`` dataclass and a
 ``main(argv=None)`` that calls :func:`cli` for the shared flags
 (``--games --seed --jobs --out --smoke``), plays its runs with
 :func:`simulate_run`, and writes a report with
-:func:`pu_sim.reporting.write_report`.
+:func:`pu_sim.report.reporting.write_report`.
 
-A *run folder* is what :mod:`pu_sim.runner` produces and what reports read::
+A *run folder* is what :mod:`pu_sim.simulation.runner` produces and what reports read::
 
     <run>/manifest.json               configuration, seed, versions, timing
     <run>/data/part-<first>-<n>.parquet   one row per (game, seat)
 
-:func:`simulate_run` plays through :func:`pu_sim.runner.run`, so a study
+:func:`simulate_run` plays through :func:`pu_sim.simulation.runner.run`, so a study
 streams its games to Parquet and resumes after an interruption.
 """
 
@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from pu_sim.bots import BotSpec
 from pu_sim.rules import RuleOptions
-from pu_sim.table import SeatChoice
+from pu_sim.simulation.table import SeatChoice
 
 C = TypeVar("C")
 
@@ -100,7 +100,7 @@ def simulate_run(
     extra: dict[str, Any] | None = None,
     batch_size: int | None = None,
 ) -> Path:
-    """Play one run of a study into ``run_dir`` with :func:`pu_sim.runner.run`.
+    """Play one run of a study into ``run_dir`` with :func:`pu_sim.run`.
 
     The run is resumable like any runner call: the same command after an
     interruption plays only the missing batches, and a finished run is not
@@ -123,7 +123,7 @@ def simulate_run(
     pathlib.Path
         ``run_dir``.
     """
-    from pu_sim.runner import DEFAULT_BATCH_SIZE, run
+    from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE, run
 
     run_dir = Path(run_dir)
     _forget_record_without_games(run_dir)

@@ -25,6 +25,9 @@ TRACKS: tuple[str, ...] = ("civ", "water", "biomass", "rover", "tech")
 TERRAINS: tuple[str, ...] = ("civ", "water", "biomass", "rover", "tech", "energy")
 """The six terrains / resources; the first five have a tracker, energy has none."""
 
+COLOURS: tuple[str, ...] = ("green", "orange", "red")
+"""The event cards' colours (the solo event deck's mix is counted by colour)."""
+
 Cell = tuple[int, int]
 """A grid square ``(x, y)``."""
 

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from pu_sim.gamedata import GameData
+from pu_sim.rules.gamedata import GameData
 
 LEADING_COLUMNS = (
     "game_id", "seat", "n_players", "corporation", "planet", "bot", "score", "rank",
@@ -103,7 +103,7 @@ def _card_list(col: str, max_cards: int) -> pl.Expr:
 def solo_target(data: GameData, green: int, orange: int, red: int) -> int:
     """Rules 10.2: 60 plus one adjustment per colour by its count band.
 
-    >>> from pu_sim.loader import load_game_data
+    >>> from pu_sim.rules.loader import load_game_data
     >>> solo_target(load_game_data(), green=9, orange=3, red=8)
     58
     """

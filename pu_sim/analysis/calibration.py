@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from pu_sim import stats
-from pu_sim.analysis import Frame, _collect
-from pu_sim.gamedata import GameData, SoloOutcomeBand
+from pu_sim.analysis import stats
+from pu_sim.analysis.balance import Frame, _collect
+from pu_sim.rules.gamedata import GameData, SoloOutcomeBand
 
 COLOURS = ("green", "orange", "red")
 DECK_COLUMNS = ("deck_green", "deck_orange", "deck_red")
@@ -83,7 +83,7 @@ class TargetTable:
     def published(cls, data: GameData | None = None) -> TargetTable:
         """The rulebook's table (``pu_sim/data/events.toml``)."""
         if data is None:
-            from pu_sim.loader import load_game_data
+            from pu_sim.rules.loader import load_game_data
 
             data = load_game_data()
         return cls(
@@ -157,7 +157,7 @@ _TABLE_SCHEMA = {
 def outcome_bands(data: GameData | None = None) -> tuple[SoloOutcomeBand, ...]:
     """The rulebook's outcome rows by ``score - target`` (worst first)."""
     if data is None:
-        from pu_sim.loader import load_game_data
+        from pu_sim.rules.loader import load_game_data
 
         data = load_game_data()
     return data.solo_outcome_bands

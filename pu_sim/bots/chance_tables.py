@@ -21,12 +21,12 @@ from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.engine import Game
+from pu_sim.game import Game
 from pu_sim.rules import load_rules
 
 ROUNDS = 20  # a game's usual length; later rounds count as the last
 PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds
-CORE_DIR = Path(__file__).resolve().parent  # where the core's .pxi tables live
+CORE_DIR = Path(__file__).resolve().parents[1]  # where the core's .pxi tables live
 SHOWN_ROUNDS = (1, 5, 10, 15, 18, 20)  # the rounds a report's tables show
 
 Floats = npt.NDArray[np.float64]

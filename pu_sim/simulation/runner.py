@@ -2,7 +2,7 @@
 
 :func:`run` splits the games into batches, plays each batch in one GIL-free
 core call on a joblib backend and writes each finished batch to its own
-Parquet file as soon as it completes (:mod:`pu_sim.runfolder` owns the folder
+Parquet file as soon as it completes (:mod:`pu_sim.simulation.runfolder` owns the folder
 layout), so memory does not grow with the number of games.  Interrupt it
 (Ctrl-C, SIGTERM, a killed process or worker, a full disk) and the same call
 resumes: finished batches are kept, the rest are played, and the result is
@@ -35,9 +35,9 @@ any other registered joblib backend
     then ``backend="ray"`` (not tested here).
 
 Reproducibility: a game depends only on the root seed, its index, the table
-setup, ``RULES_VERSION`` and ``ENGINE_VERSION`` (see :mod:`pu_sim.simulation`),
-never on ``n_jobs``, ``batch_size``, the backend or the order in which batches
-finish; a resumed run equals an uninterrupted one.
+setup, ``RULES_VERSION`` and ``ENGINE_VERSION`` (see
+:mod:`pu_sim.simulation.in_memory`), never on ``n_jobs``, ``batch_size``, the
+backend or the order in which batches finish; a resumed run equals an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ import numpy as np
 import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-import pu_sim
-from pu_sim import frames, provenance
 from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
-from pu_sim.rules import RULES_VERSION, RuleOptions, load_rules
-from pu_sim.runfolder import (
+from pu_sim.rules import RuleOptions, load_rules
+from pu_sim.simulation import frames, provenance
+from pu_sim.simulation.in_memory import RootSeed, SeedLike, play_range
+from pu_sim.simulation.runfolder import (
     DATA,
     FORMAT,
     LOCK,
@@ -86,8 +86,7 @@ from pu_sim.runfolder import (
     write_manifest,
     write_part,
 )
-from pu_sim.simulation import RootSeed, SeedLike, play_range
-from pu_sim.table import SeatChoice, TableSetup
+from pu_sim.simulation.table import SeatChoice, TableSetup
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -188,7 +187,7 @@ def run(
         configuration and versions, only its missing batches are played.
     players, corporations, planets, bots, options, unique_asymmetric
         The table, as for :func:`pu_sim.simulate` and
-        :class:`pu_sim.table.TableSetup`.
+        :class:`pu_sim.simulation.table.TableSetup`.
     seed
         Root seed.  None draws fresh entropy for a new folder and reuses the
         recorded one when resuming.
@@ -239,7 +238,7 @@ def run(
     Examples
     --------
     >>> import tempfile
-    >>> from pu_sim.runner import run
+    >>> from pu_sim.simulation.runner import run
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     result = run(8, out=tmp, players=2, bots="random", seed=1, paired=True)
     ...     result.manifest["status"], result.scan().collect().height
@@ -270,13 +269,7 @@ def run(
     path = Path(out)
     _previous_manifest(path)  # refuse a foreign folder before creating anything
     schema, enums = schema_facts(empty)
-    versions = {
-        "pu_sim": pu_sim.__version__,
-        "rules": RULES_VERSION,
-        "engine": import_core().ENGINE_VERSION,
-        "rules_digest": rules.digest,
-        **provenance.library_versions(),
-    }
+    versions = {**provenance.game_versions(), **provenance.library_versions()}
     table_json = _plain(spec)
 
     with _parallel(name, n_jobs, scheduler) as (parallel, workers), _locked(path):
@@ -414,13 +407,7 @@ def _write(path: Path, first: int, size: int, data: bytes) -> None:
 
 def _worker_versions() -> dict[str, Any]:
     """Run on each dask worker: the versions that decide its games."""
-    rules = load_rules()
-    return {
-        "pu_sim": pu_sim.__version__,
-        "rules": RULES_VERSION,
-        "engine": import_core().ENGINE_VERSION,
-        "rules_digest": rules.digest,
-    }
+    return provenance.game_versions()
 
 
 @contextlib.contextmanager

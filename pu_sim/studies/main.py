@@ -1,6 +1,6 @@
 """The main job: a small balance and solo study that leaves a report.
 
-``python -m pu_sim.study`` plays, on two cores in a few minutes:
+``python -m pu_sim.studies.main`` plays, on two cores in a few minutes:
 
 * solo games with the greedy bot on a few fixed event decks (the rulebook's
   default 7/7/6, and decks heavy in each colour) plus random decks (every valid
@@ -30,9 +30,9 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.experiment import cli, configure, run_name, simulate_run
 from pu_sim.rules import RuleOptions
-from pu_sim.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
+from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
+from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "main"
 
@@ -131,7 +131,7 @@ def _plan(config: Config) -> list[tuple[str, dict[str, object]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the default study and write ``<out>/main/<run>/``; returns 0."""
-    from pu_sim.reporting import write_study_report
+    from pu_sim.report.reporting import write_study_report
 
     args = cli(argv, description="The main job: a small balance and solo study.")
     config = configure(Config(), args, smoke=SMOKE)

@@ -1,12 +1,12 @@
 """Balance analyses of result frames: pure Polars functions with honest intervals.
 
 Every function takes a result frame (one row per (game, seat), the schema of
-:mod:`pu_sim.frames`; a ``LazyFrame`` is collected after selecting only the
+:mod:`pu_sim.simulation.frames`; a ``LazyFrame`` is collected after selecting only the
 columns it needs), keyword-only options, and returns a small
 ``polars.DataFrame`` sorted by its keys.  Multiplayer analyses always group by
 ``n_players``: scores and win rates at different player counts are different
 quantities.  The functions never filter anomalies (``status != "ok"``); callers
-decide (:mod:`pu_sim.reporting` drops and counts them).
+decide (:mod:`pu_sim.report.reporting` drops and counts them).
 
 Games are identified by ``game_id`` and, when a frame concatenates several
 runs, by its ``run`` column too (see :func:`game_keys`).
@@ -22,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from pu_sim import stats
-from pu_sim.frames import SCORE_PARTS
+from pu_sim.analysis import stats
+from pu_sim.simulation.frames import SCORE_PARTS
 
 Frame = pl.DataFrame | pl.LazyFrame
 """What every analysis accepts."""
@@ -718,7 +718,7 @@ def score_breakdown(
     """Where the points come from: mean of each score category per label.
 
     ``share`` is the category's part of the label's mean total (the parts of
-    :data:`pu_sim.frames.SCORE_PARTS` add up to ``score``), so two
+    :data:`pu_sim.simulation.frames.SCORE_PARTS` add up to ``score``), so two
     corporations with equal totals but different sources stand apart.
 
     Returns

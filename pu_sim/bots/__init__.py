@@ -1,0 +1,47 @@
+"""Bots: who answers a seat's decisions.
+
+A core bot is a kind plus a parameter vector (:mod:`pu_sim.bots.specs`): the
+random bot, the greedy bot with named weights and its tuned presets, and the
+search bot.  :mod:`pu_sim.bots.tuning` and :mod:`pu_sim.bots.chance_tables`
+hold the bot-development plumbing the scripts under ``experiments/`` use.
+
+Examples
+--------
+>>> from pu_sim import bots
+>>> bots.parse("greedy_tuned").kind
+'greedy'
+"""
+
+from pu_sim.bots.specs import (
+    BOT_KINDS,
+    BOT_NAMES,
+    GREEDY_WEIGHTS,
+    MAX_BOT_PARAMS,
+    PRESETS,
+    RETIRED_PRESETS,
+    RETIRED_WEIGHTS,
+    SEARCH_PARAMS,
+    BotSpec,
+    greedy,
+    parse,
+    preset,
+    random,
+    search,
+)
+
+__all__ = [
+    "BOT_KINDS",
+    "BOT_NAMES",
+    "GREEDY_WEIGHTS",
+    "MAX_BOT_PARAMS",
+    "PRESETS",
+    "RETIRED_PRESETS",
+    "RETIRED_WEIGHTS",
+    "SEARCH_PARAMS",
+    "BotSpec",
+    "greedy",
+    "parse",
+    "preset",
+    "random",
+    "search",
+]
