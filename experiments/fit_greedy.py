@@ -47,7 +47,7 @@ from joblib import Parallel, delayed
 
 from pu_sim import _core, bots
 from pu_sim.analysis.stats import within_group_ridge
-from pu_sim.bots import GREEDY_WEIGHTS
+from pu_sim.bots import GREEDY_WEIGHTS, probes
 from pu_sim.game import Game
 from pu_sim.rules import load_rules
 from pu_sim.simulation.table import TableSetup
@@ -74,8 +74,8 @@ def collect(
     base = bot.vector()
     records = []
     for index in games:
-        game = Game(1, corporations=table[0], planets=table[1], bots=bot, seed=seed,
-                    game_index=index)  # fmt: skip
+        game = Game(players=1, corporations=table[0], planets=table[1], bots=bot,
+                    seed=seed, game_index=index)  # fmt: skip
         while not game.is_terminal:
             moves = game.legal_moves()
             if len(moves) > 1:
@@ -103,7 +103,9 @@ def measure(
         ) / step
     if np.abs(slopes - slopes[0]).max() < 1e-9:
         return None
-    outcomes = [game.rollout_value(moves[k], rollouts, index * 100_000) for k in top]
+    outcomes = [
+        probes.rollout_value(game, moves[k], rollouts, index * 100_000) for k in top
+    ]
     return {
         "game": index, "decision": game.decision, "greedy": value[top],
         "slopes": slopes, "value": np.asarray(outcomes),

@@ -27,6 +27,7 @@ import numpy as np
 
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
+from pu_sim.bots import probes
 from pu_sim.bots.chance_tables import (
     CORE_DIR,
     PRIOR,
@@ -57,7 +58,9 @@ def collect(games: range, seed: int) -> tuple[Floats, Floats]:
     bot = play_bot()
     for index in games:
         game = random_board_game(bot, seed, index)
-        states, final = game.play_reading_rounds(lambda state: state.line_states(0))
+        states, final = probes.play_reading_rounds(
+            game, lambda state: state.line_states(0)
+        )
         for round_, lines in states:
             r = min(round_, ROUNDS) - 1  # later rounds count as the last
             for (open_, meteor, _), (end_open, end_meteor, _) in zip(

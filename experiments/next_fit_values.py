@@ -34,9 +34,9 @@ from matplotlib.figure import Figure
 import pu_sim
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
-from pu_sim.bots import BotSpec
-from pu_sim.game import Game
+from pu_sim.bots import BotSpec, probes
 from pu_sim.report import plots
+from pu_sim.testing import ScenarioGame
 
 KEPT = 4
 """Greedy-best placements valued by rollouts per decision."""
@@ -56,7 +56,7 @@ def without_lookahead(preset: str) -> BotSpec:
 
 
 def next_tiles_value(
-    game: Game, move: int, bot: BotSpec, deep: float = 0.0
+    game: ScenarioGame, move: int, bot: BotSpec, deep: float = 0.0
 ) -> float | None:
     """Greedy's value (`bot`, no lookahead) of the move it would play with the
     next depot's tiles on the planet `move` leaves; None if none can be placed.
@@ -82,10 +82,12 @@ def next_tiles_value(
     # scoring mode leaves the placements place_fit does not re-rank unadjusted,
     # so the move greedy plays is the best of those it re-ranks
     plain = np.asarray(
-        after.greedy_values(bots.greedy("plain", **{**bot.params, "place_fit": 0.0}))
+        probes.greedy_values(
+            after, bots.greedy("plain", **{**bot.params, "place_fit": 0.0})
+        )
     )
     ranked = np.argsort(-plain, kind="stable")[: int(CONSTANTS["PLACE_FIT_K"])]
-    values = np.asarray(after.greedy_values(bot))
+    values = np.asarray(probes.greedy_values(after, bot))
     best = int(ranked[np.argmax(values[ranked])])
     value = float(values[best])
     if deep != 0 and not (fields["events_on"] and len(fields["deck"]) <= 1):
@@ -100,18 +102,19 @@ def collect(preset: str, games: range, rollouts: int, seed: int) -> list[Row]:
     bot = without_lookahead(preset)
     out: list[Row] = []
     for index in games:
-        game = Game(1, bots=bot, seed=seed, game_index=index)
+        game = ScenarioGame(players=1, bots=bot, seed=seed, game_index=index)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > 1:
-                values = np.asarray(game.greedy_values(bot))
+                values = np.asarray(probes.greedy_values(game, bot))
                 kept = np.argsort(-values, kind="stable")[:KEPT]
                 ahead = [next_tiles_value(game, moves[i], bot) for i in kept]
                 out.append({
                     "round": game.fields()["round"],
                     "greedy": [float(values[i]) for i in kept],
                     "ahead": [np.nan if v is None else v for v in ahead],
-                    "value": [game.rollout_value(moves[i], rollouts, index * 100_000)
+                    "value": [probes.rollout_value(game, moves[i], rollouts,
+                                                   index * 100_000)
                               for i in kept],
                 })  # fmt: skip
             game.step()

@@ -31,6 +31,7 @@ import numpy as np
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
+from pu_sim.bots import probes
 from pu_sim.bots.chance_tables import (
     CORE_DIR,
     PRIOR,
@@ -74,7 +75,7 @@ def collect(games: range, seed: int) -> tuple[Floats, Floats]:
     bot = play_bot()
     for index in games:
         game = random_board_game(bot, seed, index)
-        states, end = game.play_reading_rounds(lambda s: s.objective_states(0))
+        states, end = probes.play_reading_rounds(game, lambda s: s.objective_states(0))
         final = {card: done for card, _, _, done in end}
         for round_, cards in states:
             r = min(round_, ROUNDS) - 1  # later rounds count as the last

@@ -37,6 +37,7 @@ from joblib import Parallel, delayed
 
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
 from pu_sim.analysis.stats import within_group_ridge
+from pu_sim.bots import probes
 from pu_sim.bots.chance_tables import policy_without, pxi_rows, table_parser
 from pu_sim.game import Game
 
@@ -69,7 +70,7 @@ def collect(games: range, rollouts: int, seed: int, planets: str) -> list[Record
     records = []
     for index in games:
         game = Game(
-            1,
+            players=1,
             corporations="universal_coalition" if base else "random",
             planets="ksb_4156" if base else "random",
             bots=bot,
@@ -79,13 +80,15 @@ def collect(games: range, rollouts: int, seed: int, planets: str) -> list[Record
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > 1:
-                values = np.asarray(game.greedy_values(bot))
+                values = np.asarray(probes.greedy_values(game, bot))
                 kept = np.argsort(-values, kind="stable")[:KEPT]
                 records.append({
                     "game": index, "round": game.fields()["round"],
                     "greedy": [float(values[i]) for i in kept],
-                    "features": [game.placement_features(moves[i]) for i in kept],
-                    "value": [game.rollout_value(moves[i], rollouts, index * 100_000)
+                    "features": [probes.placement_features(game, moves[i])
+                                 for i in kept],
+                    "value": [probes.rollout_value(game, moves[i], rollouts,
+                                                   index * 100_000)
                               for i in kept],
                 })  # fmt: skip
             game.apply(game.bot_move())

@@ -27,6 +27,7 @@ from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
+from pu_sim.bots import probes
 from pu_sim.game import Game
 
 WIDTH = 2  # greedy-best moves kept, as the search bot's default
@@ -61,16 +62,18 @@ GROUPS: dict[str, frozenset[str]] = {
 def play(preset: str, group: str, index: int, seed: int) -> float:
     """Solo score of game `index`, searching only the group's decisions."""
     bot = bots.preset(preset)
-    game = Game(1, bots=bot, seed=seed, game_index=index)
+    game = Game(players=1, bots=bot, seed=seed, game_index=index)
     searched = GROUPS.get(group, frozenset())
     while not game.is_terminal:
         moves = game.legal_moves()
         if game.decision in searched and len(moves) > 1:
-            values = game.greedy_values(bot)
+            values = probes.greedy_values(game, bot)
             # greedy's order, ties to the earlier move (as the search bot keeps them)
             order = np.argsort(-np.asarray(values), kind="stable")
             kept = [moves[i] for i in order[:WIDTH]]
-            means = [game.rollout_value(m, ROLLOUTS, index * 1000) for m in kept]
+            means = [
+                probes.rollout_value(game, m, ROLLOUTS, index * 1000) for m in kept
+            ]
             game.apply(kept[int(np.argmax(means))])
         else:
             game.apply(game.bot_move())

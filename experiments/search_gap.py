@@ -42,6 +42,7 @@ import pu_sim
 from pu_sim import bots
 from pu_sim._core import ENGINE_VERSION
 from pu_sim.analysis.stats import normal_sf, signal_spread
+from pu_sim.bots import probes
 from pu_sim.game import SCORE_KEYS, Game
 from pu_sim.report import plots
 from pu_sim.rules import load_rules
@@ -110,16 +111,20 @@ def placement_pairs(preset: str, games: range, rollouts: int, seed: int
     bot = bots.preset(preset)
     out = []
     for index in games:
-        game = Game(1, bots=bot, seed=seed, game_index=index)
+        game = Game(players=1, bots=bot, seed=seed, game_index=index)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > 1:
-                order = np.argsort(-np.asarray(game.greedy_values(bot)), kind="stable")
+                order = np.argsort(
+                    -np.asarray(probes.greedy_values(game, bot)), kind="stable"
+                )
                 best, second = (moves[i] for i in order[:2])
                 diff = np.array(
                     [[b - a for a, b in zip(
-                        game.rollout_scores(best, index * 100_000 + j).values(),
-                        game.rollout_scores(second, index * 100_000 + j).values(),
+                        probes.rollout_scores(game, best, index * 100_000 + j)
+                        .values(),
+                        probes.rollout_scores(game, second, index * 100_000 + j)
+                        .values(),
                         strict=True)]
                      for j in range(rollouts)], float)  # fmt: skip
                 out.append((int(game.fields()["round"]), diff))

@@ -42,6 +42,7 @@ from joblib import Parallel, delayed
 
 from pu_sim._core import ENGINE_VERSION
 from pu_sim.analysis.stats import within_group_ridge
+from pu_sim.bots import probes
 from pu_sim.bots.chance_tables import policy_without, pxi_rows, table_parser
 from pu_sim.game import Game
 from pu_sim.rules import load_rules
@@ -78,7 +79,9 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
     bot = policy_without("track_fit")  # the policy served
     records = []
     for index in games:
-        game = Game(1, corporations=corporation, bots=bot, seed=seed, game_index=index)
+        game = Game(
+            players=1, corporations=corporation, bots=bot, seed=seed, game_index=index
+        )
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision in CHOICES and len(moves) > 1:
@@ -86,14 +89,14 @@ def collect(corporation: str, games: range, rollouts: int, seed: int) -> list[Re
                 if all(n[0] == "advance" and n[-1] in TRACKS for n in names):
                     tracks = [TRACKS.index(n[-1]) for n in names]
                     at = game.tracks(0)
-                    values = [game.rollout_value(m, rollouts, index * 100_000)
+                    values = [probes.rollout_value(game, m, rollouts, index * 100_000)
                               for m in moves]  # fmt: skip
                     records.append({
                         "game": index, "round": game.fields()["round"],
                         "track": tracks,
                         "pos": [min(at[TRACKS[t]], POSITIONS - 1) for t in tracks],
-                        "context": game.track_context(0),
-                        "greedy": game.greedy_values(bot), "value": values,
+                        "context": probes.track_context(game, 0),
+                        "greedy": probes.greedy_values(game, bot), "value": values,
                     })  # fmt: skip
             game.apply(game.bot_move())
     return records

@@ -2,11 +2,12 @@
 
 The public API is small: :func:`simulate` plays games and returns a Polars frame;
 :func:`run` plays a study into a resumable run folder (:func:`scan_run`,
-:func:`read_manifest` read it back);
-:mod:`pu_sim.bots` builds bot specifications; :class:`pu_sim.game.Game` is the
-slow path for people and tests.  Pure-Python modules (data, analysis) import
-without the compiled core; anything that plays games needs it and explains how
-to build it when it is missing.
+:func:`read_manifest` read it back); both, and :class:`Game` (one game step by
+step, the slow path), take the same table description, :class:`TableSetup`
+(or its fields as keywords); :mod:`pu_sim.bots` builds bot specifications and
+:class:`RuleOptions` flips the rules' ambiguities.  Pure-Python modules (data,
+analysis) import without the compiled core; anything that plays games needs it
+and explains how to build it when it is missing.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ __version__ = "0.1.0"
 _LAZY = {
     "simulate": "pu_sim.simulation.in_memory",
     "run": "pu_sim.simulation.runner",
-    "scan_run": "pu_sim.simulation.runner",
-    "read_manifest": "pu_sim.simulation.runner",
+    "scan_run": "pu_sim.simulation.runfolder",
+    "read_manifest": "pu_sim.simulation.runfolder",
+    "TableSetup": "pu_sim.simulation.table",
     "Game": "pu_sim.game",
+    "RuleOptions": "pu_sim.rules",
     "load_rules": "pu_sim.rules",
     "RULES_VERSION": "pu_sim.rules",
 }
@@ -29,6 +32,8 @@ _LAZY = {
 __all__ = [
     "RULES_VERSION",
     "Game",
+    "RuleOptions",
+    "TableSetup",
     "__version__",
     "load_rules",
     "read_manifest",

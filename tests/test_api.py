@@ -56,7 +56,7 @@ def test_custom_bot_labels_and_weights():
         (dict(players=0), r"players must be an integer 1..6"),
         (dict(players=2, bots=["greedy"] * 3), r"got 3 entries for 2 players"),
         (dict(bots="genius"), r"unknown bot 'genius'"),
-        (dict(batch_size=0), r"batch_size must be >= 1"),
+        (dict(batch_size=0), r"batch_size must be an integer 1\.\.999999"),
     ],
 )
 def test_bad_input_is_a_clear_error(kwargs, message):
@@ -87,4 +87,4 @@ def test_a_name_without_engine_support_is_refused_with_the_playable_ones():
     from pu_sim.simulation.table import _resolve
 
     with pytest.raises(ValueError, match=r"'b' is not playable yet.*playable: a"):
-        _resolve("planet", ["a", "b"], {"a": 0, "b": 1}, frozenset({"a"}))
+        _resolve("planet", ["a", "b"], [("a", "A", 0), ("b", "B", 1)], frozenset({"a"}))

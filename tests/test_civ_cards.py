@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from pu_sim.game import Game, tile_id
-from pu_sim.testing import empty_drawing, find_placement, place_move, square_move
+from pu_sim.testing import (
+    ScenarioGame,
+    empty_drawing,
+    find_placement,
+    place_move,
+    square_move,
+    tile_id,
+)
 
 DONE = 0xFFFF
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
@@ -23,8 +29,10 @@ def covers(*cards: int):
     return lambda test: test
 
 
-def drawn(rules, covered=None, *, players=1, meteorites=(), lifepods=(), **kw) -> Game:
-    game = Game(players=players, bots="random", seed=0, **kw)
+def drawn(
+    rules, covered=None, *, players=1, meteorites=(), lifepods=(), **kw
+) -> ScenarioGame:
+    game = ScenarioGame(players=players, bots="random", seed=0, **kw)
     rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
     for (x, y), ch in (covered or {}).items():
         rows[y][x] = ch
@@ -39,7 +47,7 @@ def rank_of(rules, card: int) -> int:
     return rules.data.civ_cards[card - 1].rank
 
 
-def take(game: Game, rules, card: int, p: int = 0) -> None:
+def take(game: ScenarioGame, rules, card: int, p: int = 0) -> None:
     """Player p reaches a milestone of the card's rank and keeps the card."""
     rank = rank_of(rules, card)
     others = [c.id for c in rules.data.civ_cards if c.rank == rank and c.id != card]
@@ -52,7 +60,7 @@ def take(game: Game, rules, card: int, p: int = 0) -> None:
     assert card in game.player(p)["civ_cards"]
 
 
-def tracks(game: Game, p: int = 0) -> list[int]:
+def tracks(game: ScenarioGame, p: int = 0) -> list[int]:
     return game.player(p)["track"]
 
 
@@ -286,7 +294,7 @@ def test_unionization_raises_every_lower_tracker_to_5_without_synergies(rules):
 # ---- end-of-game cards ---------------------------------------------------------------
 
 
-def finish(game: Game) -> dict:
+def finish(game: ScenarioGame) -> dict:
     game.start_stage("end_effects")
     while game.decision is not None:
         moves = game.legal_moves()

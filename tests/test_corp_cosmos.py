@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pu_sim._build_check import import_core
-from pu_sim.game import Game, tile_id
 from pu_sim.testing import (
+    ScenarioGame,
     empty_drawing,
     find_placement,
     marked_drawing,
     place_move,
     step_move,
+    tile_id,
 )
 
 DONE = 0xFFFF
@@ -24,8 +25,8 @@ def loc(track: int, pos: int) -> int:
 
 def cosmos(
     rules, covered=None, *, tech: int = 0, lifepods=(), planet="ksb_4156"
-) -> Game:
-    game = Game(
+) -> ScenarioGame:
+    game = ScenarioGame(
         players=1, corporations="cosmos_inc", planets=planet, bots="random", seed=0
     )
     rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
@@ -38,7 +39,7 @@ def cosmos(
     return game
 
 
-def collect_onto(game: Game, where: int) -> None:
+def collect_onto(game: ScenarioGame, where: int) -> None:
     """Collect one lifepod by a card and put it at `where`."""
     game.give(0, ("lifepod", 1, 0, 0))
     if game.decision == "lifepod":  # which lifepod of the planet: any
@@ -47,7 +48,7 @@ def collect_onto(game: Game, where: int) -> None:
     game.apply(where)
 
 
-def with_pods(rules, pods: list[int], **kw) -> Game:
+def with_pods(rules, pods: list[int], **kw) -> ScenarioGame:
     """A Cosmos game with collected lifepods at these places."""
     spots = [(x, 5) for x in range(len(pods))]
     game = cosmos(rules, lifepods=spots, **kw)
@@ -56,7 +57,7 @@ def with_pods(rules, pods: list[int], **kw) -> Game:
     return game
 
 
-def track(game: Game, t: int) -> int:
+def track(game: ScenarioGame, t: int) -> int:
     return game.player(0)["track"][t]
 
 
@@ -194,7 +195,7 @@ def test_tech_3_an_energy_tile_lets_a_lifepod_move(rules):
     assert "pod_move" in items or game.decision == "pod_move"
 
 
-def planet_text(game: Game, covered) -> str:
+def planet_text(game: ScenarioGame, covered) -> str:
     return marked_drawing(game.planet_of(0), covered)
 
 

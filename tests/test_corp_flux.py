@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import find_placement, marked_drawing, place_move
+from pu_sim.testing import (
+    ScenarioGame,
+    find_placement,
+    marked_drawing,
+    place_move,
+    tile_id,
+)
 
 DONE = 0xFFFF
 TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}
@@ -14,7 +19,7 @@ CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 
 
 def flux(rules, covered=None, *, tech=0, flux_track=None, options=None, meteorites=()):
-    game = Game(players=1, corporations="flux_industries", bots="random", seed=0,
+    game = ScenarioGame(players=1, corporations="flux_industries", bots="random", seed=0,
                 options=options)  # fmt: skip
     game.set_planet(
         0, marked_drawing(game.planet_of(0), covered), meteorites=meteorites
@@ -25,7 +30,7 @@ def flux(rules, covered=None, *, tech=0, flux_track=None, options=None, meteorit
     return game
 
 
-def track(game: Game, t: int) -> int:
+def track(game: ScenarioGame, t: int) -> int:
     return game.player(0)["track"][t]
 
 

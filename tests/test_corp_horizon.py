@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from pu_sim.game import Game, tile_id
 from pu_sim.testing import (
+    ScenarioGame,
     empty_drawing,
     find_placement,
     place_move,
     square_move,
     step_move,
+    tile_id,
 )
 
 DONE = 0xFFFF
@@ -23,9 +24,9 @@ def horizon(
     lifepods=(),
     tech: int = 0,
     last_tile=(),
-) -> Game:
+) -> ScenarioGame:
     """A solo Horizon game on KSB-4156 with exactly these squares covered."""
-    game = Game(players=1, corporations="horizon_group", bots="random", seed=0)
+    game = ScenarioGame(players=1, corporations="horizon_group", bots="random", seed=0)
     rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
     for (x, y), ch in covered.items():
         rows[y][x] = ch
@@ -41,12 +42,12 @@ def horizon(
     return game
 
 
-def meteorite_squares(game: Game) -> set[tuple[int, int]]:
+def meteorite_squares(game: ScenarioGame) -> set[tuple[int, int]]:
     rows = game.player(0)["meteorite"]
     return {(x, y) for y in range(12) for x in range(12) if rows[y] >> x & 1}
 
 
-def moving(game: Game, rovers, budget: int) -> None:
+def moving(game: ScenarioGame, rovers, budget: int) -> None:
     game.set_rovers(0, rovers, in_supply=0)
     game.state.set_player_int(0, "move_budget", budget)
     game.give(0)
@@ -56,7 +57,7 @@ def moving(game: Game, rovers, budget: int) -> None:
 
 
 def test_four_rovers_and_the_horizon_rover_track(rules):
-    game = Game(players=1, corporations="horizon_group", bots="random", seed=0)
+    game = ScenarioGame(players=1, corporations="horizon_group", bots="random", seed=0)
     assert sum(1 for st, _, _ in game.player(0)["rovers"] if st == 1) == 4
     corp = next(c for c in rules.data.corporations if c.key == "horizon_group")
     rover = corp.tracks["rover"]
@@ -253,7 +254,7 @@ def test_tech_5_advances_the_rover_tracker_once_per_round(rules):
 def test_tech_1_bga_scope_skips_every_check_but_grid_and_overlap(rules):
     from pu_sim.rules import RuleOptions
 
-    game = Game(
+    game = ScenarioGame(
         players=1, corporations="horizon_group", planets="arashi", bots="random",
         options=RuleOptions(horizon_tech1_scope="all_checks"),
     )  # fmt: skip
@@ -273,7 +274,7 @@ def test_once_per_round_powers_come_back_in_bga_phases(rules):
     from pu_sim.rules import RuleOptions
 
     for reset, used_after_draft in (("round_start", 1 << 5), ("bga_phases", 0)):
-        game = Game(
+        game = ScenarioGame(
             players=1, corporations="horizon_group", bots="random",
             options=RuleOptions(once_per_round_reset=reset),
         )  # fmt: skip

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from pu_sim._build_check import import_core
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, find_placement, place_move, step_move
+from pu_sim.testing import (
+    ScenarioGame,
+    empty_drawing,
+    find_placement,
+    place_move,
+    step_move,
+    tile_id,
+)
 
 DONE = 0xFFFF
 CONST = import_core().CONSTANTS
@@ -15,10 +21,10 @@ CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 
 def jump(
     rules, covered=None, *, techs=(), lifepods=(), players=1, options=None
-) -> Game:
+) -> ScenarioGame:
     """A Jump Drive game (seat 0) whose lifepods already unlocked `techs` (1-6)."""
     corps = ["jump_drive"] + ["universal_coalition"] * (players - 1)
-    game = Game(players=players, corporations=corps, bots="random", seed=0,
+    game = ScenarioGame(players=players, corporations=corps, bots="random", seed=0,
                 options=options)  # fmt: skip
     rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
     for (x, y), ch in (covered or {}).items():
@@ -98,7 +104,7 @@ def test_tech_c_a_synergy_may_advance_twice_once_a_round(rules):
     assert not any(m & TWICE for m in game.legal_moves())
 
 
-def energy_mask(game: Game) -> int:
+def energy_mask(game: ScenarioGame) -> int:
     if game.decision == "energy":
         return game.fields()["item"][1]
     return next(a for kind, a, *_ in game.player(0)["items"] if kind == "energy")

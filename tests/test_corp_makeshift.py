@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from pu_sim._build_check import import_core
-from pu_sim.game import Game
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import marked_drawing, step_move
+from pu_sim.testing import ScenarioGame, marked_drawing, step_move
 
 DONE = 0xFFFF
 CONST = import_core().CONSTANTS
@@ -14,9 +13,9 @@ CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}
 
 
-def makeshift(rules, places=None, *, options=None, covered=None) -> Game:
+def makeshift(rules, places=None, *, options=None, covered=None) -> ScenarioGame:
     """A Makeshift game with trackers on (column, row) places (tracker -> place)."""
-    game = Game(players=1, corporations="makeshift", bots="random", seed=0,
+    game = ScenarioGame(players=1, corporations="makeshift", bots="random", seed=0,
                 options=options)  # fmt: skip
     game.set_planet(0, marked_drawing(game.planet_of(0), covered))
     for t, (col, row) in (places or {}).items():
@@ -25,7 +24,7 @@ def makeshift(rules, places=None, *, options=None, covered=None) -> Game:
     return game
 
 
-def place_of(game: Game, t: int) -> tuple[int, int]:
+def place_of(game: ScenarioGame, t: int) -> tuple[int, int]:
     info = game.player(0)
     return info["col"][t], info["track"][t]
 

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import find_placement, marked_drawing, place_move
+from pu_sim.testing import (
+    ScenarioGame,
+    find_placement,
+    marked_drawing,
+    place_move,
+    tile_id,
+)
 
 DONE = 0xFFFF
 TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 
 
-def oasis(rules, covered=None, *, tech=0, options=None) -> Game:
-    game = Game(players=1, corporations="oasis_ultd", bots="random", seed=0,
+def oasis(rules, covered=None, *, tech=0, options=None) -> ScenarioGame:
+    game = ScenarioGame(players=1, corporations="oasis_ultd", bots="random", seed=0,
                 options=options)  # fmt: skip
     game.set_planet(0, marked_drawing(game.planet_of(0), covered))
     game.set_tracks(0, {"tech": TECH_AT[tech] if tech else 0})
     return game
 
 
-def track(game: Game, t: int) -> int:
+def track(game: ScenarioGame, t: int) -> int:
     return game.player(0)["track"][t]
 
 
@@ -47,7 +52,7 @@ def test_the_water_tracker_claims_the_spaces_of_other_tracks(rules):
     assert game2.player(0)["move_budget"] == 1
 
 
-def place(rules, game: Game, tile: int, cells, water) -> None:
+def place(rules, game: ScenarioGame, tile: int, cells, water) -> None:
     """Draft `tile` onto `cells` with its water part on `water`, resolve the pool."""
     o, x, y = find_placement(rules, tile, cells, part_a=water)
     shape = rules.data.shapes[rules.data.tiles[tile].shape]

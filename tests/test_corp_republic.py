@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules.gamedata import TRACKS
 from pu_sim.testing import (
+    ScenarioGame,
     find_placement,
     marked_drawing,
     place_move,
     step_move,
+    tile_id,
 )
 
 DONE = 0xFFFF
@@ -18,8 +19,8 @@ TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 
 
-def republic(rules, covered=None, *, tech: int = 0, players: int = 1) -> Game:
-    game = Game(
+def republic(rules, covered=None, *, tech: int = 0, players: int = 1) -> ScenarioGame:
+    game = ScenarioGame(
         players=players,
         corporations=["republic"] + ["universal_coalition"] * (players - 1),
         bots="random",
@@ -30,7 +31,7 @@ def republic(rules, covered=None, *, tech: int = 0, players: int = 1) -> Game:
     return game
 
 
-def tracks(game: Game) -> dict[str, int]:
+def tracks(game: ScenarioGame) -> dict[str, int]:
     return dict(zip(TRACKS, game.player(0)["track"], strict=True))
 
 
@@ -77,7 +78,7 @@ def test_regressing_below_a_tech_milestone_locks_it(rules):
 # ---- tech 1 -------------------------------------------------------------------------------
 
 
-def civ_draft(rules, tech: int = 1) -> tuple[Game, int, int]:
+def civ_draft(rules, tech: int = 1) -> tuple[ScenarioGame, int, int]:
     game = republic(rules, {(5, 5): "c"}, tech=tech)
     civ_tile = tile_id(rules, "domino", "civ", "energy")
     other = tile_id(rules, "S-5", "rover", "tech")
@@ -213,7 +214,7 @@ def test_tech_3_bga_option_jumps_between_civ_terrain(rules):
     from pu_sim.rules import RuleOptions
 
     covered = {(2, 5): "c", (3, 5): "e", (9, 5): "c"}
-    game = Game(players=1, corporations="republic", bots="random",
+    game = ScenarioGame(players=1, corporations="republic", bots="random",
                 options=RuleOptions(republic_tech3_squares="terrain"))  # fmt: skip
     game.set_planet(0, marked_drawing(game.planet_of(0), covered))
     game.set_tracks(0, {"tech": TECH_AT[3]})

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
+    ScenarioGame,
     find_placement,
     marked_drawing,
     place_move,
     square_move,
+    tile_id,
 )
 
 DONE = 0xFFFF
@@ -19,8 +20,8 @@ CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 
 def wormhole(
     rules, covered=None, *, tech: int = 0, meteorites=(), options=None
-) -> Game:
-    game = Game(players=1, corporations="wormhole_corp", bots="random", seed=0,
+) -> ScenarioGame:
+    game = ScenarioGame(players=1, corporations="wormhole_corp", bots="random", seed=0,
                 options=options)  # fmt: skip
     game.set_planet(
         0, marked_drawing(game.planet_of(0), covered), meteorites=meteorites
@@ -29,7 +30,7 @@ def wormhole(
     return game
 
 
-def track(game: Game, t: int) -> int:
+def track(game: ScenarioGame, t: int) -> int:
     return game.player(0)["track"][t]
 
 
@@ -89,7 +90,7 @@ def test_unionization_stops_at_level_two(rules):
 # ---- biomass from tiles ------------------------------------------------------------------
 
 
-def place(rules, game: Game, tile: int, cells, part_a) -> None:
+def place(rules, game: ScenarioGame, tile: int, cells, part_a) -> None:
     o, x, y = find_placement(rules, tile, cells, part_a=part_a)
     game.set_depot(0, tile, None)
     game.start_draft(0)

@@ -13,8 +13,9 @@ import pytest
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.game import Game
-from pu_sim.testing import values_after_redeals
+from pu_sim.bots import probes
+from pu_sim.bots.probes import values_after_redeals
+from pu_sim.testing import ScenarioGame
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
 MAX_ROUNDS = int(CONSTANTS["END_CHAIN_MAX_ROUNDS"])
@@ -32,7 +33,7 @@ CHAINED_ONE_PLY = bots.greedy("chained_one_ply", **ONE_PLY)
 LONGEST = bots.greedy("longest", **{**TUNED, "end_rounds": float(MAX_ROUNDS)})
 
 
-def play_pool(game: Game, bot: bots.BotSpec) -> None:
+def play_pool(game: ScenarioGame, bot: bots.BotSpec) -> None:
     """Play what the last placement gave (its pool) by greedy's choices as the
     chain does: greedy's best move, the first one offered on a tie."""
     state = game.state
@@ -42,11 +43,13 @@ def play_pool(game: Game, bot: bots.BotSpec) -> None:
                 return
             continue
         moves = state.legal_moves()
-        values = np.asarray(game.greedy_values(bot)) if len(moves) > 1 else [0.0]
+        values = (
+            np.asarray(probes.greedy_values(game, bot)) if len(moves) > 1 else [0.0]
+        )
         state.apply_only(moves[int(np.argmax(values))])
 
 
-def score_after(game: Game, move: int, bot: bots.BotSpec) -> int:
+def score_after(game: ScenarioGame, move: int, bot: bots.BotSpec) -> int:
     """The score (9.4) once `move` is placed and its pool played."""
     after = game.copy()
     after.state.apply_only(move)
@@ -54,14 +57,14 @@ def score_after(game: Game, move: int, bot: bots.BotSpec) -> int:
     return score_now(after)
 
 
-def score_now(game: Game) -> int:
+def score_now(game: ScenarioGame) -> int:
     game.state.score_now()
     return game.player(0)["score"]
 
 
 def late_placements(seed: int, **setup):
     """The solo game's placement decisions with a choice, with the rounds left."""
-    game = Game(1, bots="greedy_tuned", seed=seed, **setup)
+    game = ScenarioGame(players=1, bots="greedy_tuned", seed=seed, **setup)
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
             fields = game.fields()
@@ -73,7 +76,7 @@ def known_answer_cases(
     rounds_left: int,
     plain: bots.BotSpec,
     chained: bots.BotSpec,
-    end_of: Callable[[Game, int], int],
+    end_of: Callable[[ScenarioGame, int], int],
 ) -> int:
     """Assert, at every late placement of seeds 0-2 with `rounds_left` rounds
     to follow, that `chained` values the moves as `plain` does plus the
@@ -85,26 +88,28 @@ def known_answer_cases(
             if left != rounds_left:
                 continue
             moves = game.legal_moves()
-            values = np.asarray(game.greedy_values(plain))
+            values = np.asarray(probes.greedy_values(game, plain))
             kept = np.argsort(-values, kind="stable")[:KEPT]
             ends = np.array([end_of(game, moves[i]) for i in kept], float)
             expected = values.copy()
             expected[kept] += CHAIN * (ends - ends.mean())
-            assert np.asarray(game.greedy_values(chained)) == pytest.approx(
+            assert np.asarray(probes.greedy_values(game, chained)) == pytest.approx(
                 expected, abs=1e-9
             )
             ends_differ += ends.std() > 0
     return ends_differ
 
 
-def assert_reads_no_hidden_state(placements: Iterator[tuple[Game, int]]) -> None:
+def assert_reads_no_hidden_state(
+    placements: Iterator[tuple[ScenarioGame, int]],
+) -> None:
     """Redealing what the player cannot see leaves the longest chain's values
     unchanged at every placement it runs at (at least three)."""
     checked = 0
     for game, left in placements:
         if left > MAX_ROUNDS:
             continue
-        values = game.greedy_values(LONGEST)
+        values = probes.greedy_values(game, LONGEST)
         for redealt in values_after_redeals(game, LONGEST, range(2)):
             assert redealt == pytest.approx(values)
         checked += 1
@@ -119,7 +124,7 @@ def test_in_the_last_round_the_chain_is_the_score_each_placement_leaves():
     assert ends_differ >= 1
 
 
-def chained_end_value(game: Game, move: int) -> int:
+def chained_end_value(game: ScenarioGame, move: int) -> int:
     """The chain's end value when one round follows: `move` placed and its
     pool played, the station turned (SS-6), greedy's best placement from the
     next depot in the last round (9.1) and its pool, then the score."""
@@ -134,7 +139,7 @@ def chained_end_value(game: Game, move: int) -> int:
     state.start_draft(0)
     if state.decision != "place":
         return score_now(after)
-    best = int(np.argmax(after.greedy_values(PLAIN_ONE_PLY)))  # first on a tie
+    best = int(np.argmax(probes.greedy_values(after, PLAIN_ONE_PLY)))  # first on a tie
     return score_after(after, state.legal_moves()[best], PLAIN_ONE_PLY)
 
 
@@ -158,10 +163,10 @@ def test_the_chain_never_reaches_the_depot_drafted_from_now():
     for game, left in late_placements(4):
         if left > MAX_ROUNDS + 3:
             continue
-        beyond_values = game.greedy_values(beyond)
-        assert beyond_values == game.greedy_values(LONGEST)
+        beyond_values = probes.greedy_values(game, beyond)
+        assert beyond_values == probes.greedy_values(game, LONGEST)
         if left > MAX_ROUNDS:
-            assert beyond_values == game.greedy_values(NO_CHAIN)
+            assert beyond_values == probes.greedy_values(game, NO_CHAIN)
             checked += 1
     assert checked >= 2
 
@@ -173,15 +178,21 @@ def test_the_chain_runs_only_in_the_preset_s_last_rounds():
     short_off = bots.greedy("short_off", **{**TUNED, "end_rounds": 2.0, "end_chain": 0})
     moved = {True: 0, False: 0}
     for game, left in late_placements(5):
-        same = game.greedy_values("greedy_tuned") == game.greedy_values(NO_CHAIN)
+        same = probes.greedy_values(game, "greedy_tuned") == probes.greedy_values(
+            game, NO_CHAIN
+        )
         if left > TUNED["end_rounds"]:
             assert same
         else:
             moved[True] += not same
         if left > 2:
-            assert game.greedy_values(short) == game.greedy_values(short_off)
+            assert probes.greedy_values(game, short) == probes.greedy_values(
+                game, short_off
+            )
         else:
-            moved[False] += game.greedy_values(short) != game.greedy_values(short_off)
+            moved[False] += probes.greedy_values(game, short) != probes.greedy_values(
+                game, short_off
+            )
     assert moved[True] >= 3 and moved[False] >= 1
 
 
@@ -190,12 +201,14 @@ def test_with_other_players_the_chain_stays_off(players):
     """SS-3: with 3+ players the commander picks the depots; SS-6: with 2 the
     other seat drafts from the depot three ahead this round.  The coming tiles
     are not known, so the chain stays off."""
-    game = Game(players, bots="greedy_tuned", seed=2)
+    game = ScenarioGame(players=players, bots="greedy_tuned", seed=2)
     checked = 0
     while not game.is_terminal:
         late = len(game.fields()["deck"]) <= 2
         if late and game.decision == "place" and len(game.legal_moves()) > 1:
-            assert game.greedy_values("greedy_tuned") == game.greedy_values(NO_CHAIN)
+            assert probes.greedy_values(game, "greedy_tuned") == probes.greedy_values(
+                game, NO_CHAIN
+            )
             checked += 1
         game.step()
     assert checked >= 2

@@ -6,9 +6,15 @@ from __future__ import annotations
 import pytest
 
 import pu_sim
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, find_placement, place_move, square_move
+from pu_sim.testing import (
+    ScenarioGame,
+    empty_drawing,
+    find_placement,
+    place_move,
+    square_move,
+    tile_id,
+)
 
 DONE = 0xFFFF
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
@@ -22,7 +28,7 @@ def covers(*cards: int):
 
 
 def drawn(rules, covered=None, *, players=1, meteorites=(), lifepods=(), msym=(), **kw):
-    game = Game(players=players, bots="random", seed=0, **kw)
+    game = ScenarioGame(players=players, bots="random", seed=0, **kw)
     rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
     for (x, y), ch in (covered or {}).items():
         rows[y][x] = ch
@@ -47,7 +53,7 @@ def squares(rows):
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_deck_has_the_chosen_mix_and_no_solo_cards_in_multiplayer(rules, players):
     mix = (5, 8, 7)
-    game = Game(players=players, seed=players, options=RuleOptions(event_deck=True,
+    game = ScenarioGame(players=players, seed=players, options=RuleOptions(event_deck=True,
                                                                    event_deck_mix=mix))  # fmt: skip
     f = game.fields()
     deck = f["deck"] + ([f["event"]] if f["event"] else [])  # 2+ players: round 1 began
@@ -64,14 +70,14 @@ def test_deck_has_the_chosen_mix_and_no_solo_cards_in_multiplayer(rules, players
 
 
 def test_solo_uses_the_deck_by_default_and_multiplayer_does_not():
-    assert Game(players=1, seed=1).fields()["events_on"] == 1
-    assert Game(players=3, seed=1).fields()["events_on"] == 0
-    assert Game(players=3, seed=1, options=RuleOptions(event_deck=True)).fields()[
-        "events_on"
-    ]
-    assert not Game(players=1, seed=1, options=RuleOptions(event_deck=False)).fields()[
-        "events_on"
-    ]
+    assert ScenarioGame(players=1, seed=1).fields()["events_on"] == 1
+    assert ScenarioGame(players=3, seed=1).fields()["events_on"] == 0
+    assert ScenarioGame(
+        players=3, seed=1, options=RuleOptions(event_deck=True)
+    ).fields()["events_on"]
+    assert not ScenarioGame(
+        players=1, seed=1, options=RuleOptions(event_deck=False)
+    ).fields()["events_on"]
 
 
 @pytest.mark.parametrize(
@@ -91,7 +97,9 @@ def test_impossible_decks_are_clear_errors(players, mix, message):
 
 
 def test_a_solo_deck_may_hold_all_twenty_of_one_colour(rules):
-    game = Game(players=1, seed=2, options=RuleOptions(event_deck_mix=(20, 0, 0)))
+    game = ScenarioGame(
+        players=1, seed=2, options=RuleOptions(event_deck_mix=(20, 0, 0))
+    )
     assert {rules.data.events[e - 65].colour for e in game.fields()["deck"]} == {
         "green"
     }
@@ -101,7 +109,7 @@ def test_a_solo_deck_may_hold_all_twenty_of_one_colour(rules):
 def test_random_mixes_follow_their_distribution(rules, mode):
     counts = []
     for i in range(150):
-        f = Game(players=2, seed=i, options=RuleOptions(event_deck=True,
+        f = ScenarioGame(players=2, seed=i, options=RuleOptions(event_deck=True,
                                                         event_deck_mix=mode)).fields()  # fmt: skip
         g, o, r = f["deck_counts"]
         counts.append((g, o, r))

@@ -11,6 +11,7 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
+from pu_sim.bots import probes
 from pu_sim.game import Game
 from pu_sim.rules import load_rules
 
@@ -67,14 +68,14 @@ def test_the_size_slope_of_a_placement_is_the_tile_size():
     """Known answer: a placement's value has w_size x squares, nothing else with size."""
     shapes = load_rules().data.shapes
     tiles = load_rules().data.tiles
-    game = Game(1, bots="greedy_tuned", seed=3)
+    game = Game(players=1, bots="greedy_tuned", seed=3)
     while game.decision != "place":
         game.step()
     moves = game.legal_moves()
     base = bots.parse("greedy_tuned").vector()
     record = fg.measure(game, moves, base, rollouts=1, index=0)
     assert record is not None and record["decision"] == "place"
-    value = np.asarray(game.greedy_values("greedy_tuned"))
+    value = np.asarray(probes.greedy_values(game, "greedy_tuned"))
     top = np.argsort(-value, kind="stable")[: fg.TOP]
     sizes = [shapes[tiles[int(re.search(r"#(\d+)", game.describe(moves[k]))[1])].shape].size
              for k in top]  # fmt: skip

@@ -16,8 +16,13 @@ import polars as pl
 import pytest
 
 from pu_sim import bots
-from pu_sim.game import Game
-from pu_sim.testing import marked_drawing, placement_cells, placement_parts
+from pu_sim.bots import probes
+from pu_sim.testing import (
+    ScenarioGame,
+    marked_drawing,
+    placement_cells,
+    placement_parts,
+)
 
 Cell = tuple[int, int]
 SHAPE_ONLY = bots.greedy(shape=1.0, pocket=0.0)
@@ -26,10 +31,10 @@ POCKET_ONLY = bots.greedy(pocket=1.0)
 NO_POCKET = bots.greedy(pocket=0.0)
 
 
-def place_decisions(seeds: range, from_round: int) -> Iterator[Game]:
+def place_decisions(seeds: range, from_round: int) -> Iterator[ScenarioGame]:
     """Solo greedy games stopped at their first placement from `from_round` on."""
     for seed in seeds:
-        game = Game(1, bots="greedy", seed=seed)
+        game = ScenarioGame(players=1, bots="greedy", seed=seed)
         while not game.is_terminal:
             if game.decision == "place" and game.fields()["round"] >= from_round:
                 yield game
@@ -41,7 +46,7 @@ def unpack(move: int) -> tuple[int, int, int, int]:
     return (move >> 12) & 1, (move >> 8) & 7, move & 15, (move >> 4) & 15
 
 
-def free_squares(game: Game) -> set[Cell]:
+def free_squares(game: ScenarioGame) -> set[Cell]:
     planet = game.planet_of(0)
     occ = game.state.get_grid(0, "occ")
     return {
@@ -78,8 +83,8 @@ def test_pocket_penalty_counts_what_a_flood_fill_counts(rules):
     for game in place_decisions(range(12), from_round=9):
         free = free_squares(game)
         tiles = game.state.depot_tiles(0)
-        on = game.greedy_values(POCKET_ONLY)
-        off = game.greedy_values(NO_POCKET)
+        on = probes.greedy_values(game, POCKET_ONLY)
+        off = probes.greedy_values(game, NO_POCKET)
         for move, a, b in zip(game.legal_moves(), on, off, strict=True):
             slot, o, x, y = unpack(move)
             foot = set(placement_cells(rules, tiles[slot], o, x, y))
@@ -90,9 +95,9 @@ def test_pocket_penalty_counts_what_a_flood_fill_counts(rules):
     assert checked > 1000 and with_pockets > 50  # the positions do close pockets
 
 
-def shape_game(rules, marks: dict[Cell, str], card: int) -> Game:
+def shape_game(rules, marks: dict[Cell, str], card: int) -> ScenarioGame:
     """Solo game at a placement, planet drawn, holding only private card `card`."""
-    game = Game(1, bots="greedy", seed=3)
+    game = ScenarioGame(players=1, bots="greedy", seed=3)
     game.set_planet(0, marked_drawing(game.planet_of(0), marks))
     game.set_objectives(0, [card])
     game.set_depot(0, small=civ_tile(rules), large=None)
@@ -117,8 +122,8 @@ def test_a_rectangle_card_pulls_civ_into_the_almost_full_window(rules):
     marks = {c: "c" for c in window - {(6, 6)}}
     game = shape_game(rules, marks, card=37)
     tile = game.state.depot_tiles(0)[0]
-    on = game.greedy_values(SHAPE_ONLY)
-    off = game.greedy_values(NO_SHAPE)
+    on = probes.greedy_values(game, SHAPE_ONLY)
+    off = probes.greedy_values(game, NO_SHAPE)
     gains = {}
     for move, a, b in zip(game.legal_moves(), on, off, strict=True):
         _, o, x, y = unpack(move)
@@ -142,8 +147,8 @@ def test_an_area_card_pulls_civ_toward_its_biggest_area(rules):
     area = {(3, 5): "C", (4, 5): "C", (5, 5): "C", (6, 5): "C", (7, 5): "c"}
     game = shape_game(rules, area, card=43)
     tile = game.state.depot_tiles(0)[0]
-    on = game.greedy_values(SHAPE_ONLY)
-    off = game.greedy_values(NO_SHAPE)
+    on = probes.greedy_values(game, SHAPE_ONLY)
+    off = probes.greedy_values(game, NO_SHAPE)
     ring = {(x + dx, y + dy) for x, y in area for dx, dy in
             ((1, 0), (-1, 0), (0, 1), (0, -1))} - set(area)  # fmt: skip
     seen = set()
@@ -163,7 +168,7 @@ def test_the_setup_discard_gives_up_the_card_least_often_met():
     # goes, whatever the other three
     dealt_it = 0
     for seed in range(40):
-        game = Game(1, bots="greedy", seed=seed)
+        game = ScenarioGame(players=1, bots="greedy", seed=seed)
         assert game.decision == "objective_discard"
         if 64 in game.player(0)["dealt_objectives"]:
             dealt_it += 1
@@ -211,8 +216,8 @@ def test_the_discard_rates_are_the_committed_measurement():
 CIV, WATER, BIOMASS = 0, 1, 2
 
 
-def track_game(positions: dict[str, int]) -> Game:
-    game = Game(1, bots="random", seed=0)
+def track_game(positions: dict[str, int]) -> ScenarioGame:
+    game = ScenarioGame(players=1, bots="random", seed=0)
     game.set_planet(0, marked_drawing(game.planet_of(0), {(5, 5): "c"}))
     game.set_objectives(0, [])
     game.set_tracks(0, positions)
@@ -228,9 +233,9 @@ def test_a_regress_values_the_spaces_it_will_claim_again_and_those_it_delays(rul
     game.reveal_event(105)
     assert sorted(game.legal_moves()) == [CIV, WATER]
     w = bots.GREEDY_WEIGHTS
-    plain = game.greedy_values(bots.greedy())
-    delay = game.greedy_values(bots.greedy(regress_delay=1.5))
-    again = game.greedy_values(bots.greedy(regress_reclaim=0.5))
+    plain = probes.greedy_values(game, bots.greedy())
+    delay = probes.greedy_values(game, bots.greedy(regress_delay=1.5))
+    again = probes.greedy_values(game, bots.greedy(regress_reclaim=0.5))
     expect_delay = {CIV: -1.5 * w["track"] * w["civ"] * 2, WATER: 0.0}
     expect_again = {
         CIV: 0.5 * w["track"] * w["civ"] * 1,
@@ -256,8 +261,8 @@ def test_early_weighs_track_benefits_by_the_round(round_, factor):
     assert game.decision == "synergy"
     w = bots.GREEDY_WEIGHTS
     benefit = {CIV: w["civ"], WATER: w["synergy"], BIOMASS: 0.0}
-    plain = game.greedy_values(bots.greedy())
-    early = game.greedy_values(bots.greedy(early=2.0))
+    plain = probes.greedy_values(game, bots.greedy())
+    early = probes.greedy_values(game, bots.greedy(early=2.0))
     checked = 0
     for i, move in enumerate(game.legal_moves()):
         if move in benefit:

@@ -10,8 +10,8 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.game import Game
-from pu_sim.testing import marked_drawing, square_move, step_move
+from pu_sim.bots import probes
+from pu_sim.testing import ScenarioGame, marked_drawing, square_move, step_move
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "line_chances" / "20000-games-seed-31" / "line_chances.json"
@@ -21,7 +21,7 @@ lc = load("line_chances")
 
 def drawn_game(marks, meteorites=()):
     """A solo game on the base planet drawn from marks, objectives cleared."""
-    game = Game(1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     game.set_planet(0, marked_drawing(game.planet_of(0), marks), meteorites=meteorites)
     game.set_objectives(0, [])
     return game
@@ -98,7 +98,10 @@ def test_a_patch_is_credited_with_the_chance_it_adds_to_its_row_and_column():
         )
 
     plain, with_chance = bots.greedy(), bots.greedy(line_chance=2.0)
-    before, now = game.greedy_values(plain), game.greedy_values(with_chance)
+    before, now = (
+        probes.greedy_values(game, plain),
+        probes.greedy_values(game, with_chance),
+    )
     checked = 0
     for i, move in enumerate(game.legal_moves()):
         for x, y in [(x, y) for y in range(12) for x in range(12)]:
@@ -120,7 +123,7 @@ def test_a_meteorite_is_worth_the_line_chance_collecting_it_frees():
     without a meteorite - chance with one, at least 0) to each meteorite's target
     value."""
     chance = np.array(json.loads(REPORT.read_text())["chance"])
-    probe = Game(1, bots="random", seed=0).planet_of(0)
+    probe = ScenarioGame(players=1, bots="random", seed=0).planet_of(0)
     covered = {(x, 3): "c" for x in range(12) if probe.is_grid(x, 3)}
     covered |= {(5, y): "c" for y in range(3, 8)}
     game = drawn_game(covered, meteorites=[(5, 3), (5, 7)])
@@ -142,9 +145,9 @@ def test_a_meteorite_is_worth_the_line_chance_collecting_it_frees():
     assert up_row > down_row >= base  # the full row is the one worth unblocking
     moves = game.legal_moves()
     up, down = moves.index(step_move(0, 5, 4)), moves.index(step_move(0, 5, 6))
-    plain = game.greedy_values(bots.greedy())
+    plain = probes.greedy_values(game, bots.greedy())
     assert plain[up] == pytest.approx(plain[down])  # equally far: a tie
-    values = game.greedy_values(bots.greedy(meteor_lines=2.0))
+    values = probes.greedy_values(game, bots.greedy(meteor_lines=2.0))
     here = max(up_row, down_row) / 3
     assert values[up] == pytest.approx(max(up_row / 2, down_row / 4) - here)
     assert values[down] == pytest.approx(max(up_row / 4, down_row / 2) - here)
@@ -166,11 +169,11 @@ def test_play_reading_rounds_reads_every_round_start_and_the_end():
     """The chance experiments' recorder: one reading per round, in order, taken
     before the round's first move, and the final position; the game is the one
     simulate() plays."""
-    game = Game(1, bots="greedy_tuned", seed=3)
-    states, final = game.play_reading_rounds(lambda s: s.game_fields()["round"])
+    game = ScenarioGame(players=1, bots="greedy_tuned", seed=3)
+    states, final = probes.play_reading_rounds(game, lambda s: s.game_fields()["round"])
     assert [r for r, _ in states] == list(range(1, len(states) + 1))
     assert all(r == value for r, value in states)
     assert game.is_terminal and final == game.fields()["round"] >= len(states)
-    again = Game(1, bots="greedy_tuned", seed=3)
+    again = ScenarioGame(players=1, bots="greedy_tuned", seed=3)
     again.play()
     assert game.scores() == again.scores()

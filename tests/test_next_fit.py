@@ -12,8 +12,9 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, PLACE_FIT_TABLE
+from pu_sim.bots import probes
+from pu_sim.bots.probes import values_after_redeals
 from pu_sim.game import Game
-from pu_sim.testing import values_after_redeals
 
 pv = load("placement_values")
 nfv = load("next_fit_values")
@@ -31,11 +32,11 @@ def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
     `deep`, from the parts (in the last round place_fit alone re-ranks its own
     best few)."""
     moves = game.legal_moves()
-    plain = np.asarray(game.greedy_values(PLAIN))
+    plain = np.asarray(probes.greedy_values(game, PLAIN))
     looks = not game.fields()["last_round"]
     kept = np.argsort(-plain, kind="stable")[: KEPT if looks else PLACE_FIT_K]
     row = np.asarray(PLACE_FIT_TABLE)[pv.phase(game.fields()["round"])]
-    fit = [row @ game.placement_features(moves[i]) for i in kept]
+    fit = [row @ probes.placement_features(game, moves[i]) for i in kept]
     out = plain.copy()
     for i, value in zip(kept, fit, strict=True):
         out[i] += TUNED["place_fit"] * (value - fit[0])
@@ -63,16 +64,16 @@ def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements(deep):
     spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight, "next_fit_deep": deep})
     checked = moved = 0
     for seed in range(2):
-        game = Game(1, bots=spec, seed=seed)
+        game = Game(players=1, bots=spec, seed=seed)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > KEPT:
-                values = np.asarray(game.greedy_values(spec))
+                values = np.asarray(probes.greedy_values(game, spec))
                 expected = expected_values(game, weight, deep)
                 assert values == pytest.approx(expected, abs=1e-9)
                 best = moves.index(game.bot_move())
                 assert values[best] == pytest.approx(values.max(), abs=1e-9)
-                moved += best != int(np.argmax(game.greedy_values(NO_LOOK)))
+                moved += best != int(np.argmax(probes.greedy_values(game, NO_LOOK)))
                 checked += 1
             game.step()
     assert checked > 20
@@ -82,11 +83,13 @@ def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements(deep):
 def test_with_three_players_the_commander_picks_the_depot_so_nothing_changes():
     """SS-3: with 3+ players the next depot is the commander's choice, so the
     lookahead is off and the preset plays as without it."""
-    game = Game(3, bots="greedy_tuned", seed=5)
+    game = Game(players=3, bots="greedy_tuned", seed=5)
     checked = 0
     while not game.is_terminal and checked < 15:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            assert game.greedy_values(LOOK) == game.greedy_values(NO_LOOK)
+            assert probes.greedy_values(game, LOOK) == probes.greedy_values(
+                game, NO_LOOK
+            )
             checked += 1
         game.step()
     assert checked == 15
@@ -95,11 +98,13 @@ def test_with_three_players_the_commander_picks_the_depot_so_nothing_changes():
 def test_two_players_with_the_fixed_rotation_look_ahead():
     """SS-4/SS-6: the 2-player variant turns the station by itself, so the next
     depot is known and the lookahead moves some values."""
-    game = Game(2, bots="greedy_tuned", seed=5)
+    game = Game(players=2, bots="greedy_tuned", seed=5)
     differ = 0
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            differ += game.greedy_values(LOOK) != game.greedy_values(NO_LOOK)
+            differ += probes.greedy_values(game, LOOK) != probes.greedy_values(
+                game, NO_LOOK
+            )
         game.step()
     assert differ > 5
 
@@ -108,18 +113,20 @@ def test_in_the_last_round_no_next_depot_is_valued():
     """9.1: once a trigger has fired the current round is the last, so the next
     depot's tiles are never placed: the preset values placements as without the
     lookahead, there and in a mid-game position marked as the last round."""
-    game = Game(1, bots="greedy_tuned", seed=4)
+    game = Game(players=1, bots="greedy_tuned", seed=4)
     last = marked = 0
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            look = game.greedy_values(LOOK)
+            look = probes.greedy_values(game, LOOK)
             if game.fields()["last_round"]:
-                assert look == game.greedy_values(NO_LOOK)
+                assert look == probes.greedy_values(game, NO_LOOK)
                 last += 1
-            elif look != game.greedy_values(NO_LOOK):
+            elif look != probes.greedy_values(game, NO_LOOK):
                 other = game.copy()
                 other.state.set_game_int("last_round", 1)
-                assert other.greedy_values(LOOK) == other.greedy_values(NO_LOOK)
+                assert probes.greedy_values(other, LOOK) == probes.greedy_values(
+                    other, NO_LOOK
+                )
                 marked += 1
         game.step()
     assert last >= 1 and marked > 5
@@ -131,12 +138,14 @@ def test_the_depot_after_next_is_skipped_when_the_next_round_is_the_last():
     deep_off = bots.greedy("deep_off", **{**TUNED, "next_fit_deep": 0.0})
     ends = moves = 0
     for seed in range(2):
-        game = Game(1, bots="greedy_tuned", seed=seed)
+        game = Game(players=1, bots="greedy_tuned", seed=seed)
         while not game.is_terminal:
             fields = game.fields()
             if (game.decision == "place" and len(game.legal_moves()) > 1
                     and not fields["last_round"]):  # fmt: skip
-                same = game.greedy_values(LOOK) == game.greedy_values(deep_off)
+                same = probes.greedy_values(game, LOOK) == probes.greedy_values(
+                    game, deep_off
+                )
                 if len(fields["deck"]) == 1:
                     assert same
                     ends += 1
@@ -149,11 +158,11 @@ def test_the_depot_after_next_is_skipped_when_the_next_round_is_the_last():
 def test_the_lookahead_reads_no_hidden_tile():
     """Only the tops of the stacks are public (SS-1): redealing everything the
     player cannot see leaves every placement's value unchanged."""
-    game = Game(1, bots="greedy_tuned", seed=3)
+    game = Game(players=1, bots="greedy_tuned", seed=3)
     checked = 0
     while not game.is_terminal:
         if game.decision == "place" and len(game.legal_moves()) > 1:
-            values = game.greedy_values("greedy_tuned")
+            values = probes.greedy_values(game, "greedy_tuned")
             for redealt in values_after_redeals(game, "greedy_tuned", range(3)):
                 assert redealt == pytest.approx(values)
             checked += 1

@@ -10,8 +10,8 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.game import Game
-from pu_sim.testing import marked_drawing, square_move
+from pu_sim.bots import probes
+from pu_sim.testing import ScenarioGame, marked_drawing, square_move
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = (
@@ -31,7 +31,7 @@ CIV_TOP, ICE = 3, 9  # chance groups (GROUPS order)
 
 def drawn_game(marks, private, meteorites=()):
     """A solo game on the base planet drawn from marks, holding these cards."""
-    game = Game(1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     game.set_planet(0, marked_drawing(game.planet_of(0), marks), meteorites=meteorites)
     game.set_objectives(0, private)
     return game
@@ -68,7 +68,7 @@ def test_units_missing_per_card_kind():
 
 def test_a_rectangle_with_no_free_window_is_dead():
     # tech terrain in every third column and row: no 3x3 window free of it
-    planet = Game(1, seed=0).planet_of(0)
+    planet = ScenarioGame(players=1, seed=0).planet_of(0)
     marks = {(x, y): "t" for y in range(12) for x in range(12)
              if (x % 3 == 1 or y % 3 == 1) and planet.is_grid(x, y)}  # fmt: skip
     game = drawn_game(marks, [COMPLEX])
@@ -119,7 +119,9 @@ def test_a_track_step_is_credited_with_the_chance_it_adds():
     expected = 5 * 2.0 * (chance[CIV_TOP, 2, after] - chance[CIV_TOP, 3, after])
     assert expected > 0
     plain, with_chance = bots.greedy(), bots.greedy(objective_chance=2.0)
-    gain = np.subtract(game.greedy_values(with_chance), game.greedy_values(plain))
+    gain = np.subtract(
+        probes.greedy_values(game, with_chance), probes.greedy_values(game, plain)
+    )
     for move, g in zip(game.legal_moves(), gain, strict=True):
         assert g == pytest.approx(expected if move == 0 else 0.0, abs=1e-9)
 
@@ -141,7 +143,9 @@ def test_a_patch_on_the_window_is_credited_with_the_rectangle_chance():
     after = game.fields()["round"]
     expected = 5 * 1.5 * (chance[0, 0, after] - chance[0, 1, after])
     plain, with_chance = bots.greedy(), bots.greedy(objective_chance=1.5)
-    gain = np.subtract(game.greedy_values(with_chance), game.greedy_values(plain))
+    gain = np.subtract(
+        probes.greedy_values(game, with_chance), probes.greedy_values(game, plain)
+    )
     moves = game.legal_moves()
     assert gain[moves.index(square_move(6, 6))] == pytest.approx(expected, abs=1e-9)
     outside = [i for i, m in enumerate(moves) if m == square_move(2, 5)]
@@ -164,15 +168,15 @@ def test_neighbour_adds_to_objective_for_the_neighbour_cards_only():
     neighbour cards their own scale: objective o + neighbour n values a
     multiplayer placement as objective o + n would, once no private card is held,
     and changes nothing in solo."""
-    duo = Game(2, bots="greedy", seed=4)
+    duo = ScenarioGame(players=2, bots="greedy", seed=4)
     duo.set_objectives(0, [], neighbour=[37, 47, 52])  # edges, area counts, collected
     while duo.decision != "place" or duo.decider != 0:
         duo.step()
-    split = duo.greedy_values(bots.greedy(objective=1.0, neighbour=0.5))
-    assert split == pytest.approx(duo.greedy_values(bots.greedy(objective=1.5)))
-    assert split != pytest.approx(duo.greedy_values(bots.greedy(objective=1.0)))
+    split = probes.greedy_values(duo, bots.greedy(objective=1.0, neighbour=0.5))
+    assert split == pytest.approx(probes.greedy_values(duo, bots.greedy(objective=1.5)))
+    assert split != pytest.approx(probes.greedy_values(duo, bots.greedy(objective=1.0)))
     solo = drawn_game({(5, 5): "c"}, [COMPLEX, AMAZON, CROWD_SOURCE])
     solo.give(0, ("patch", 0, 0, 0))
-    assert solo.greedy_values(bots.greedy(neighbour=3.0)) == solo.greedy_values(
-        bots.greedy()
-    )
+    assert probes.greedy_values(
+        solo, bots.greedy(neighbour=3.0)
+    ) == probes.greedy_values(solo, bots.greedy())

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pu_sim
-from pu_sim.game import TERRAIN_CHARS, Game
+from pu_sim.planet_text import TERRAIN_CHARS
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import TERRAINS, TRACKS
-from pu_sim.testing import empty_drawing
+from pu_sim.testing import ScenarioGame, empty_drawing
 
 Cell = tuple[int, int]
 
@@ -36,7 +36,7 @@ def areas(squares: set[Cell]) -> list[set[Cell]]:
     return out
 
 
-def board_of(game: Game, p: int = 0) -> dict:
+def board_of(game: ScenarioGame, p: int = 0) -> dict:
     info = game.player(p)
 
     def cells(rows):
@@ -108,7 +108,7 @@ def reference_met(side, board, planet) -> bool:
     raise AssertionError(side.kind)
 
 
-def check_all_cards(rules, game: Game, p: int = 0) -> None:
+def check_all_cards(rules, game: ScenarioGame, p: int = 0) -> None:
     board = board_of(game, p)
     planet = game.planet_of(p)
     for card in rules.data.objectives:
@@ -120,8 +120,8 @@ def check_all_cards(rules, game: Game, p: int = 0) -> None:
         assert met == reference_met(card.private, board, planet), card.private.name
 
 
-def drawn(rules, text: str | None = None, *, players: int = 1, **kw) -> Game:
-    game = Game(players=players, bots="random", seed=0, **kw)
+def drawn(rules, text: str | None = None, *, players: int = 1, **kw) -> ScenarioGame:
+    game = ScenarioGame(players=players, bots="random", seed=0, **kw)
     if text is not None:
         for p in range(players):
             game.set_planet(p, text)
@@ -189,7 +189,7 @@ def test_every_card_on_random_boards(rules, data):
 
 def test_every_card_on_real_end_of_game_planets(rules):
     for seed in range(6):
-        game = Game(players=2, bots="greedy", seed=seed)
+        game = ScenarioGame(players=2, bots="greedy", seed=seed)
         game.play()
         for p in range(2):
             check_all_cards(rules, game, p)
@@ -243,7 +243,7 @@ def test_patches_are_biomass_and_cover_for_the_coverage_cards(rules):
 
 
 def test_solo_draws_four_and_keeps_three(rules):
-    game = Game(players=1, bots="greedy", seed=4)
+    game = ScenarioGame(players=1, bots="greedy", seed=4)
     assert game.decision == "objective_discard"
     dealt = game.player(0)["dealt_objectives"]
     assert len(dealt) == 4 and sorted(m + 37 for m in game.legal_moves()) == sorted(
@@ -257,7 +257,7 @@ def test_solo_draws_four_and_keeps_three(rules):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_neighbour_cards_and_the_private_module(rules, players):
-    game = Game(players=players, bots="greedy", seed=5,
+    game = ScenarioGame(players=players, bots="greedy", seed=5,
                 options=RuleOptions(private_objectives=True))  # fmt: skip
     for p in range(players):
         assert game.decision == "objective_discard" and game.decider == p
@@ -272,7 +272,7 @@ def test_neighbour_cards_and_the_private_module(rules, players):
 
 
 def test_without_the_module_multiplayer_has_no_private_objectives():
-    game = Game(players=3, bots="greedy", seed=6)
+    game = ScenarioGame(players=3, bots="greedy", seed=6)
     assert game.decision != "objective_discard"
     assert game.player(0)["private_objectives"] == []
 

@@ -14,8 +14,14 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import PLACE_FIT_TABLE
-from pu_sim.game import Game
-from pu_sim.testing import find_placement, marked_drawing, place_move, placement_cells
+from pu_sim.bots import probes
+from pu_sim.testing import (
+    ScenarioGame,
+    find_placement,
+    marked_drawing,
+    place_move,
+    placement_cells,
+)
 
 Cell = tuple[int, int]
 pv = load("placement_values")
@@ -24,16 +30,16 @@ REPORT = (ROOT / "reports" / "placement_values" / "800-games-seed-2028-base"
           / "placement_values.json")  # fmt: skip
 
 
-def straight_three(game: Game) -> int:
+def straight_three(game: ScenarioGame) -> int:
     """A straight-3 tile without a meteor symbol."""
     data = game.rules.data
     return next(t.id for t in data.tiles
                 if data.shapes[t.shape].name == "straight-3" and not t.meteor)  # fmt: skip
 
 
-def row_five_open(meteorites: tuple[Cell, ...] = ()) -> Game:
+def row_five_open(meteorites: tuple[Cell, ...] = ()) -> ScenarioGame:
     """Base planet covered everywhere but row 5 (12 squares), a straight-3 to place."""
-    game = Game(1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     planet = game.planet_of(0)
     marks = {(x, y): "c" for y in range(12) for x in range(12)
              if y != 5 and planet.is_grid(x, y)}  # fmt: skip
@@ -45,9 +51,9 @@ def row_five_open(meteorites: tuple[Cell, ...] = ()) -> Game:
     return game
 
 
-def features_of(game: Game, cells: list[Cell]) -> dict[str, float]:
+def features_of(game: ScenarioGame, cells: list[Cell]) -> dict[str, float]:
     o, x, y = find_placement(game.rules, straight_three(game), cells)
-    return dict(zip(pv.FEATURES, game.placement_features(place_move(0, o, x, y)),
+    return dict(zip(pv.FEATURES, probes.placement_features(game, place_move(0, o, x, y)),
                     strict=True))  # fmt: skip
 
 
@@ -80,11 +86,11 @@ def test_a_meteorite_line_is_no_line():
     assert f["line_1"] == sum(medals[3:11])  # column 11 holds the meteorite
 
 
-def mid_game_placements(seeds: range, planets: str | None) -> Iterator[Game]:
+def mid_game_placements(seeds: range, planets: str | None) -> Iterator[ScenarioGame]:
     """greedy_tuned solo games stopped at their first placement from round 6."""
     for seed in seeds:
         boards = {} if planets is None else {"planets": planets}
-        game = Game(1, bots="greedy_tuned", seed=seed, **boards)  # type: ignore[arg-type]
+        game = ScenarioGame(players=1, bots="greedy_tuned", seed=seed, **boards)  # type: ignore[arg-type]
         while not game.is_terminal:
             if game.decision == "place" and game.fields()["round"] >= 6:
                 yield game
@@ -92,7 +98,7 @@ def mid_game_placements(seeds: range, planets: str | None) -> Iterator[Game]:
             game.step()
 
 
-def reference_features(game: Game, move: int) -> list[float]:
+def reference_features(game: ScenarioGame, move: int) -> list[float]:
     """The features by breadth-first search and the engine's line states."""
     planet = game.planet_of(0)
     slot, o, x, y = (move >> 12) & 1, (move >> 8) & 7, move & 15, (move >> 4) & 15
@@ -137,15 +143,17 @@ def test_features_match_a_breadth_first_reference(planets):
     checked = 0
     for game in mid_game_placements(range(3), planets):
         for move in game.legal_moves():
-            assert game.placement_features(move) == reference_features(game, move)
+            assert probes.placement_features(game, move) == reference_features(
+                game, move
+            )
             checked += 1
     assert checked > 100
 
 
 def test_features_refuse_a_move_that_is_no_placement():
-    game = Game(1, bots="greedy", seed=0)
+    game = ScenarioGame(players=1, bots="greedy", seed=0)
     with pytest.raises(ValueError, match="not a legal placement"):
-        game.placement_features(0)
+        probes.placement_features(game, 0)
 
 
 def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
@@ -161,15 +169,15 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
     fitted = bots.greedy("b", **{**tuned, "place_fit": 1.5})
     checked = changed = 0
     for seed in range(4):
-        game = Game(1, bots=fitted, seed=seed)
+        game = ScenarioGame(players=1, bots=fitted, seed=seed)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > pv.KEPT:
-                before = np.asarray(game.greedy_values(base))
-                after = np.asarray(game.greedy_values(fitted))
+                before = np.asarray(probes.greedy_values(game, base))
+                after = np.asarray(probes.greedy_values(game, fitted))
                 kept = np.argsort(-before, kind="stable")[: pv.KEPT]
                 row = table[pv.phase(game.fields()["round"])]
-                own = [row @ game.placement_features(moves[i]) for i in kept]
+                own = [row @ probes.placement_features(game, moves[i]) for i in kept]
                 expected = before.copy()
                 for i, value in zip(kept, own, strict=True):
                     expected[i] += 1.5 * (value - own[0])  # relative to greedy's best

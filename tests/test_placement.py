@@ -13,9 +13,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from slow_placement import slow_placements
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, find_placement, place_move, placement_cells
+from pu_sim.testing import (
+    ScenarioGame,
+    empty_drawing,
+    find_placement,
+    place_move,
+    placement_cells,
+    tile_id,
+)
 
 Cell = tuple[int, int]
 
@@ -31,8 +37,8 @@ def slow_count(rules, planet, covered: set[Cell], tile: int, *, adjacency=True) 
 # ---- fixtures ----------------------------------------------------------------------
 
 
-def ksb_game(covered: set[Cell] = frozenset(), options=None) -> Game:
-    game = Game(players=1, bots="random", seed=0, options=options)
+def ksb_game(covered: set[Cell] = frozenset(), options=None) -> ScenarioGame:
+    game = ScenarioGame(players=1, bots="random", seed=0, options=options)
     planet = game.planet_of(0)
     rows = [list(r) for r in empty_drawing(planet).splitlines()]
     for x, y in covered:
@@ -171,7 +177,7 @@ def test_pl4_biomass_patches_anchor_adjacency_unless_the_option_is_off(rules):
     tile = tile_of(rules, "domino", "civ/energy", False)
     near_patch = find_placement(rules, tile, [(6, 5), (7, 5)])
     for anchor, expected in ((True, True), (False, False)):
-        game = Game(
+        game = ScenarioGame(
             players=1, bots="random", seed=0,
             options=RuleOptions(patches_anchor_adjacency=anchor),
         )  # fmt: skip
@@ -231,7 +237,7 @@ def test_draft_offers_only_placeable_tiles(rules):
         rows[y][x] = "c"
     for x, y in ((5, 5), (6, 5)):  # a two-square hole
         rows[y][x] = "."
-    game = Game(players=1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     game.set_planet(0, "\n".join("".join(r) for r in rows))
     domino = tile_of(rules, "domino", "civ/energy", False)
     large = tile_of(rules, "straight-4", "civ/energy", False)

@@ -13,9 +13,15 @@ from hypothesis import strategies as st
 from slow_placement import core_placements, slow_placements
 
 from pu_sim._build_check import import_core
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing, find_placement, square_move, step_move
+from pu_sim.testing import (
+    ScenarioGame,
+    empty_drawing,
+    find_placement,
+    square_move,
+    step_move,
+    tile_id,
+)
 
 Cell = tuple[int, int]
 LEVEL = import_core().CONSTANTS
@@ -31,10 +37,10 @@ def drawn(
     players: int = 1,
     lifepods: tuple[Cell, ...] = (),
     options: RuleOptions | None = None,
-) -> Game:
+) -> ScenarioGame:
     """A game whose seat 0 plays `key` with exactly these squares covered."""
     planets = [key] + ["ksb_4156"] * (players - 1)
-    game = Game(
+    game = ScenarioGame(
         players=players, planets=planets, bots="random", seed=0, options=options
     )
     planet = game.planet_of(0)
@@ -56,12 +62,14 @@ def squares_with(rules, key: str, chars: str) -> list[Cell]:
     return [(x, y) for x, y in planet.grid_squares if planet.grid[y][x] in chars]
 
 
-def score(game: Game) -> dict:
+def score(game: ScenarioGame) -> dict:
     game.start_stage("score")
     return game.player(0)
 
 
-def covering(rules, tile: int, game: Game, cells: list[Cell], level: int = 0) -> bool:
+def covering(
+    rules, tile: int, game: ScenarioGame, cells: list[Cell], level: int = 0
+) -> bool:
     """Whether the tile may be placed exactly on `cells` at this fallback level."""
     o, x, y = find_placement(rules, tile, cells)
     return (o, x, y) in game.state.placements(0, tile, level)
@@ -141,7 +149,7 @@ def test_arashi_a_biomass_patch_never_goes_on_the_ring(rules):
     assert {(4, 4), (6, 4), (5, 3)} <= squares
 
 
-def arashi_only_ring_left(rules, options=None) -> Game:
+def arashi_only_ring_left(rules, options=None) -> ScenarioGame:
     """Every square outside rows 5-6 is covered: any tile lies on the ring only."""
     outside = {
         c: "c" for c in planet_of(rules, "arashi").grid_squares if c[1] not in (5, 6)
@@ -299,14 +307,14 @@ def test_lacuna_holes_take_no_tile(rules):
     assert all((6, 3) in c for c in cells)
 
 
-def placed_cells(rules, game: Game, tile: int) -> list[set[Cell]]:
+def placed_cells(rules, game: ScenarioGame, tile: int) -> list[set[Cell]]:
     return [
         {c for c, _ in squares}
         for squares, *_ in core_placements(rules, game.state, tile)
     ]
 
 
-def waiver_board(rules, key: str, players: int, options=None) -> Game:
+def waiver_board(rules, key: str, players: int, options=None) -> ScenarioGame:
     """Only patches around one tile square, and a free pocket far away.
 
     With patches not anchoring adjacency, no tile can touch a tile square:
@@ -394,7 +402,7 @@ POCKET = """
 
 @pytest.mark.parametrize(("slide", "legal"), [("straight", False), ("one_step", True)])
 def test_pajitnov_slide_in(rules, slide, legal):
-    game = Game(players=1, planets="pajitnov", bots="random",
+    game = ScenarioGame(players=1, planets="pajitnov", bots="random",
                 options=RuleOptions(pajitnov_slide=slide))  # fmt: skip
     game.set_planet(0, POCKET)
     domino = civ_energy(rules, "domino")
@@ -440,7 +448,7 @@ def test_pajitnov_a_u_slides_onto_a_peg_only_mouth_first(rules):
 
 
 def test_pajitnov_patches_are_exempt(rules):
-    game = Game(players=1, planets="pajitnov", bots="random")
+    game = ScenarioGame(players=1, planets="pajitnov", bots="random")
     game.set_planet(0, POCKET)
     assert (5, 5) in game.state.patch_squares(0)
 

@@ -7,20 +7,30 @@ and checks trackers, pending choices and tokens.
 
 from __future__ import annotations
 
-from pu_sim.game import Game, tile_id
-from pu_sim.testing import empty_drawing, find_placement, marked_drawing, place_move
+from pu_sim.testing import (
+    ScenarioGame,
+    empty_drawing,
+    find_placement,
+    marked_drawing,
+    place_move,
+    tile_id,
+)
 
 TRACKS = ("civ", "water", "biomass", "rover", "tech")
 
 
-def drawn(rules, covered: dict[tuple[int, int], str] | None = None, **kw) -> Game:
+def drawn(
+    rules, covered: dict[tuple[int, int], str] | None = None, **kw
+) -> ScenarioGame:
     """A solo game whose planet holds exactly `covered` (square -> terrain letter)."""
-    game = Game(players=1, bots="random", seed=0, **kw)
+    game = ScenarioGame(players=1, bots="random", seed=0, **kw)
     game.set_planet(0, marked_drawing(rules.data.planets[0], covered))
     return game
 
 
-def place(game: Game, rules, tile: int, cells, part_a=None, slot: int = 0) -> None:
+def place(
+    game: ScenarioGame, rules, tile: int, cells, part_a=None, slot: int = 0
+) -> None:
     """Draft `tile` from the given depot slot onto exactly `cells`."""
     o, x, y = find_placement(rules, tile, cells, part_a)
     other = None
@@ -33,7 +43,7 @@ def place(game: Game, rules, tile: int, cells, part_a=None, slot: int = 0) -> No
     game.apply(place_move(slot, o, x, y))
 
 
-def resolve_all(game: Game, prefer=()) -> None:
+def resolve_all(game: ScenarioGame, prefer=()) -> None:
     """Answer pending decisions of this turn: preferred tracks first, rovers stop."""
     while game.decision in ("order", "energy", "synergy", "track", "rover_step"):
         moves = game.legal_moves()
@@ -290,7 +300,7 @@ def test_an_unplaced_energy_water_tile_gives_water_twice(rules):
     rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
     for x, y in rules.data.planets[0].grid_squares:
         rows[y][x] = "c"
-    game = Game(players=1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     game.set_planet(0, "\n".join("".join(r) for r in rows))
     tile = tile_id(rules, "domino", "energy", "water", meteor=True)
     other = tile_id(rules, "straight-4", "civ", "energy")

@@ -6,15 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
-from pu_sim.testing import empty_drawing
+from pu_sim.testing import ScenarioGame, empty_drawing, tile_id
 
 DONE = 0xFFFF
 
 
 def fill_planet(
-    rules, game: Game, p: int, leave: set[tuple[int, int]] = frozenset()
+    rules, game: ScenarioGame, p: int, leave: set[tuple[int, int]] = frozenset()
 ) -> None:
     """Cover every grid square of player p's planet except `leave`."""
     rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
@@ -24,14 +23,14 @@ def fill_planet(
     game.set_planet(p, "\n".join("".join(r) for r in rows))
 
 
-def to_first_draft(game: Game) -> Game:
+def to_first_draft(game: ScenarioGame) -> ScenarioGame:
     """Let the bots settle setup choices (solo private objectives) and reach round 1."""
     while game.decision not in ("place", "rotation", "no_place"):
         game.step()
     return game
 
 
-def play_round(game: Game) -> None:
+def play_round(game: ScenarioGame) -> None:
     """Let the bots play until the next round starts (or the game ends)."""
     to_first_draft(game)
     start = game.fields()["round"]
@@ -46,7 +45,9 @@ def play_round(game: Game) -> None:
 def test_solo_and_two_player_station_turns_one_depot_clockwise_each_round(players):
     # SS-5/SS-6: r <- r - 1 (mod 6) at the start of every round, round 1 included
     options = RuleOptions(initial_rotation=4, event_deck=False)
-    game = to_first_draft(Game(players=players, bots="greedy", seed=2, options=options))
+    game = to_first_draft(
+        ScenarioGame(players=players, bots="greedy", seed=2, options=options)
+    )
     rotations = [game.fields()["rotation"]]
     for _ in range(4):
         play_round(game)
@@ -60,14 +61,16 @@ def test_solo_and_two_player_station_turns_one_depot_clockwise_each_round(player
 
 
 def test_two_players_without_the_variant_let_the_commander_choose():
-    game = Game(players=2, seed=2, options=RuleOptions(two_player_fixed_rotation=False))
+    game = ScenarioGame(
+        players=2, seed=2, options=RuleOptions(two_player_fixed_rotation=False)
+    )
     assert (game.decision, game.decider) == ("rotation", 0)
     assert game.legal_moves() == [0, 1, 2, 3, 4, 5]
 
 
 def test_commander_chooses_any_rotation_and_the_token_passes_clockwise():
     # SS-3, rules.md 4.1 and 4.7
-    game = Game(players=4, bots="greedy", seed=3)
+    game = ScenarioGame(players=4, bots="greedy", seed=3)
     commanders = []
     for _ in range(5):
         assert game.decision == "rotation"
@@ -79,7 +82,7 @@ def test_commander_chooses_any_rotation_and_the_token_passes_clockwise():
 
 
 def test_draft_goes_clockwise_from_the_commander_with_each_player_resolving_fully():
-    game = Game(players=3, bots="greedy", seed=4)
+    game = ScenarioGame(players=3, bots="greedy", seed=4)
     game.state.set_game_int("commander", 2)
     game.start_round()
     game.apply(0)
@@ -96,7 +99,7 @@ def test_draft_goes_clockwise_from_the_commander_with_each_player_resolving_full
 
 def test_trigger_a_the_round_is_finished_and_then_the_game_ends(rules):
     # a player who cannot place takes a tile unplaced; the others still place
-    game = Game(players=2, bots="greedy", seed=5)
+    game = ScenarioGame(players=2, bots="greedy", seed=5)
     fill_planet(rules, game, 1)
     game.start_round()
     f = game.fields()
@@ -110,7 +113,7 @@ def test_trigger_a_the_round_is_finished_and_then_the_game_ends(rules):
 
 
 def test_trigger_b_an_empty_depot_ends_the_game_after_the_round(rules):
-    game = to_first_draft(Game(players=1, bots="greedy", seed=6))
+    game = to_first_draft(ScenarioGame(players=1, bots="greedy", seed=6))
     # empty both stacks of a depot nobody faces this round
     far = (game.state.facing_depot(0) + 3) % 6
     game.state.set_stack_pos(game.state.depot_stack(far, 0), 12)
@@ -122,7 +125,9 @@ def test_trigger_b_an_empty_depot_ends_the_game_after_the_round(rules):
 
 def test_one_empty_stack_is_not_enough_and_the_other_tile_must_be_taken(rules):
     game = to_first_draft(
-        Game(players=1, bots="greedy", seed=7, options=RuleOptions(event_deck=False))
+        ScenarioGame(
+            players=1, bots="greedy", seed=7, options=RuleOptions(event_deck=False)
+        )
     )
     depot = (game.state.facing_depot(0) - 1) % 6  # faced next round
     game.state.set_stack_pos(game.state.depot_stack(depot, 1), 12)
@@ -134,7 +139,7 @@ def test_one_empty_stack_is_not_enough_and_the_other_tile_must_be_taken(rules):
 
 def test_stored_patches_are_placed_in_the_end_phase(rules):
     # 9.3: stored patches placed under the normal rules before scoring
-    game = Game(players=1, bots="random", seed=8)
+    game = ScenarioGame(players=1, bots="random", seed=8)
     fill_planet(rules, game, 0, leave={(5, 5), (6, 5)})
     game.state.set_player_int(0, "stored_patches", 3)
     game.start_stage("end_effects")
@@ -154,7 +159,7 @@ def test_stored_patches_are_placed_in_the_end_phase(rules):
 
 
 def test_complete_rows_and_columns_score_their_medals_unless_a_meteorite(rules):
-    game = Game(players=1, bots="random", seed=9)
+    game = ScenarioGame(players=1, bots="random", seed=9)
     # cover row 5 (medal 3) and column 0 (medal 1: rows 5-6 only)
     rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
     for x in range(12):
@@ -172,7 +177,7 @@ def test_complete_rows_and_columns_score_their_medals_unless_a_meteorite(rules):
 
 
 def test_a_full_planet_without_meteorites_scores_40(rules):
-    game = Game(players=1, bots="random", seed=9)
+    game = ScenarioGame(players=1, bots="random", seed=9)
     fill_planet(rules, game, 0)
     game.state.score_now()
     assert game.player(0)["score_planet"] == 40
@@ -206,7 +211,7 @@ def test_planet_score_matches_an_independent_scorer(rules, squares, meteorites, 
     rows = [list(r) for r in empty_drawing(planet).splitlines()]
     for x, y in covered:
         rows[y][x] = "c"
-    game = Game(players=1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     game.set_planet(0, "\n".join("".join(r) for r in rows), meteorites=mets)
     game.state.score_now()
     assert game.player(0)["score_planet"] == reference_planet_score(
@@ -218,7 +223,7 @@ def test_planet_score_matches_an_independent_scorer(rules, squares, meteorites, 
 
 
 def test_ties_break_on_uncovered_squares_then_meteorites_then_share(rules):
-    game = Game(players=3, bots="random", seed=10)
+    game = ScenarioGame(players=3, bots="random", seed=10)
     base = empty_drawing(rules.data.planets[0])
     one = base.replace(".", "c", 3)
     two = base.replace(".", "c", 4)
@@ -236,7 +241,7 @@ def test_ties_break_on_uncovered_squares_then_meteorites_then_share(rules):
 
 
 def test_scores_are_the_sum_of_categories_and_the_winner_ranks_first():
-    game = Game(players=4, bots="greedy", seed=11)
+    game = ScenarioGame(players=4, bots="greedy", seed=11)
     game.play()
     scores = game.scores()
     for s in scores:

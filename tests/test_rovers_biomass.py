@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from pu_sim.game import Game, tile_id
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
+    ScenarioGame,
     empty_drawing,
     find_placement,
     place_move,
     square_move,
     step_move,
+    tile_id,
 )
 
 DONE = 0xFFFF
 STORE = 255
 
 
-def drawn(rules, covered, *, meteorites=(), last_tile=(), lifepods=(), **kw) -> Game:
+def drawn(
+    rules, covered, *, meteorites=(), last_tile=(), lifepods=(), **kw
+) -> ScenarioGame:
     """A solo game with exactly these squares covered (square -> terrain letter)."""
-    game = Game(players=1, bots="random", seed=0, **kw)
+    game = ScenarioGame(players=1, bots="random", seed=0, **kw)
     rows = [list(r) for r in empty_drawing(rules.data.planets[0]).splitlines()]
     for (x, y), ch in covered.items():
         rows[y][x] = ch
@@ -33,7 +36,7 @@ def squares_of(rows: list[int]) -> set[tuple[int, int]]:
     return {(x, y) for y in range(12) for x in range(12) if rows[y] >> x & 1}
 
 
-def rover_squares(game: Game, p: int = 0) -> list[tuple[int, int]]:
+def rover_squares(game: ScenarioGame, p: int = 0) -> list[tuple[int, int]]:
     return [(x, y) for st, x, y in game.player(p)["rovers"] if st == 2]
 
 

@@ -70,7 +70,7 @@ def test_results_do_not_depend_on_jobs_batches_or_backend(tmp_path, bots):
 
 
 def test_results_do_not_depend_on_the_order_batches_run_in(tmp_path, monkeypatch):
-    kw = dict(players=3, bots="random", seed=12, batch_size=3)
+    kw = dict(players=3, bots="random", seed=12, batch_size=3, n_jobs=1)
     reference = games(run(30, out=tmp_path / "a", **kw).path)
     real = runner.missing_ranges
     monkeypatch.setattr(runner, "missing_ranges", lambda *a: real(*a)[::-1])

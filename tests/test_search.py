@@ -11,6 +11,7 @@ from polars.testing import assert_frame_equal
 
 import pu_sim
 from pu_sim import _core, bots
+from pu_sim.bots import probes
 from pu_sim.game import Game
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import frame_violations
@@ -113,11 +114,11 @@ MAJOR = {
 
 def _off_greedy_decisions(bot: bots.BotSpec, seed: int) -> list[str]:
     """Decisions of one solo game where `bot` played none of greedy's best moves."""
-    game = Game(1, bots=bot, seed=seed, corporations="random", planets="random")
+    game = Game(players=1, bots=bot, seed=seed, corporations="random", planets="random")
     off = []
     while not game.is_terminal:
         moves, move = game.legal_moves(), game.bot_move()
-        values = np.asarray(game.greedy_values(bot))
+        values = np.asarray(probes.greedy_values(game, bot))
         if values[moves.index(move)] < values.max():
             off.append(game.decision)
         game.apply(move)
@@ -223,12 +224,12 @@ def test_determinization_draws_events_the_player_has_not_seen():
 def test_a_rollout_is_reproducible_and_leaves_the_game_alone():
     """Game.rollout (the experiments' option values): same stream, same score;
     other streams redeal the hidden state; the real game does not move."""
-    game = Game(1, bots="greedy_tuned", seed=8)
+    game = Game(players=1, bots="greedy_tuned", seed=8)
     while game.decision != "place":
         game.step()
     before, moves = game.fields(), game.legal_moves()
-    scores = [game.rollout(moves[0], stream) for stream in range(8)]
-    assert game.rollout(moves[0], 3) == scores[3]
+    scores = [probes.rollout(game, moves[0], stream) for stream in range(8)]
+    assert probes.rollout(game, moves[0], 3) == scores[3]
     assert len(set(scores)) > 1  # the redealt stacks and events differ
     assert game.fields() == before and game.legal_moves() == moves
     finished = game.copy()
@@ -237,7 +238,7 @@ def test_a_rollout_is_reproducible_and_leaves_the_game_alone():
     finished.play()
     assert finished.scores()[0]["score"] == scores[5]
     # the experiments' option value: the mean over consecutive streams
-    assert game.rollout_value(moves[0], 4, 2) == float(np.mean(scores[2:6]))
+    assert probes.rollout_value(game, moves[0], 4, 2) == float(np.mean(scores[2:6]))
 
 
 # ---- strength ---------------------------------------------------------------------

@@ -24,7 +24,7 @@ def test_groups_name_real_decisions_once():
     assert len(names) == len(set(names))
     seen = set()
     for seed in range(3):
-        game = Game(1, bots="greedy_tuned", seed=seed)
+        game = Game(players=1, bots="greedy_tuned", seed=seed)
         while not game.is_terminal:
             seen.add(game.decision)
             game.step()

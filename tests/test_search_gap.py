@@ -9,6 +9,7 @@ import pytest
 from experiment_scripts import load
 
 import pu_sim
+from pu_sim.bots import probes
 from pu_sim.game import SCORE_KEYS, Game
 
 sg = load("search_gap")
@@ -23,15 +24,15 @@ def test_the_greedy_side_is_the_presets_own_games():
 
 def test_rollout_scores_add_up_and_match_the_rollout():
     """The breakdown's categories sum to its score, which is rollout()'s value."""
-    game = Game(1, bots="greedy_tuned", seed=3)
+    game = Game(players=1, bots="greedy_tuned", seed=3)
     while game.decision != "place":
         game.step()
     move = game.legal_moves()[0]
     for stream in range(3):
-        parts = game.rollout_scores(move, stream)
+        parts = probes.rollout_scores(game, move, stream)
         assert list(parts) == list(SCORE_KEYS)
         assert parts["score"] == sum(parts[k] for k in SCORE_KEYS[1:])
-        assert parts["score"] == game.rollout(move, stream)
+        assert parts["score"] == probes.rollout(game, move, stream)
 
 
 def test_placement_pairs_are_the_second_best_minus_the_best():

@@ -12,8 +12,8 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.game import Game
-from pu_sim.testing import marked_drawing
+from pu_sim.bots import probes
+from pu_sim.testing import ScenarioGame, marked_drawing
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = (ROOT / "reports" / "track_values" / "400-games-seed-79"
@@ -23,7 +23,7 @@ REPORT = (ROOT / "reports" / "track_values" / "400-games-seed-79"
 tv = load("track_values")
 
 
-def context_reference(game: Game, p: int = 0) -> dict[str, float]:
+def context_reference(game: ScenarioGame, p: int = 0) -> dict[str, float]:
     """track_context recomputed from the player's public fields."""
     pl = game.player(p)
     rovers = [(x, y) for status, x, y in pl["rovers"] if status == 2]
@@ -57,13 +57,13 @@ def test_context_names_match_the_core():
 def test_known_answer_lifepods_near_the_rovers():
     """Lifepods 1, 3 and 6 squares from the nearest rover; one more covered
     square, two meteorites, a rover in supply."""
-    game = Game(1, bots="random", seed=0)
+    game = ScenarioGame(players=1, bots="random", seed=0)
     planet = game.planet_of(0)
     marks = {(5, 5): "o", (7, 6): "o", (11, 5): "o", (4, 4): "c"}
     game.set_planet(0, marked_drawing(planet, marks), meteorites=((0, 5), (1, 5)))
     game.set_rovers(0, [(4, 5)], in_supply=1)
     game.set_tracks(0, {"civ": 2, "water": 7, "biomass": 0, "rover": 3, "tech": 5})
-    got = dict(zip(tv.CONTEXT, game.track_context(0), strict=True))
+    got = dict(zip(tv.CONTEXT, probes.track_context(game, 0), strict=True))
     assert got == {
         "lifepods": 3, "lifepods_near_2": 1, "lifepods_near_4": 2,
         "rovers_on_planet": 1, "rovers_in_supply": 1, "covered": 1,
@@ -83,11 +83,11 @@ def test_context_equals_the_reference_through_whole_games(corporation, planet):
     """At every track choice of two games the core's context is the reference's."""
     checked = 0
     for index in range(2):
-        game = Game(1, corporations=corporation, planets=planet,
+        game = ScenarioGame(players=1, corporations=corporation, planets=planet,
                     bots="greedy_tuned", seed=17, game_index=index)  # fmt: skip
         while not game.is_terminal:
             if game.decision in tv.CHOICES:
-                got = dict(zip(tv.CONTEXT, game.track_context(0), strict=True))
+                got = dict(zip(tv.CONTEXT, probes.track_context(game, 0), strict=True))
                 assert got == context_reference(game)
                 checked += 1
             game.apply(game.bot_move())
@@ -163,13 +163,16 @@ def test_greedy_adds_the_scaled_table_to_track_choices():
     table = json.loads(REPORT.read_text())["tables"]["universal_coalition"]
     base = bots.greedy("a", **{**bots.PRESETS["greedy_tuned"], "track_fit": 0.0})
     fitted = bots.greedy("b", **{**bots.PRESETS["greedy_tuned"], "track_fit": 2.5})
-    game = Game(1, bots=base, seed=5)
+    game = ScenarioGame(players=1, bots=base, seed=5)
     checked = 0
     while not game.is_terminal and checked < 8:
         if game.decision in tv.CHOICES:
-            before, after = game.greedy_values(base), game.greedy_values(fitted)
+            before, after = (
+                probes.greedy_values(game, base),
+                probes.greedy_values(game, fitted),
+            )
             pos, rnd = game.tracks(0), game.fields()["round"]
-            ctx = np.array(game.track_context(0))
+            ctx = np.array(probes.track_context(game, 0))
             for i, move in enumerate(game.legal_moves()):
                 track = game.describe(move).split()[-1]
                 t = tv.TRACKS.index(track)

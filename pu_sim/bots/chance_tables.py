@@ -49,7 +49,7 @@ def random_board_game(bot: BotSpec, seed: int, index: int) -> Game:
     data = load_rules().data
     pick = random.Random(seed * 1_000_003 + index)
     return Game(
-        1,
+        players=1,
         corporations=pick.choice([c.key for c in data.corporations]),
         planets=pick.choice([p.key for p in data.planets]),
         bots=bot,

@@ -34,7 +34,8 @@ import polars as pl
 from pu_sim import bots
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
 from pu_sim.rules import RuleOptions
-from pu_sim.simulation.in_memory import SeedLike, simulate
+from pu_sim.simulation.in_memory import simulate
+from pu_sim.simulation.seeds import SeedLike
 
 FloatArray = npt.NDArray[np.float64]
 Objective = Callable[[FloatArray, int], FloatArray]

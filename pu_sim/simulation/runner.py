@@ -49,28 +49,28 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, Unpack
 
 import numpy as np
 import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from pu_sim._build_check import import_core
-from pu_sim.bots import BotSpec
-from pu_sim.rules import RuleOptions, load_rules
+from pu_sim.rules import load_rules
 from pu_sim.simulation import frames, provenance
-from pu_sim.simulation.in_memory import RootSeed, SeedLike, play_range
+from pu_sim.simulation.checks import check_counts, check_seed
+from pu_sim.simulation.in_memory import play_range
 from pu_sim.simulation.runfolder import (
     DATA,
     FORMAT,
     LOCK,
     MANIFEST,
-    MAX_BATCH,
     RunFolderError,
     StrPath,
     encode_part,
@@ -86,7 +86,8 @@ from pu_sim.simulation.runfolder import (
     write_manifest,
     write_part,
 )
-from pu_sim.simulation.table import SeatChoice, TableSetup
+from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed, SeedLike
+from pu_sim.simulation.table import TableArgs, TableSetup, table_of
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -97,10 +98,6 @@ __all__ = [
     "run",
     "scan_run",
 ]
-
-DEFAULT_BATCH_SIZE = 5000
-"""Games per core call and per Parquet part: a few seconds of work per batch,
-so an interrupt loses little and a million-game run has 200 files."""
 
 BACKENDS = {"threads": "threading", "processes": "loky", "dask": "dask"}
 """Our backend names and the joblib backends they select."""
@@ -158,23 +155,17 @@ class RunResult:
 
 def run(
     n_games: int,
+    table: TableSetup | None = None,
     *,
     out: StrPath,
-    players: int = 1,
-    corporations: SeatChoice | Sequence[SeatChoice] = "universal_coalition",
-    planets: SeatChoice | Sequence[SeatChoice] = "ksb_4156",
-    bots: str | BotSpec | Sequence[str | BotSpec] = "greedy",
     seed: SeedLike = None,
-    n_jobs: int = 1,
+    n_jobs: int = -1,
     batch_size: int = DEFAULT_BATCH_SIZE,
-    options: RuleOptions | None = None,
-    unique_asymmetric: bool = True,
-    group_size: int | None = None,
-    paired: bool = False,
     backend: str | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
     metadata: Mapping[str, Any] | None = None,
+    **table_args: Unpack[TableArgs],
 ) -> RunResult:
     """Play ``n_games`` games into the run folder ``out``, or resume it.
 
@@ -185,26 +176,19 @@ def run(
     out
         The run folder: created if missing; if it holds a run with the same
         configuration and versions, only its missing batches are played.
-    players, corporations, planets, bots, options, unique_asymmetric
-        The table, as for :func:`pu_sim.simulate` and
-        :class:`pu_sim.simulation.table.TableSetup`.
+    table, **table_args
+        The table, as for :func:`pu_sim.simulate`: a
+        :class:`pu_sim.TableSetup` or its fields as keywords (``players``,
+        ``corporations``, ``planets``, ``bots``, ``options``,
+        ``unique_asymmetric``, ``group_size``, ``paired``).
     seed
         Root seed.  None draws fresh entropy for a new folder and reuses the
         recorded one when resuming.
     n_jobs
-        Parallel workers (-1: every core).  Ignored with a dask scheduler,
-        which uses every worker thread of the cluster.
+        Parallel workers (-1, the default: every core).  Ignored with a dask
+        scheduler, which uses every worker thread of the cluster.
     batch_size
         Games per core call and per Parquet file (1..999,999).
-    group_size
-        Paired design: consecutive groups of this many games share one setup
-        (station, civ piles, objectives, event deck) with the boards rotated
-        one seat per game.  ``n_games`` must be a multiple of it.
-    paired
-        Shortcut for ``group_size=players``: every group plays each rotation
-        of the dealt boards over the seats once, so seat and board effects
-        cancel within a group (common random numbers).  Compare games of one
-        group (``game_id // group_size``).
     backend
         ``"threads"`` (default), ``"processes"``, ``"dask"`` or a registered
         joblib backend name; ``"dask"`` when a scheduler is given.
@@ -244,28 +228,25 @@ def run(
     ...     result.manifest["status"], result.scan().collect().height
     ('complete', 16)
     """
-    arguments = dict(locals())
     started_at = time.perf_counter()
-    _check_counts(n_games, batch_size, n_jobs)
-    groups = _group_size(players, group_size, paired)
+    check_counts(n_games, batch_size, n_jobs)
+    check_seed(seed)
+    table = table_of(table, table_args)
+    table.check_games(n_games)
+    players = table.players
     name = _backend_name(backend, scheduler)
     rules = load_rules()
-    table = TableSetup(
-        players=players, corporations=corporations, planets=planets, bots=bots,
-        options=options or RuleOptions(), unique_asymmetric=unique_asymmetric,
-        group_size=groups,
-    )  # fmt: skip
     spec = table.lower(rules.data)
-    if n_games % groups:
-        raise ValueError(
-            f"n_games ({n_games}) must be a multiple of group_size ({groups}) so "
-            "that every paired group is complete"
-        )
+    arguments = {
+        "n_games": n_games, "out": out, **_table_fields(table), "seed": seed,
+        "n_jobs": n_jobs, "batch_size": batch_size, "backend": backend,
+        "scheduler": scheduler, "progress": progress, "metadata": metadata,
+    }  # fmt: skip
     labels: list[str] = list(spec["bot_labels"])  # type: ignore[call-overload]
     empty = frames.to_frame(
         frames.empty_records(import_core().RECORD_DTYPE, 0), rules.data, labels
     )
-    config = _config(arguments, table, groups, name)
+    config = _config(arguments, table, table.groups, name)
     path = Path(out)
     _previous_manifest(path)  # refuse a foreign folder before creating anything
     schema, enums = schema_facts(empty)
@@ -392,7 +373,10 @@ def _write_as_finished(
     finally:
         close = getattr(results, "close", None)
         if close is not None:  # stop joblib dispatching on any early exit
-            close()
+            with warnings.catch_warnings():
+                # joblib notes the batches it cancels; the run says what it kept
+                warnings.filterwarnings("ignore", "(?s).*tasks", UserWarning)
+                close()
 
 
 def _write(path: Path, first: int, size: int, data: bytes) -> None:
@@ -478,38 +462,14 @@ def _dask_client(n_jobs: int, scheduler: str | None) -> Iterator[Any]:
 # --------------------------------------------------------------------------------
 
 
-def _check_counts(n_games: int, batch_size: int, n_jobs: int) -> None:
-    """Integers in range, with messages naming the argument."""
-    if not _is_int(n_games) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative integer, got {n_games!r}")
-    if not _is_int(batch_size) or not 1 <= batch_size <= MAX_BATCH:
-        raise ValueError(
-            f"batch_size must be an integer 1..{MAX_BATCH}, got {batch_size!r}"
-        )
-    if not _is_int(n_jobs) or n_jobs == 0:
-        raise ValueError(
-            f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}"
-        )
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
-def _group_size(players: int, group_size: int | None, paired: bool) -> int:
-    """The group size from ``group_size`` and ``paired``."""
-    if paired:
-        if group_size is not None and group_size != players:
-            raise ValueError(
-                f"paired=True sets group_size to the player count ({players}); "
-                f"got group_size={group_size} too"
-            )
-        return players if _is_int(players) else 1
-    if group_size is None:
-        return 1
-    if not _is_int(group_size) or group_size < 1:
-        raise ValueError(f"group_size must be an integer >= 1, got {group_size!r}")
-    return group_size
+def _table_fields(table: TableSetup) -> dict[str, Any]:
+    """The table's fields under the names a run manifest records them by."""
+    return {
+        "players": table.players, "corporations": table.corporations,
+        "planets": table.planets, "bots": table.bots, "options": table.options,
+        "unique_asymmetric": table.unique_asymmetric,
+        "group_size": table.group_size, "paired": table.paired,
+    }  # fmt: skip
 
 
 def _backend_name(backend: str | None, scheduler: str | None) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 
@@ -46,11 +47,75 @@ PLAYABLE_PLANETS = frozenset(
 SeatChoice = str | Sequence[str]
 """One name, ``"random"`` (every playable one), or a sequence of names (a pool)."""
 
+BotChoice = str | BotSpec
+"""A bot by name (``"greedy"``, a preset, ``"search"``) or a :class:`BotSpec`."""
+
+
+class TableArgs(TypedDict, total=False):
+    """The fields of :class:`TableSetup`, as keywords of every entry point.
+
+    :func:`pu_sim.simulate`, :func:`pu_sim.run`, :class:`pu_sim.Game` and the
+    CLI take either a ``table=TableSetup(...)`` or these keywords, with the
+    defaults of :class:`TableSetup` (one place).
+    """
+
+    players: int
+    corporations: SeatChoice | Sequence[SeatChoice]
+    planets: SeatChoice | Sequence[SeatChoice]
+    bots: BotChoice | Sequence[BotChoice]
+    options: RuleOptions
+    unique_asymmetric: bool
+    group_size: int | None
+    paired: bool
+
+
+def table_of(table: TableSetup | None, args: TableArgs) -> TableSetup:
+    """The table of an entry point: the one given, or one built from keywords."""
+    if table is not None:
+        if args:
+            raise TypeError(
+                "give the table as table=TableSetup(...) or as keywords "
+                f"({', '.join(sorted(args))}), not both"
+            )
+        if not isinstance(table, TableSetup):
+            raise TypeError(f"table must be a TableSetup, got {type(table).__name__}")
+        return table
+    unknown = set(args) - set(TableArgs.__annotations__)
+    if unknown:
+        raise TypeError(
+            f"unknown table argument(s) {', '.join(sorted(unknown))}; valid: "
+            + ", ".join(TableArgs.__annotations__)
+        )
+    return TableSetup(**args)
+
+
+def _name_index(kind: str, items: Sequence[tuple[str, str, int]]) -> dict[str, int]:
+    """Every accepted spelling of a board: its key and its display name."""
+    index: dict[str, int] = {}
+    for key, name, i in items:
+        for spelling in (key, name, name.lower(), _slug(name)):
+            index.setdefault(spelling, i)
+    return index
+
+
+def _slug(name: str) -> str:
+    """A display name as a key would spell it ("K-273" -> "k_273")."""
+    return "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")
+
 
 def _resolve(
-    kind: str, choice: SeatChoice, names: dict[str, int], playable: frozenset[str]
+    kind: str,
+    choice: SeatChoice,
+    items: Sequence[tuple[str, str, int]],
+    playable: frozenset[str],
 ) -> list[int]:
-    """Ids a seat may receive; clear errors for unknown or unplayable names."""
+    """Ids a seat may receive; clear errors for unknown or unplayable names.
+
+    A board is named by its key (``horizon_group``) or its display name
+    (``"Horizon Group"``, any case).
+    """
+    index = _name_index(kind, items)
+    key_of = {i: key for key, _, i in items}
     if isinstance(choice, str):
         pool = sorted(playable) if choice == "random" else [choice]
     else:
@@ -59,50 +124,93 @@ def _resolve(
         raise ValueError(f"a seat's {kind} pool is empty")
     ids = []
     for name in pool:
-        if name not in names:
+        i = index.get(name) if isinstance(name, str) else None
+        if i is None:
+            i = index.get(name.lower()) if isinstance(name, str) else None
+        if i is None:
             raise ValueError(
-                f"unknown {kind} {name!r}; valid {kind}s: {', '.join(sorted(names))}"
+                f"unknown {kind} {name!r}; valid {kind}s: "
+                + ", ".join(f"{key} ({display})" for key, display, _ in items)
+                + " or 'random'"
             )
-        if name not in playable:
+        if key_of[i] not in playable:
             raise ValueError(
                 f"{kind} {name!r} is not playable yet: its special rules are not "
                 f"implemented in the engine; playable: {', '.join(sorted(playable))}"
             )
-        ids.append(names[name])
+        ids.append(i)
     return ids
 
 
 @dataclass(frozen=True, kw_only=True)
 class TableSetup:
-    """The table of every game in a run.
+    """The table of every game in a run: the one description every entry point takes.
 
     Parameters
     ----------
     players
-        Number of players, 1..6.
+        Number of players, 1..6 (default 1: solo).
     corporations, planets
         One entry per seat, or a single entry for every seat.  An entry is a
-        key (``"universal_coalition"``), ``"random"`` or a sequence of keys.
+        key (``"horizon_group"``) or display name (``"Horizon Group"``),
+        ``"random"`` or a sequence of them (a pool drawn from uniformly per
+        game).  Default: the base game's Universal Coalition on KSB-4156.
     bots
-        One bot per seat or one for all: a :class:`BotSpec` or a name.
+        One bot per seat or one for all: a :class:`BotSpec` or a name
+        (``"random"``, ``"greedy"``, a preset such as ``"greedy_tuned"``,
+        ``"search"``).  Default ``"greedy"``.
     options
         Rule options (:class:`pu_sim.rules.RuleOptions`).
     unique_asymmetric
         Each asymmetric corporation or planet board appears at most once per
         game, as with the physical boards (the symmetric sides are on every
         board and may repeat).
-    group_size
-        Paired design: consecutive groups of this many games share one setup
-        (station, civ piles) with the boards rotated one seat per game.
+    group_size, paired
+        Paired design: consecutive groups of ``group_size`` games share one
+        setup (station, civ piles, objectives, event deck) with the boards
+        rotated one seat per game.  ``paired=True`` is ``group_size=players``:
+        every group plays each rotation once, so seat and board effects cancel
+        within it.  A run's game count must be a multiple of the group size.
     """
 
-    players: int
+    players: int = 1
     corporations: SeatChoice | Sequence[SeatChoice] = "universal_coalition"
     planets: SeatChoice | Sequence[SeatChoice] = "ksb_4156"
-    bots: str | BotSpec | Sequence[str | BotSpec] = "greedy"
+    bots: BotChoice | Sequence[BotChoice] = "greedy"
     options: RuleOptions = field(default_factory=RuleOptions)
     unique_asymmetric: bool = True
-    group_size: int = 1
+    group_size: int | None = None
+    paired: bool = False
+
+    def __post_init__(self) -> None:
+        if self.options is None:  # the usual "use the defaults" of Python APIs
+            object.__setattr__(self, "options", RuleOptions())
+
+    @property
+    def groups(self) -> int:
+        """Games per paired group (1: every game has its own setup)."""
+        if self.paired:
+            if self.group_size is not None and self.group_size != self.players:
+                raise ValueError(
+                    f"paired=True sets group_size to the player count "
+                    f"({self.players}); got group_size={self.group_size} too"
+                )
+            return self.players
+        if self.group_size is None:
+            return 1
+        if not _is_int(self.group_size) or self.group_size < 1:
+            raise ValueError(
+                f"group_size must be an integer >= 1, got {self.group_size!r}"
+            )
+        return int(self.group_size)
+
+    def check_games(self, n_games: int) -> None:
+        """Refuse a game count that leaves a paired group incomplete."""
+        if n_games % self.groups:
+            raise ValueError(
+                f"n_games ({n_games}) must be a multiple of group_size "
+                f"({self.groups}) so that every paired group is complete"
+            )
 
     def per_seat(self, value: object, what: str) -> list[object]:
         """Broadcast a single entry to every seat, or check one entry per seat."""
@@ -124,18 +232,23 @@ class TableSetup:
 
     def lower(self, data: GameData) -> dict[str, object]:
         """Validate against the game data and build the core's table spec."""
-        if not isinstance(self.players, int) or not 1 <= self.players <= 6:
+        if not _is_int(self.players) or not 1 <= self.players <= 6:
             raise ValueError(f"players must be an integer 1..6, got {self.players!r}")
-        if self.group_size < 1:
-            raise ValueError(f"group_size must be >= 1, got {self.group_size}")
+        if not isinstance(self.options, RuleOptions):
+            raise TypeError(
+                f"options must be a RuleOptions, got {type(self.options).__name__}"
+            )
+        groups = self.groups
+        corps = [(c.key, c.name, c.id) for c in data.corporations]
+        planets = [(p.key, p.name, p.id) for p in data.planets]
         corp_ids = {c.key: c.id for c in data.corporations}
         planet_ids = {p.key: p.id for p in data.planets}
         corp_pools = [
-            _resolve("corporation", c, corp_ids, PLAYABLE_CORPORATIONS)  # type: ignore[arg-type]
+            _resolve("corporation", c, corps, PLAYABLE_CORPORATIONS)  # type: ignore[arg-type]
             for c in self.per_seat(self.corporations, "corporations")
         ]
         planet_pools = [
-            _resolve("planet", p, planet_ids, PLAYABLE_PLANETS)  # type: ignore[arg-type]
+            _resolve("planet", p, planets, PLAYABLE_PLANETS)  # type: ignore[arg-type]
             for p in self.per_seat(self.planets, "planets")
         ]
         if self.unique_asymmetric:
@@ -162,7 +275,7 @@ class TableSetup:
             "rotation": -1
             if options.initial_rotation is None
             else options.initial_rotation,
-            "group_size": self.group_size,
+            "group_size": groups,
             "stack_shape": options.stack_shapes(data),
             "events_on": int(options.uses_events(self.players)),
             "deck_random": deck_mode,
@@ -191,3 +304,8 @@ def _check_unique(
             f"impossible setup: {len(pools)} seats draw from only {len(union)} "
             f"distinct asymmetric {kind}s and each board exists once"
         )
+
+
+def _is_int(value: object) -> bool:
+    """An integer, numpy's included, but not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)

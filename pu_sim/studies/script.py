@@ -51,7 +51,9 @@ def cli(argv: Sequence[str] | None, *, description: str) -> Args:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=None, help="games per cell")
     parser.add_argument("--seed", type=int, default=None, help="root seed")
-    parser.add_argument("--jobs", type=int, default=2, help="parallel workers (2)")
+    parser.add_argument(
+        "--jobs", type=int, default=-1, help="parallel workers (-1: all cores)"
+    )
     parser.add_argument(
         "--out", type=Path, default=Path("reports"), help="reports root (reports/)"
     )
@@ -89,7 +91,7 @@ def simulate_run(
     study: str,
     n_games: int,
     seed: int,
-    n_jobs: int = 2,
+    n_jobs: int = -1,
     players: int = 1,
     corporations: SeatChoice | Sequence[SeatChoice] = "random",
     planets: SeatChoice | Sequence[SeatChoice] = "random",

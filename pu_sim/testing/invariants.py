@@ -8,18 +8,10 @@ rules bug; :func:`frame_violations` names the rule and the offending rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
-
 import polars as pl
 
-from pu_sim.rules import Rules
 from pu_sim.rules.gamedata import GameData, Planet
 from pu_sim.simulation.frames import SCORE_PARTS
-
-if TYPE_CHECKING:
-    from pu_sim.bots import BotSpec
-    from pu_sim.game import Game
 
 
 def _planet_bonus_max(planet: Planet) -> int:
@@ -145,108 +137,3 @@ def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
         )
     out = pl.concat(bad, how="vertical_relaxed")
     return out.drop("_grid", "_lifepods")
-
-
-# --------------------------------------------------------------------------------
-# Scenario helpers: draw a planet, put tiles on squares, read the result
-# --------------------------------------------------------------------------------
-
-Cell = tuple[int, int]
-
-
-def empty_drawing(planet: Planet, *, lifepods: bool = False) -> str:
-    """A planet with nothing on it, as text (``-`` off-grid, ``~`` ice, ``.`` land)."""
-    rows = []
-    for y in range(12):
-        row = ""
-        for x in range(12):
-            if not planet.is_grid(x, y):
-                row += "-"
-            elif lifepods and (x, y) in planet.lifepods:
-                row += "o"
-            else:
-                row += "~" if planet.grid[y][x] == "I" else "."
-        rows.append(row)
-    return "\n".join(rows)
-
-
-def marked_drawing(
-    planet: Planet, marks: Mapping[tuple[int, int], str] | None = None
-) -> str:
-    """The empty drawing with some squares redrawn: how a scenario sets its planet.
-
-    ``marks`` maps ``(x, y)`` to a drawing character (e.g. ``"c"`` covered).
-    """
-    rows = [list(r) for r in empty_drawing(planet).splitlines()]
-    for (x, y), ch in (marks or {}).items():
-        rows[y][x] = ch
-    return "\n".join("".join(r) for r in rows)
-
-
-def placement_cells(rules: Rules, tile: int, o: int, x: int, y: int) -> list[Cell]:
-    """Squares covered by a tile in orientation o with its box at (x, y)."""
-    t = rules.tables
-    n = int(t["orient_ncells"][tile, o])
-    return [
-        (x + int(t["orient_dx"][tile, o, i]), y + int(t["orient_dy"][tile, o, i]))
-        for i in range(n)
-    ]
-
-
-def placement_parts(rules: Rules, tile: int, o: int, x: int, y: int) -> dict[Cell, int]:
-    """Square -> part (0 = A, 1 = B) of a placed tile."""
-    t = rules.tables
-    cells = placement_cells(rules, tile, o, x, y)
-    return {c: int(t["orient_part"][tile, o, i]) for i, c in enumerate(cells)}
-
-
-def find_placement(
-    rules: Rules, tile: int, cells: Iterable[Cell], part_a: Iterable[Cell] | None = None
-) -> tuple[int, int, int]:
-    """(orientation, x, y) covering exactly `cells` (and with part A on `part_a`).
-
-    Raises ValueError when the tile cannot cover those squares.
-    """
-    want = set(cells)
-    want_a = set(part_a) if part_a is not None else None
-    xs = [c[0] for c in want]
-    ys = [c[1] for c in want]
-    x0, y0 = min(xs), min(ys)
-    for o in range(int(rules.tables["tile_n_orient"][tile])):
-        parts = placement_parts(rules, tile, o, x0, y0)
-        if set(parts) != want:
-            continue
-        if want_a is not None and {c for c, p in parts.items() if p == 0} != want_a:
-            continue
-        return o, x0, y0
-    raise ValueError(f"tile {tile} cannot cover exactly {sorted(want)}")
-
-
-def place_move(slot: int, o: int, x: int, y: int) -> int:
-    """The move placing the depot tile in `slot` (0 small, 1 large)."""
-    return (slot << 12) | (o << 8) | (y << 4) | x
-
-
-def square_move(x: int, y: int) -> int:
-    """The move naming square (x, y) (patches, rover placement, lifepods)."""
-    return y * 12 + x
-
-
-def step_move(rover: int, x: int, y: int) -> int:
-    """The move sending rover index `rover` to (x, y)."""
-    return (rover << 8) | (y * 12 + x)
-
-
-def values_after_redeals(
-    game: Game, bot: str | BotSpec, streams: Iterable[int]
-) -> Iterator[list[float]]:
-    """Greedy's values of the legal moves, once per redeal of what seat 0 cannot see.
-
-    One redeal per stream of the tiles below the stacks' tops, the event deck
-    and the civ piles: a bot that reads only public state values every redeal
-    as it values the game itself.
-    """
-    for stream in streams:
-        other = game.copy()
-        other.state = game.state.determinized(0, stream)
-        yield other.greedy_values(bot)
