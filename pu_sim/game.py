@@ -154,6 +154,15 @@ class Game:
         keys = (*SCORE_KEYS, "rank")
         return [{k: self.player(p)[k] for k in keys} for p in range(n_players)]
 
+    def board_names(self, p: int) -> str:
+        """Player p's corporation and planet by their display names."""
+        info = self.player(p)
+        data = self.rules.data
+        return (
+            f"{data.corporations[info['corp']].name} on "
+            f"{data.planets[info['planet']].name}"
+        )
+
     def planet_of(self, p: int) -> Planet:
         """Player p's planet board."""
         planet: Planet = self.rules.data.planets[self.player(p)["planet"]]
@@ -251,9 +260,13 @@ class Game:
             return f"give up objective {objective.id} {objective.private.name!r}"
         return f"{d} {move}"
 
-    def _power_name(self, level: int) -> str:
+    def _tech(self, level: int) -> Any:
+        """The deciding player's corporation's tech at this level."""
         corp = self.rules.data.corporations[self.player(self.decider)["corp"]]
-        tech = next(t for t in corp.techs if t.level == level)
+        return next(t for t in corp.techs if t.level == level)
+
+    def _power_name(self, level: int) -> str:
+        tech = self._tech(level)
         return f"use tech {tech.label or level}: {tech.text}"
 
     def _option_name(self) -> str:
@@ -261,8 +274,12 @@ class Game:
         return str(self._core.TRIGGERED_OPTIONS.get(code, f"option {code}"))
 
     def _pod_place(self, loc: int) -> str:
-        if loc == self._core.CONSTANTS["POD_AREA"]:
+        """Where a lifepod goes: a Cosmos track space, a Jump Drive tech slot."""
+        constants = self._core.CONSTANTS
+        if loc == constants["POD_AREA"]:
             return "the scoring area"
+        if loc >= constants["POD_SLOT"]:
+            return f"the tech {self._tech(loc - constants['POD_SLOT']).label} slot"
         return f"{TRACKS[loc >> 4]} space {loc & 15}"
 
     def _item_name(self, kind: str, a: int, b: int, c: int) -> str:

@@ -200,6 +200,8 @@ class BotSpec:
             raise ValueError(
                 f"unknown bot kind {self.kind!r}; valid kinds: {BOT_KINDS}"
             )
+        for name, value in self.params.items():
+            _check_param(self.label or self.kind, name, value)
         if not self.label:
             object.__setattr__(self, "label", self.kind)
 
@@ -231,6 +233,37 @@ class BotSpec:
         return greedy().vector()
 
 
+MAX_WEIGHT = 1000.0
+"""Greedy weights must be finite and within +-MAX_WEIGHT (the tuned ones stay
+within +-10): a NaN or huge weight would make every move's value NaN or inf and
+the bot's choice meaningless."""
+
+MAX_BUDGET = 100_000
+"""Search rollouts per decision at most (budget 64 already takes ~35 s a game)."""
+
+MAX_WIDTH = 64
+"""Search: greedy-best moves kept at most."""
+
+
+def _check_param(bot: str, name: str, value: object) -> None:
+    """One clear line for a parameter outside its documented bounds."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise ValueError(f"bot {bot!r}: {name} must be a number, got {value!r}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"bot {bot!r}: {name} must be finite, got {value!r}")
+    if name == "budget" and not 0 <= v <= MAX_BUDGET:
+        raise ValueError(f"bot {bot!r}: budget must be 0..{MAX_BUDGET}, got {value!r}")
+    if name == "width" and not 1 <= v <= MAX_WIDTH:
+        raise ValueError(f"bot {bot!r}: width must be 1..{MAX_WIDTH}, got {value!r}")
+    if name == "minor" and not 0 <= v <= 1:
+        raise ValueError(f"bot {bot!r}: minor must be 0..1, got {value!r}")
+    if abs(v) > MAX_WEIGHT:
+        raise ValueError(
+            f"bot {bot!r}: weight {name} must be within +-{MAX_WEIGHT:g}, got {value!r}"
+        )
+
+
 def random(label: str = "random") -> BotSpec:
     """Uniform over the legal moves of every decision."""
     return BotSpec("random", {}, label)
@@ -244,8 +277,11 @@ def greedy(label: str = "greedy", **weights: float) -> BotSpec:
     unknown = sorted(set(weights) - set(GREEDY_WEIGHTS))
     if unknown:
         raise ValueError(
-            f"unknown greedy weight(s) {unknown}; valid: {sorted(GREEDY_WEIGHTS)}"
+            f"bot {label!r}: unknown greedy weight(s) {unknown}; valid: "
+            f"{', '.join(sorted(GREEDY_WEIGHTS))}"
         )
+    for name, value in weights.items():
+        _check_param(label, name, value)
     params = {**GREEDY_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
     return BotSpec("greedy", MappingProxyType(params), label)
 
@@ -272,8 +308,8 @@ def search(
     """
     if budget < 0 or width < 1 or minor < 0:
         raise ValueError(
-            "search needs budget >= 0, width >= 1 and minor >= 0, got "
-            f"{budget}, {width}, {minor}"
+            f"bot {label!r}: search needs budget >= 0, width >= 1 and minor >= 0, "
+            f"got {budget}, {width}, {minor}"
         )
     base = greedy(label, **weights)
     params = {**base.params, "budget": float(budget), "width": float(width),
@@ -291,15 +327,56 @@ def preset(name: str) -> BotSpec:
 
 
 def parse(spec: str | BotSpec) -> BotSpec:
-    """A bot from its name ('random', 'greedy', 'search', a preset) or a spec."""
+    """A bot from its name or a spec.
+
+    A name is ``"random"``, ``"greedy"``, ``"search"`` or a preset
+    (``"greedy_tuned"``), optionally followed by ``:name=value`` settings:
+    ``"search:budget=64:width=2"``, ``"greedy_tuned:noise=0.1"``,
+    ``"greedy:line_complete=2"``.  The bot's label is the string itself.
+
+    Examples
+    --------
+    >>> parse("search:budget=64").params["budget"]
+    64.0
+    """
     if isinstance(spec, BotSpec):
         return spec
-    if spec == "random":
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot is a name or a BotSpec, got {spec!r}")
+    name, *settings = spec.strip().split(":")
+    if name in RETIRED_PRESETS:
+        return preset(name)
+    if name not in BOT_NAMES:
+        raise ValueError(
+            f"unknown bot {spec!r}; valid bots: {', '.join(BOT_NAMES)} (settings "
+            "as name:key=value, e.g. search:budget=64:width=2)"
+        )
+    values = dict(_setting(spec, s) for s in settings)
+    if name == "random":
+        if values:
+            raise ValueError(f"bot {spec!r}: the random bot has no settings")
         return random()
-    if spec == "greedy":
-        return greedy()
-    if spec == "search":
-        return search()
-    if spec in PRESETS or spec in RETIRED_PRESETS:
-        return preset(spec)
-    raise ValueError(f"unknown bot {spec!r}; valid bots: {list(BOT_NAMES)}")
+    label = spec.strip() if settings else name
+    if name == "search":
+        budget = values.pop("budget", SEARCH_PARAMS["budget"][1])
+        width = values.pop("width", SEARCH_PARAMS["width"][1])
+        minor = values.pop("minor", SEARCH_PARAMS["minor"][1])
+        for key, bound in (("budget", budget), ("width", width)):
+            if bound != int(bound):
+                raise ValueError(f"bot {spec!r}: {key} must be a whole number")
+        return search(label, int(budget), int(width), minor, **values)
+    base = dict(PRESETS[name]) if name in PRESETS else {}
+    return greedy(label, **{**base, **values})
+
+
+def _setting(spec: str, text: str) -> tuple[str, float]:
+    """``key=value`` of a bot string, the value a number."""
+    key, sep, value = text.partition("=")
+    try:
+        if not sep or not key:
+            raise ValueError
+        return key.strip(), float(value)
+    except ValueError:
+        raise ValueError(
+            f"bot {spec!r}: settings are key=number, got {text!r}"
+        ) from None

@@ -6,8 +6,10 @@ reproduces Board Game Arena are in ``docs/rules-decisions.md``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from pu_sim._build_check import import_core
 from pu_sim.rules.gamedata import COLOURS, GameData
@@ -365,3 +367,56 @@ class RuleOptions:
     def as_dict(self) -> dict[str, Any]:
         """Plain values, for manifests."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def choices(cls) -> dict[str, tuple[object, ...] | str]:
+        """Every option and its valid values (a tuple) or their form (a text).
+
+        The values come from the fields' types, so the CLI's ``pu-sim list
+        options`` and ``--option NAME=VALUE`` cannot drift from the class.
+        """
+        hints = get_type_hints(cls)
+        out: dict[str, tuple[object, ...] | str] = {}
+        for f in fields(cls):
+            out[f.name] = FREE_FORM.get(f.name) or _values_of(hints[f.name])
+        return out
+
+    def describe(self, name: str) -> str:
+        """The first sentence of an option's documentation."""
+        doc = (type(self).__doc__ or "").split("Parameters\n    ----------\n")[-1]
+        lines = doc.splitlines()
+        for i, line in enumerate(lines):
+            if name in [n.strip() for n in line.strip().split(",")]:
+                text = []
+                for more in lines[i + 1 :]:
+                    if not more.startswith("        "):
+                        break
+                    text.append(more.strip())
+                first = re.split(r"(?<!e\.g)(?<!i\.e)\.\s", " ".join(text))[0]
+                return first.rstrip(".") + "."
+        return ""
+
+
+FREE_FORM: dict[str, str] = {
+    "station_interior_slots": "none, or six small shapes comma-separated",
+    "station_exterior_slots": "none, or six large shapes comma-separated",
+    "event_deck_mix": "G,O,R counts summing to 20, random or bga_random",
+}
+"""Options whose values are a form rather than a short list."""
+
+
+def _values_of(hint: object) -> tuple[object, ...]:
+    """The values a field's type allows: Literal members, bools, None, 0..5."""
+    origin = get_origin(hint)
+    if origin is Literal:
+        return tuple(get_args(hint))
+    if hint is bool:
+        return (True, False)
+    if hint is int:
+        return tuple(range(6))
+    if origin in (Union, UnionType):
+        out: list[object] = []
+        for arg in get_args(hint):
+            out.extend([None] if arg is type(None) else _values_of(arg))
+        return tuple(out)
+    raise TypeError(f"no value list for option type {hint!r}")

@@ -78,24 +78,33 @@ def part_files(run_dir: StrPath) -> list[Path]:
 
 def missing_ranges(
     n_games: int, done: Sequence[tuple[int, int]], batch_size: int
-) -> list[tuple[int, int]]:
+) -> Iterator[tuple[int, int]]:
     """Batches covering the games in [0, n_games) that no finished part holds.
 
-    Raises RunFolderError when finished parts overlap (a folder assembled by
-    hand): their games would be counted twice.
+    Lazy, so a run of any size starts at once and its memory stays flat.
+    Raises RunFolderError (before yielding anything) when finished parts
+    overlap (a folder assembled by hand): their games would be counted twice.
     """
-    out: list[tuple[int, int]] = []
+    finished = sorted(done)
     cursor = 0
-    for first, n in sorted(done):
+    for first, n in finished:
         if first < cursor:
             raise RunFolderError(
                 f"part files overlap at game {first}: the folder was not written "
                 "by one run"
             )
-        out.extend(_chunks(cursor, min(first, n_games), batch_size))
         cursor = first + n
-    out.extend(_chunks(cursor, n_games, batch_size))
-    return out
+    return _gaps(n_games, finished, batch_size)
+
+
+def _gaps(
+    n_games: int, finished: list[tuple[int, int]], batch_size: int
+) -> Iterator[tuple[int, int]]:
+    cursor = 0
+    for first, n in finished:
+        yield from _chunks(cursor, min(first, n_games), batch_size)
+        cursor = first + n
+    yield from _chunks(cursor, n_games, batch_size)
 
 
 def _chunks(start: int, end: int, size: int) -> Iterator[tuple[int, int]]:
@@ -205,6 +214,93 @@ def write_manifest(run_dir: StrPath, manifest: Mapping[str, Any]) -> None:
         fh.write(text.encode())
 
 
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Create the folder and hold its lock, so two processes never share it."""
+    try:
+        (path / DATA).mkdir(parents=True, exist_ok=True)
+        fh = open(path / LOCK, "a+")  # noqa: SIM115 - held for the whole run
+    except OSError as exc:
+        raise RunFolderError(
+            f"cannot create run folder {path}: {exc.strerror or exc}"
+        ) from None
+    try:
+        _lock_file(fh, path)
+        yield
+    finally:
+        fh.close()
+
+
+def _lock_file(fh: IO[str], path: Path) -> None:
+    """An exclusive advisory lock (released by the OS if the process dies)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no advisory lock
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        owner = fh.read().strip() or "?"
+        raise RunFolderError(
+            f"run folder {path} is in use by another process (pid {owner})"
+        ) from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(f"{os.getpid()}\n")
+    fh.flush()
+
+
+def writer_alive(path: StrPath) -> bool:
+    """Whether a process holds the folder's lock (is writing the run now)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no advisory lock
+        return True
+    try:
+        fh = open(Path(path) / LOCK)  # noqa: SIM115 - closed below
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        fh.close()
+    return False
+
+
+REQUIRED = {
+    "status": str, "n_games": int, "completed_games": int, "batch_size": int,
+    "config": dict, "table": dict, "seed": dict, "versions": dict,
+    "schema": list, "enums": dict,
+}  # fmt: skip
+"""Top-level manifest keys every reader relies on, and their JSON types."""
+
+REQUIRED_CONFIG = ("players", "corporations", "planets", "bots", "options",
+                   "unique_asymmetric", "group_size", "seed")  # fmt: skip
+
+
+def _check_manifest(file: Path, manifest: dict[str, Any]) -> None:
+    """One clear line for a manifest that lost or mangled a key (a hand edit)."""
+    for key, kind in REQUIRED.items():
+        if not isinstance(manifest.get(key), kind):
+            raise RunFolderError(
+                f"{file} is damaged: {key!r} is missing or not a {kind.__name__} "
+                "(edited by hand?); restore it or start a new run folder"
+            )
+    missing = [k for k in REQUIRED_CONFIG if k not in manifest["config"]]
+    key = manifest["seed"].get("root_key")
+    if missing or not (
+        isinstance(key, list) and len(key) == 2 and all(isinstance(k, int) for k in key)
+    ):
+        what = f"config lacks {', '.join(missing)}" if missing else "seed.root_key"
+        raise RunFolderError(
+            f"{file} is damaged ({what}, edited by hand?); restore it or start a "
+            "new run folder"
+        )
+
+
 def read_manifest(path: StrPath) -> dict[str, Any]:
     """The manifest of a run folder, as a dict.
 
@@ -221,10 +317,14 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
     ``games_per_s``, ``sessions`` (one entry per invocation), ``error`` and
     ``metadata`` (the caller's free-form facts).
 
+    A run left ``"running"`` by a process that died without a word (killed,
+    power cut) reads as ``"interrupted"``: no process holds the folder's lock.
+
     Raises
     ------
     RunFolderError
-        When ``path`` holds no readable manifest.
+        When ``path`` holds no readable manifest, or one missing a key its
+        readers need (a hand edit).
     """
     file = Path(path) / MANIFEST
     try:
@@ -238,6 +338,12 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise RunFolderError(
             f"{file} is not a pu_sim run manifest (format {FORMAT!r} expected)"
+        )
+    _check_manifest(file, manifest)
+    if manifest["status"] == "running" and not writer_alive(path):
+        manifest["status"] = "interrupted"
+        manifest["error"] = manifest.get("error") or (
+            "the process writing this run stopped without a word (killed?)"
         )
     return manifest
 
@@ -301,12 +407,37 @@ def schema_facts(frame: pl.DataFrame) -> tuple[list[list[str]], dict[str, list[s
     return schema, enums
 
 
-def inspect_part(path: Path) -> tuple[int, dict[str, pl.DataType]] | None:
-    """Rows and schema of a part file, read from its footer; None if unreadable."""
+def _reason(exc: BaseException) -> str:
+    """A reader's failure in a few words."""
+    text = str(exc).strip()
+    first = text.splitlines()[0][:120] if text else ""
+    return f"unreadable ({type(exc).__name__}: {first})"
+
+
+def part_damage(path: Path, rows: int, schema: Mapping[str, pl.DataType]) -> str | None:
+    """Why a part file is not a finished part of this run, or None if it is.
+
+    The whole file is read, not only its footer: a part damaged in the middle
+    (a disk fault, a hand edit) reads back with a valid footer and fails only
+    when its pages are decoded.
+    """
     try:
-        lazy = pl.scan_parquet(path)
-        schema = dict(lazy.collect_schema())
-        rows = int(lazy.select(pl.len()).collect().item())
-    except Exception:  # any reader failure means "not a finished part"
-        return None
-    return rows, schema
+        frame = pl.read_parquet(path)
+    except Exception as exc:  # any reader failure means "not a finished part"
+        return _reason(exc)
+    if frame.height != rows:
+        return f"holds {frame.height} rows, expected {rows}"
+    if dict(frame.schema) != dict(schema):
+        return "holds other columns than this run's"
+    return None
+
+
+def damaged_parts(path: StrPath) -> list[tuple[Path, str]]:
+    """The parts of a run folder that do not read back whole, and why."""
+    out = []
+    for file in part_files(path):
+        try:
+            pl.read_parquet(file)
+        except Exception as exc:  # any reader failure is damage
+            out.append((file, _reason(exc)))
+    return out

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any, Unpack
+from typing import Any, Unpack
 
 import numpy as np
 import polars as pl
@@ -74,10 +74,11 @@ from pu_sim.simulation.runfolder import (
     RunFolderError,
     StrPath,
     encode_part,
-    inspect_part,
     jsonable,
+    locked,
     missing_ranges,
     parse_part_name,
+    part_damage,
     part_files,
     read_manifest,
     remove_temporaries,
@@ -137,6 +138,9 @@ class RunResult:
         This call's wall time and speed (start-up and writing included).
     manifest
         The final manifest (as :func:`read_manifest` returns it).
+    repaired
+        What this call found damaged or missing in the folder and played
+        again, one sentence each (also in the manifest's session entry).
     """
 
     path: Path
@@ -147,6 +151,7 @@ class RunResult:
     wall_time_s: float
     games_per_s: float
     manifest: dict[str, Any]
+    repaired: tuple[str, ...] = ()
 
     def scan(self) -> pl.LazyFrame:
         """The run's games (:func:`scan_run`)."""
@@ -253,16 +258,17 @@ def run(
     versions = {**provenance.game_versions(), **provenance.library_versions()}
     table_json = _plain(spec)
 
-    with _parallel(name, n_jobs, scheduler) as (parallel, workers), _locked(path):
+    with _parallel(name, n_jobs, scheduler) as (parallel, workers), locked(path):
         previous = _previous_manifest(path)
         root = _root_seed(seed, previous)
         if previous is not None:
             _check_same_run(path, previous, config, table_json, root, versions, schema)
             _check_n_games(path, previous, n_games)
         remove_temporaries(path)
-        done = _finished_parts(path, players, dict(empty.schema))
+        done, repaired = _finished_parts(path, players, dict(empty.schema), previous)
         todo = missing_ranges(n_games, done, batch_size)
         session = _session(name, n_jobs, workers, scheduler, batch_size)
+        session["repaired"] = repaired
         manifest: dict[str, Any] = {
             "format": FORMAT,
             "status": "running",
@@ -296,7 +302,7 @@ def run(
         except OSError as exc:
             raise RunFolderError(f"cannot write to run folder {path}: {exc}") from None
         resumed = manifest["completed_games"]
-        bar = _progress_bar(progress, n_games, resumed)
+        bar = _progress_bar(progress, n_games, resumed, (metadata or {}).get("name"))
         try:
             with _on_sigterm_interrupt():
                 tasks = (delayed(_play_part)(spec, root, f, n) for f, n in todo)
@@ -322,6 +328,7 @@ def run(
         path=path, n_games=n_games, games_played=played, games_resumed=resumed,
         batches_played=session["batches_played"], wall_time_s=wall,
         games_per_s=played / wall if wall > 0 else 0.0, manifest=_plain(manifest),
+        repaired=tuple(repaired),
     )  # fmt: skip
 
 
@@ -568,8 +575,12 @@ def _check_same_run(
     if not problems and previous["table"] != table:
         problems.append("the table spec differs")
     if previous["seed"]["root_key"] != [root.k0, root.k1]:
+        old_seed = previous["config"].get("seed")
         problems.append(
-            f"seed {previous['config'].get('seed')!r} here {config['seed']!r}"
+            f"its recorded root_key does not derive from its seed {old_seed!r} "
+            "(the manifest was edited)"
+            if old_seed == config["seed"]
+            else f"seed {old_seed!r} here {config['seed']!r}"
         )
     for key in VERSION_KEYS:
         old, new = previous["versions"].get(key), versions[key]
@@ -627,65 +638,45 @@ def _short(value: object) -> str:
 
 
 def _finished_parts(
-    path: Path, players: int, schema: dict[str, pl.DataType]
-) -> list[tuple[int, int]]:
-    """Finished batches on disk; unreadable or wrong parts are set aside.
+    path: Path,
+    players: int,
+    schema: dict[str, pl.DataType],
+    previous: dict[str, Any] | None,
+) -> tuple[list[tuple[int, int]], list[str]]:
+    """Finished batches on disk, and a note for every batch that must be replayed.
 
     A part written by this module is complete by construction (atomic
-    rename); one that does not read back (a disk fault, a hand edit) is
-    renamed ``*.bad``, out of every ``*.parquet`` glob, and played again.
+    rename); one that does not read back whole (a disk fault, a hand edit) is
+    renamed ``*.bad``, out of every ``*.parquet`` glob, and played again; so
+    are games the manifest recorded as finished whose part is gone.
     """
     done = []
+    notes = []
+    found = 0
     for file in part_files(path):
         first, n = parse_part_name(file.name)  # type: ignore[misc]
-        info = inspect_part(file)
-        if info is None or info[0] != n * players or info[1] != schema:
+        found += n
+        damage = part_damage(file, n * players, schema)
+        if damage is not None:
             file.replace(file.with_name(file.name + ".bad"))
+            notes.append(
+                f"{file.name} was damaged ({damage}): set aside as {file.name}.bad; "
+                f"games {first}..{first + n - 1} are played again"
+            )
             continue
         done.append((first, n))
-    return done
+    recorded = int((previous or {}).get("completed_games", 0))
+    if recorded > found:
+        notes.append(
+            f"{recorded - found:,} games recorded as finished have no part file "
+            "(deleted?): they are played again"
+        )
+    return done, notes
 
 
 # --------------------------------------------------------------------------------
 # Folder lock, manifest updates, progress, signals
 # --------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Create the folder and hold its lock, so two processes never share it."""
-    try:
-        (path / DATA).mkdir(parents=True, exist_ok=True)
-        fh = open(path / LOCK, "a+")  # noqa: SIM115 - held for the whole run
-    except OSError as exc:
-        raise RunFolderError(
-            f"cannot create run folder {path}: {exc.strerror or exc}"
-        ) from None
-    try:
-        _lock_file(fh, path)
-        yield
-    finally:
-        fh.close()
-
-
-def _lock_file(fh: IO[str], path: Path) -> None:
-    """An exclusive advisory lock (released by the OS if the process dies)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no advisory lock
-        return
-    try:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        fh.seek(0)
-        owner = fh.read().strip() or "?"
-        raise RunFolderError(
-            f"run folder {path} is in use by another process (pid {owner})"
-        ) from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(f"{os.getpid()}\n")
-    fh.flush()
 
 
 def _session(
@@ -750,14 +741,17 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _progress_bar(enabled: bool | None, total: int, initial: int) -> Any:
+def _progress_bar(
+    enabled: bool | None, total: int, initial: int, name: str | None = None
+) -> Any:
     """A tqdm bar on stderr; None shows it only when stderr is a terminal."""
     from tqdm.auto import tqdm
 
     if enabled is None:
         enabled = _isatty(sys.stderr)
     return tqdm(
-        total=total, initial=initial, unit=" games", unit_scale=total >= 10_000,
+        total=total, initial=initial, desc=name, unit=" games",
+        unit_scale=total >= 10_000,
         disable=not enabled, file=sys.stderr, smoothing=0.05, dynamic_ncols=True,
         mininterval=0.5,
     )  # fmt: skip

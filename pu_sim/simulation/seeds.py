@@ -19,9 +19,6 @@ from pu_sim.simulation.checks import check_seed
 DEFAULT_BATCH_SIZE = 2000
 """Games per core call (and per Parquet part of a run folder), everywhere."""
 
-SeedLike = int | np.random.SeedSequence | None
-"""A root seed: a non-negative int, a SeedSequence, or None for fresh entropy."""
-
 
 @dataclass(frozen=True)
 class RootSeed:
@@ -34,6 +31,8 @@ class RootSeed:
     @classmethod
     def from_seed(cls, seed: SeedLike) -> RootSeed:
         """Normalise like ``numpy.random.default_rng``: None draws fresh entropy."""
+        if isinstance(seed, RootSeed):
+            return seed
         check_seed(seed)
         ss = (
             seed
@@ -43,6 +42,11 @@ class RootSeed:
         k0, k1 = (int(v) for v in ss.generate_state(2, np.uint64))
         entropy = ss.entropy if isinstance(ss.entropy, int) else int(ss.entropy[0])  # type: ignore[index]
         return cls(entropy=entropy, k0=k0, k1=k1)
+
+
+SeedLike = int | np.random.SeedSequence | RootSeed | None
+"""A root seed: a non-negative int, a SeedSequence, a run's recorded
+:class:`RootSeed`, or None for fresh entropy."""
 
 
 def batches(

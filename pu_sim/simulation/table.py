@@ -118,8 +118,12 @@ def _resolve(
     key_of = {i: key for key, _, i in items}
     if isinstance(choice, str):
         pool = sorted(playable) if choice == "random" else [choice]
-    else:
+    elif isinstance(choice, list | tuple) and all(isinstance(c, str) for c in choice):
         pool = list(choice)
+    else:
+        raise TypeError(
+            f"a seat's {kind} is a name, 'random' or a list of names, got {choice!r}"
+        )
     if not pool:
         raise ValueError(f"a seat's {kind} pool is empty")
     ids = []
@@ -216,7 +220,12 @@ class TableSetup:
         """Broadcast a single entry to every seat, or check one entry per seat."""
         if isinstance(value, (str, BotSpec)):
             return [value] * self.players
-        values: list[object] = list(value)  # type: ignore[call-overload]
+        if not isinstance(value, list | tuple):
+            raise TypeError(
+                f"{what} must be one entry for all seats or a list with one per "
+                f"seat, got {value!r}"
+            )
+        values: list[object] = list(value)
         if len(values) == 1:
             return values * self.players
         if len(values) != self.players:

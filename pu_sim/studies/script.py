@@ -134,7 +134,7 @@ def simulate_run(
         -(-n_games // groups) * groups,
         out=run_dir, players=players, corporations=corporations, planets=planets,
         bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
-        group_size=groups, progress=False,
+        group_size=groups, progress=None,
         batch_size=batch_size or DEFAULT_BATCH_SIZE,
         metadata={"study": study, "name": run_dir.name, "pairing": pairing,
                   **(extra or {})},

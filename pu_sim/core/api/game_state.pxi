@@ -247,7 +247,7 @@ cdef class GameState:
             "events_on": g.events_on,
             "deck": [65 + g.deck[i] for i in range(g.deck_pos, g.deck_n)],
             "deck_counts": [g.deck_count[c] for c in range(3)],
-            "event": None if g.event == 255 else 65 + g.event,
+            "event": None if g.event == 255 or not g.events_on else 65 + g.event,
             "round_rule": ROUND_RULE_NAMES.get(g.round_rule, "none"),
             "round_rule_arg": g.rule_arg,
             "neighbour_objectives": [37 + g.neighbour[k] for k in range(g.n_neighbour)],

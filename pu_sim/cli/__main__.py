@@ -1,0 +1,5 @@
+"""``python -m pu_sim.cli``: the ``pu-sim`` command."""
+
+from pu_sim.cli import main
+
+raise SystemExit(main())

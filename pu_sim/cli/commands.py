@@ -1,0 +1,203 @@
+"""What each ``pu-sim`` subcommand does, once its flags are parsed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pu_sim.cli.parser import MAX_GAMES_IN_MEMORY
+from pu_sim.cli.table_flags import table_from
+
+
+def summary(games: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """Per player count and bot: scores, and solo success or win rate."""
+    frame = games.lazy().collect()
+    solo = frame["n_players"].max() == 1 if frame.height else False
+    outcome = (
+        [
+            pl.col("solo_target").median().alias("target"),
+            (pl.col("score") >= pl.col("solo_target")).mean().round(3).alias("success"),
+        ]
+        if solo
+        else [pl.col("won").mean().round(3).alias("win_rate")]
+    )
+    return (
+        frame.group_by("n_players", "bot")
+        .agg(
+            pl.col("game_id").n_unique().alias("games"),
+            pl.col("score").mean().round(2).alias("mean_score"),
+            pl.col("score").std().round(2).alias("sd"),
+            pl.col("score").quantile(0.5).alias("median"),
+            *outcome,
+            pl.col("rounds").mean().round(1).alias("rounds"),
+            (pl.col("status") != "ok").sum().alias("anomalies"),
+        )
+        .sort("n_players", "bot")
+    )
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Play into a run folder (or a temporary one) and print a summary."""
+    from pu_sim.simulation.runfolder import scan_run
+    from pu_sim.simulation.runner import run
+    from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE
+
+    if args.out is None and args.games > MAX_GAMES_IN_MEMORY:
+        raise ValueError(
+            f"--games {args.games:,}: more than {MAX_GAMES_IN_MEMORY:,} games need "
+            "--out RUN_FOLDER (a resumable run folder; without it only the summary "
+            "is kept)"
+        )
+    kwargs: dict[str, Any] = dict(
+        seed=args.seed, n_jobs=args.jobs,
+        batch_size=DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size,
+        backend=args.backend, scheduler=args.scheduler,
+        progress=False if args.no_progress else None,
+    )  # fmt: skip
+    table = table_from(args)
+    with tempfile.TemporaryDirectory(prefix="pu-sim-") as tmp:
+        out = args.out if args.out is not None else Path(tmp) / "run"
+        try:
+            result = run(args.games, table, out=out, **kwargs)
+        except KeyboardInterrupt:
+            if args.out is None:
+                print("pu-sim: interrupted", file=sys.stderr)
+            else:
+                print(
+                    f"pu-sim: interrupted; finished batches are saved in {out}; "
+                    "run the same command to resume",
+                    file=sys.stderr,
+                )
+            return 130
+        for note in result.repaired:
+            print(f"pu-sim: note: {note}", file=sys.stderr)
+        with pl.Config(
+            tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
+            tbl_cols=-1, tbl_width_chars=120,
+        ):  # fmt: skip
+            print(summary(scan_run(out)))
+    print(
+        f"{result.games_played:,} games in {result.wall_time_s:.1f} s "
+        f"({result.games_per_s:,.0f} games/s)"
+    )
+    if args.out is not None:
+        if result.games_resumed:
+            print(f"resumed: {result.games_resumed:,} games were already done")
+        print(
+            f"run folder {out}: {result.n_games:,} games; "
+            f"report with `pu-sim report {out}`"
+        )
+    return 0
+
+
+def study(args: argparse.Namespace) -> int:
+    """The main study (:mod:`pu_sim.studies.main`)."""
+    from pu_sim.studies import main as main_study
+
+    argv = ["--jobs", str(args.jobs), "--out", str(args.out)]
+    if args.games is not None:
+        argv += ["--games", str(args.games)]
+    if args.seed is not None:
+        argv += ["--seed", str(args.seed)]
+    if args.smoke:
+        argv.append("--smoke")
+    return main_study.main(argv)
+
+
+def report(args: argparse.Namespace) -> int:
+    """The report of a run folder or of a study folder of runs."""
+    from pu_sim.simulation.runfolder import MANIFEST, read_manifest
+
+    folder: Path = args.run_folder
+    if folder.is_file():
+        raise ValueError(f"{folder} is a file, not a run folder")
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a run folder: no such folder")
+    manifest: dict[str, Any] = {}
+    if (folder / MANIFEST).is_file():
+        manifest = read_manifest(folder)
+    elif not any(folder.rglob(MANIFEST)):
+        raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
+    try:
+        from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as exc:
+        raise ValueError(
+            f"reports are not available in this installation: {exc} "
+            "(pu_sim.report.reporting could not be imported)"
+        ) from None
+    if manifest.get("status", "complete") != "complete":
+        print(
+            f"pu-sim: note: the run is {manifest['status']} "
+            f"({manifest.get('completed_games', 0):,} of {manifest.get('n_games', 0):,}"
+            " games); reporting on the finished games",
+            file=sys.stderr,
+        )
+    try:
+        written = write_report(folder, out_dir=args.out)
+    except pl.exceptions.ComputeError:
+        raise ValueError(_damage(folder)) from None
+    print(f"wrote the report to {written if written is not None else args.out}")
+    return 0
+
+
+def _damage(folder: Path) -> str:
+    """Which parts of a run (or of the runs below a folder) do not read back."""
+    from pu_sim.simulation.runfolder import MANIFEST, damaged_parts
+
+    runs = [m.parent for m in sorted(folder.rglob(MANIFEST))]
+    found = [(f, why) for run in runs for f, why in damaged_parts(run)]
+    if not found:
+        return f"{folder}: a part file does not read back (damaged?)"
+    file, why = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return (
+        f"{file} is damaged: {why}{more}; run the run's command again (pu-sim "
+        "simulate with the same flags and --out, or pu_sim.run) to replay it"
+    )
+
+
+def play(args: argparse.Namespace) -> int:
+    """One game, move by move, then the planets; or a run's game replayed."""
+    from pu_sim.game import Game
+
+    if (args.run is None) != (args.game is None):
+        raise ValueError("--run RUN_FOLDER and --game N go together")
+    if args.run is not None:
+        from pu_sim.simulation.replay import replay
+
+        game = replay(args.run, args.game)
+    else:
+        game = Game(table_from(args), seed=args.seed, game_index=args.game_index)
+    for line in game.trace():
+        print(line)
+    for p in range(game.table.players):
+        print(f"\nplanet of player {p} ({game.board_names(p)}):")
+        print(game.render(p))
+    return 0
+
+
+def listing(args: argparse.Namespace) -> int:
+    """What the flags accept (:mod:`pu_sim.cli.listing`)."""
+    from pu_sim.cli.listing import lines
+
+    for line in lines(args.what):
+        print(line)
+    return 0
+
+
+def version() -> int:
+    """The package, rules and engine versions."""
+    import pu_sim
+    from pu_sim._build_check import import_core
+    from pu_sim.rules import RULES_VERSION
+
+    print(
+        f"pu-sim {pu_sim.__version__} (rules {RULES_VERSION}, "
+        f"engine {import_core().ENGINE_VERSION})"
+    )
+    return 0

@@ -1,0 +1,182 @@
+"""The ``pu-sim`` command line: every subcommand, flag and default, in one place.
+
+Flag values are checked as they are parsed, so a bad value gets argparse's one
+line naming the flag (``argument --seed: must be a non-negative integer``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+from pu_sim.cli.table_flags import add_table_arguments
+from pu_sim.cli.values import BATCH, GAMES, INDEX, SEED, jobs
+
+MAX_GAMES_IN_MEMORY = 10_000_000
+"""Without --out a run's summary is all that is kept: more games need a folder."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and negative values accepted after flags.
+
+    argparse takes ``--deck -1,11,10`` for a flag without its value; treating
+    every ``-<digit>...`` token as a value lets the value's own check name
+    what is wrong with it.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._negative_number_matcher = re.compile(r"^-\d[\d,.]*$")
+
+    def error(self, message: str) -> NoReturn:
+        """One line: what was wrong, and where to look."""
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+if TYPE_CHECKING:
+    Subcommands = argparse._SubParsersAction[Parser]
+
+
+def build() -> argparse.ArgumentParser:
+    """The whole ``pu-sim`` parser."""
+    parser = Parser(
+        prog="pu-sim",
+        description="Monte Carlo simulation of the board game Planet Unknown.",
+    )
+    parser.add_argument(
+        "--version", action="store_true", help="print the version and exit"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    _simulate(sub)
+    _study(sub)
+    _report(sub)
+    _play(sub)
+    _list(sub)
+    return parser
+
+
+def _running(parser: argparse.ArgumentParser) -> None:
+    """--jobs and the run folder flags (simulate)."""
+    run = parser.add_argument_group("running")
+    run.add_argument(
+        "--out", type=Path, default=None, metavar="RUN_FOLDER",
+        help="run folder to write (and to resume if it holds this run); "
+        f"default: a temporary folder, summary only (at most "
+        f"{MAX_GAMES_IN_MEMORY:,} games)",
+    )  # fmt: skip
+    run.add_argument(
+        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
+    )
+    run.add_argument(
+        "--batch-size", type=BATCH, default=None,
+        help="games per core call and per Parquet file (2000)",
+    )  # fmt: skip
+    run.add_argument(
+        "--backend", choices=("threads", "processes", "dask"), default=None,
+        help="threads (default; the core releases the GIL), processes, or dask",
+    )  # fmt: skip
+    run.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="dask scheduler to send the batches to, e.g. tcp://host:8786 "
+        "(implies --backend dask; needs pip install 'pu_sim[dask]')",
+    )  # fmt: skip
+    run.add_argument(
+        "--no-progress", action="store_true",
+        help="no progress bar (it shows only when stderr is a terminal anyway)",
+    )  # fmt: skip
+
+
+def _simulate(sub: Subcommands) -> None:
+    sim = sub.add_parser(
+        "simulate",
+        help="play many games: summary table, or a resumable run folder",
+        description="Play games with core bots and print a summary.  With --out "
+        "the games go to a run folder (manifest.json + data/*.parquet) batch by "
+        "batch; the same command resumes an interrupted run.",
+    )
+    sim.add_argument(
+        "--games", type=GAMES, default=20_000, help="number of games (20000)"
+    )
+    add_table_arguments(sim, play=False)
+    sim.add_argument("--seed", type=SEED, default=20240611, help="root seed (20240611)")
+    _running(sim)
+
+
+def _study(sub: Subcommands) -> None:
+    study = sub.add_parser(
+        "study",
+        help="the main job: a balance and solo study with its report",
+        description="Play the main study (solo games for the target-score "
+        "calibration, seats, corporation and planet balance, bot duels) into "
+        "resumable run folders and write its report to OUT/main/<run>/.  The "
+        "same command resumes an interrupted study.",
+    )
+    study.add_argument(
+        "--games", type=GAMES, default=None,
+        help="size: games per seat run (10000); the other runs are multiples of it",
+    )  # fmt: skip
+    study.add_argument("--seed", type=SEED, default=None, help="root seed (20240611)")
+    study.add_argument(
+        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
+    )
+    study.add_argument(
+        "--out", type=Path, default=Path("runs"),
+        help="where the study and its report go (runs/, which git ignores; "
+        "`--out reports` rewrites the committed report)",
+    )  # fmt: skip
+    study.add_argument("--smoke", action="store_true", help="a run of seconds")
+
+
+def _report(sub: Subcommands) -> None:
+    report = sub.add_parser(
+        "report",
+        help="write the report of a run folder",
+        description="Write figures, tables and a README summarising a run "
+        "folder made by `pu-sim simulate --out` (or a study folder of runs).",
+    )
+    report.add_argument("run_folder", type=Path, metavar="RUN_FOLDER")
+    report.add_argument(
+        "--out", type=Path, default=None, metavar="DIR",
+        help="where to write the report (default: RUN_FOLDER/report)",
+    )  # fmt: skip
+
+
+def _play(sub: Subcommands) -> None:
+    play = sub.add_parser(
+        "play",
+        help="play one seeded game and print it move by move",
+        description="Play one game with the core bots, printing every decision and "
+        "the final planets: the way to check a rule by eye.  --run FOLDER --game N "
+        "replays game N of a run folder exactly.",
+    )
+    add_table_arguments(play, play=True)
+    play.add_argument("--seed", type=SEED, default=1, help="root seed (1)")
+    play.add_argument(
+        "--game-index", type=INDEX, default=0, help="game index under the seed (0)"
+    )
+    replay = play.add_argument_group("replay")
+    replay.add_argument(
+        "--run", type=Path, default=None, metavar="RUN_FOLDER",
+        help="replay a game of this run folder (its table, seed and rules)",
+    )  # fmt: skip
+    replay.add_argument(
+        "--game", type=INDEX, default=None, metavar="N",
+        help="the run's game to replay (its game_id)",
+    )  # fmt: skip
+
+
+def _list(sub: Subcommands) -> None:
+    what = ("corporations", "planets", "bots", "presets", "options", "all")
+    listing = sub.add_parser(
+        "list",
+        help="corporations, planets, bots, presets and rule options, with their keys",
+        description="List what a flag accepts: corporation and planet keys with "
+        "their display names (either works), bots and presets, and every rule "
+        "option with its values and default.",
+    )
+    listing.add_argument(
+        "what", nargs="?", choices=what, default="all",
+        help="what to list (all)",
+    )  # fmt: skip

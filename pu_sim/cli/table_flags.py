@@ -1,0 +1,215 @@
+"""The table on the command line: players, boards, bots and rule options.
+
+``pu-sim simulate`` and ``pu-sim play`` share these flags, and turn them into
+the same :class:`pu_sim.TableSetup` the Python API takes, with its defaults.
+
+Seats and pools: a comma separates seats, ``+`` joins the boards of one seat's
+pool (drawn from per game), and one entry serves every seat::
+
+    --corporations cosmos_inc,random          two seats: Cosmos, any
+    --corporations "cosmos_inc+wormhole_corp" every seat draws one of the two
+    --planets "K-273,Gaia"                    display names work as keys do
+
+Bots take settings after a colon: ``--bots search:budget=64:width=2``.
+Rule options: ``--rules bga`` picks a profile, ``--option NAME=VALUE``
+(repeatable) sets any option of :class:`pu_sim.RuleOptions` over it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import Any
+
+from pu_sim.cli.values import PLAYERS, int_in
+from pu_sim.simulation.table import TableSetup
+
+SEATS_HELP = (
+    "comma separates seats, + joins a seat's pool, one entry serves every seat; "
+    "keys or display names"
+)
+
+
+def seats(value: str) -> list[str | list[str]] | str:
+    """A seat list: ``a,b`` per seat, ``a+b`` a pool, one entry for all."""
+    entries = [v.strip() for v in value.split(",")]
+    if any(not e for e in entries):
+        raise argparse.ArgumentTypeError(f"empty seat in {value!r}")
+    out: list[str | list[str]] = []
+    for entry in entries:
+        pool = [v.strip() for v in entry.replace("|", "+").split("+")]
+        if any(not p for p in pool):
+            raise argparse.ArgumentTypeError(f"empty pool member in {value!r}")
+        out.append(pool[0] if len(pool) == 1 else pool)
+    if len(out) == 1 and isinstance(out[0], str):
+        return out[0]
+    return out
+
+
+def bot_list(value: str) -> list[str] | str:
+    """Bots per seat, comma-separated; settings after colons (search:budget=64)."""
+    entries = [v.strip() for v in value.split(",")]
+    if any(not e for e in entries):
+        raise argparse.ArgumentTypeError(f"empty bot in {value!r}")
+    return entries[0] if len(entries) == 1 else entries
+
+
+def deck(value: str) -> tuple[int, int, int] | str:
+    """``--deck``: G,O,R counts, random or bga_random."""
+    if value in ("random", "bga_random"):
+        return value
+    try:
+        counts = tuple(int(v) for v in value.split(","))
+    except ValueError:
+        counts = ()
+    if len(counts) != 3:
+        raise argparse.ArgumentTypeError(
+            f"--deck takes G,O,R (three counts), random or bga_random, not {value!r}"
+        )
+    if min(counts) < 0:
+        raise argparse.ArgumentTypeError(
+            f"--deck counts must be non-negative, got {value!r}"
+        )
+    return counts[0], counts[1], counts[2]
+
+
+def option_setting(value: str) -> tuple[str, object]:
+    """``--option NAME=VALUE``: a rule option and its value, checked by name."""
+    from pu_sim.rules import RuleOptions
+
+    name, sep, text = value.partition("=")
+    name = name.strip().replace("-", "_")
+    choices = RuleOptions.choices()
+    if not sep:
+        raise argparse.ArgumentTypeError(f"--option takes NAME=VALUE, got {value!r}")
+    if name not in choices:
+        raise argparse.ArgumentTypeError(
+            f"unknown rule option {name!r} in {value!r}; valid: {', '.join(choices)} "
+            "(`pu-sim list options` shows their values)"
+        )
+    allowed = choices[name]
+    text = text.strip()
+    if isinstance(allowed, str):
+        return name, _free_form(name, text, allowed)
+    for choice in allowed:
+        if text.lower() == _spell(choice):
+            return name, choice
+    raise argparse.ArgumentTypeError(
+        f"--option {name}: {text!r} is not one of "
+        + ", ".join(_spell(c) for c in allowed)
+    )
+
+
+def _spell(value: object) -> str:
+    """How a value is written on the command line."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _free_form(name: str, text: str, form: str) -> object:
+    """Values of the options that take a list: deck mixes, station slots."""
+    if text.lower() == "none" and name.startswith("station_"):
+        return None
+    if name == "event_deck_mix":
+        try:
+            return deck(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"--option {name}: {text!r} is not {form}"
+            ) from None
+    parts = tuple(p.strip() for p in text.split(",") if p.strip())
+    if not parts:
+        raise argparse.ArgumentTypeError(f"--option {name}: {text!r} is not {form}")
+    return parts
+
+
+def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
+    """Players, boards, bots, pairing and rule options (simulate and play)."""
+    from pu_sim.bots import BOT_NAMES
+
+    parser.add_argument("--players", type=PLAYERS, default=1, help="players, 1-6 (1)")
+    parser.add_argument(
+        "--corporations", type=seats, default="universal_coalition",
+        help=f"corporation per seat: {SEATS_HELP}, or 'random' "
+        "(default universal_coalition; `pu-sim list corporations`)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--planets", type=seats, default="ksb_4156",
+        help=f"planet per seat: {SEATS_HELP}, or 'random' "
+        "(default ksb_4156; `pu-sim list planets`)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--bots", type=bot_list, default="greedy",
+        help=f"bot per seat, comma-separated, or one for all: {', '.join(BOT_NAMES)}"
+        "; settings after colons, e.g. search:budget=64:width=2 "
+        "(default greedy; `pu-sim list bots`)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--paired", action="store_true",
+        help="paired design: groups of PLAYERS games share one setup, the boards "
+        "rotated one seat per game"
+        + ("" if play else " (--games must be a multiple of --players)"),
+    )  # fmt: skip
+    parser.add_argument(
+        "--group-size", type=int_in(1, None, "must be a positive integer"),
+        default=None, metavar="K",
+        help="paired groups of K games sharing one setup (default 1; --paired: "
+        "the player count)",
+    )  # fmt: skip
+    rules = parser.add_argument_group("rules")
+    rules.add_argument(
+        "--rules", choices=("default", "bga"), default="default",
+        help="rule profile: the reference's recommendations (default) or Board "
+        "Game Arena's choices (RuleOptions.bga()); the options below override it",
+    )  # fmt: skip
+    rules.add_argument(
+        "--option", type=option_setting, action="append", default=[],
+        metavar="NAME=VALUE",
+        help="set any rule option (repeatable), e.g. --option "
+        "civ_pick_timing=on_milestone (`pu-sim list options`)",
+    )  # fmt: skip
+    rules.add_argument(
+        "--events", action=argparse.BooleanOptionalAction, default=None,
+        help="use the event deck (default: the rulebook's, on in solo only)",
+    )  # fmt: skip
+    rules.add_argument(
+        "--deck", type=deck, default=None, metavar="G,O,R|random|bga_random",
+        help="event deck colours: green,orange,red counts summing to 20, "
+        "'random' or 'bga_random' (implies --events; default 7,7,6)",
+    )  # fmt: skip
+    rules.add_argument(
+        "--private-objectives", action="store_true",
+        help="multiplayer private-objective module (deal 2, keep 1)",
+    )  # fmt: skip
+
+
+def options_from(args: argparse.Namespace) -> Any:
+    """Rule options from --rules, the shortcuts and every --option."""
+    from pu_sim.rules import RuleOptions
+
+    options = RuleOptions.bga() if args.rules == "bga" else RuleOptions()
+    changes: dict[str, Any] = {}
+    if args.events is not None:
+        changes["event_deck"] = args.events
+    if args.deck is not None:
+        if args.events is False:
+            raise ValueError("--deck needs the event deck; drop --no-events")
+        changes["event_deck"] = True
+        changes["event_deck_mix"] = args.deck
+    if args.private_objectives:
+        changes["private_objectives"] = True
+    for name, value in args.option:
+        changes[name] = value
+    return replace(options, **changes)
+
+
+def table_from(args: argparse.Namespace) -> TableSetup:
+    """The TableSetup the flags describe (TableSetup's defaults where unset)."""
+    return TableSetup(
+        players=args.players, corporations=args.corporations, planets=args.planets,
+        bots=args.bots, options=options_from(args), group_size=args.group_size,
+        paired=args.paired,
+    )  # fmt: skip
