@@ -4,7 +4,7 @@ PY ?= python
 .PHONY: dev build test test-all lint bench annotate golden clean
 
 dev:            ## editable install with build tools, tests and linters
-	$(PY) -m pip install "Cython>=3.0.11,<4" "setuptools>=74"
+	$(PY) -m pip install "Cython>=3.0.11,<4" "setuptools>=77"
 	$(PY) -m pip install --no-build-isolation -e ".[dev]"
 
 build:          ## recompile the Cython core in place after editing .pyx/.pxd/.pxi

@@ -1,15 +1,24 @@
 """Build the single compiled extension ``pu_sim._core``.
 
+An installed copy (``pip install .``) lives outside the checkout, where git
+cannot say which commit it was built from, so the build records the
+checkout's revision in ``pu_sim/_build_info.json`` (in the built package only,
+never in the source tree); run manifests read it from there.
+
 Environment switches:
 ``PU_SIM_DEBUG_CYTHON=1`` turns bounds and initialisation checks back on;
 ``PU_SIM_ANNOTATE=1`` writes the ``cython -a`` HTML next to the sources.
 """
 
+import json
 import os
 import platform
+import subprocess
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 DEBUG = os.environ.get("PU_SIM_DEBUG_CYTHON", "0") != "0"
 
@@ -27,7 +36,36 @@ extensions = [
     )
 ]
 
+
+def _git(*args: str) -> str | None:
+    """A git command's output in the checkout this build runs from, or None."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(Path(__file__).resolve().parent), *args],
+            capture_output=True, text=True, timeout=10, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+class BuildPyWithRevision(build_py):
+    """build_py that records the checkout's git revision in the built package."""
+
+    def run(self) -> None:
+        super().run()
+        revision = _git("rev-parse", "HEAD")
+        status = _git("status", "--porcelain", "--untracked-files=no", "--",
+                      ":(top)", ":(top,exclude)reports")  # fmt: skip
+        info = {"git": None if revision is None or status is None
+                else {"revision": revision, "dirty": bool(status)}}  # fmt: skip
+        target = Path(self.build_lib) / "pu_sim" / "_build_info.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(info) + "\n")
+
+
 setup(
+    cmdclass={"build_py": BuildPyWithRevision},
     ext_modules=cythonize(
         extensions,
         compiler_directives={
@@ -39,5 +77,5 @@ setup(
             "embedsignature": True,
         },
         annotate=os.environ.get("PU_SIM_ANNOTATE") == "1",
-    )
+    ),
 )

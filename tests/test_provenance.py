@@ -49,3 +49,40 @@ def test_an_edited_source_file_anywhere_is_dirty(checkout):
     git(checkout, "add", "setup.py")  # staged, outside the package folder
     revision = provenance.git_revision()
     assert revision is not None and revision["dirty"] is True
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_an_installed_copy_reports_the_revision_its_build_recorded(tmp_path):
+    # `pip install .` copies the package out of the checkout, where git cannot
+    # answer; the build step records the checkout's revision in the package
+    import sys
+
+    built = tmp_path / "build"
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)],
+        cwd=ROOT, check=True, capture_output=True,
+    )  # fmt: skip
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert not (ROOT / "pu_sim" / "_build_info.json").exists()  # not in the source
+    package = (built / "pu_sim").resolve()
+    original = provenance.PACKAGE_DIR
+    try:
+        provenance.PACKAGE_DIR = package  # the installed copy, outside any checkout
+        recorded = provenance.git_revision()
+    finally:
+        provenance.PACKAGE_DIR = original
+    assert recorded is not None and recorded["revision"] == head
+    assert recorded["recorded_at_build"] is True
+
+
+def test_a_copy_built_without_git_says_none(tmp_path, monkeypatch):
+    (tmp_path / "pu_sim").mkdir()
+    monkeypatch.setattr(provenance, "PACKAGE_DIR", tmp_path / "pu_sim")
+    assert provenance.git_revision() is None
+    (tmp_path / "pu_sim" / "_build_info.json").write_text('{"git": null}\n')
+    assert provenance.git_revision() is None

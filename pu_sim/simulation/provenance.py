@@ -6,6 +6,7 @@ code and the environment that produced it.  Nothing here affects a game.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import socket
@@ -64,17 +65,20 @@ def _git(*args: str) -> str | None:
 def git_revision() -> dict[str, Any] | None:
     """The commit and dirty flag of the checkout pu_sim runs from, else None.
 
-    None when pu_sim is installed outside a git checkout (a wheel in
-    site-packages) or git is missing.  "Dirty" means tracked files outside
+    An installed copy (``pip install .``) is outside the checkout: it reports
+    the revision its build recorded (:func:`recorded_at_build`), or None when
+    it was built without git.  "Dirty" means tracked files outside
     ``reports/`` differ from the commit: a study rewrites its own committed
     report there before this is asked, and that says nothing about the code
     that played the games.  Untracked files (run folders, notes) do not count.
     """
     top = _git("rev-parse", "--show-toplevel")
-    if top is None or not (Path(top) / "pu_sim" / "__init__.py").exists():
-        return None
-    if (Path(top) / "pu_sim").resolve() != PACKAGE_DIR:
-        return None  # site-packages inside some unrelated repository
+    if (
+        top is None
+        or not (Path(top) / "pu_sim" / "__init__.py").exists()
+        or (Path(top) / "pu_sim").resolve() != PACKAGE_DIR  # an unrelated repo
+    ):
+        return recorded_at_build()
     revision = _git("rev-parse", "HEAD")
     status = _git(
         "status", "--porcelain", "--untracked-files=no", "--", *SOURCE_PATHSPEC
@@ -82,6 +86,16 @@ def git_revision() -> dict[str, Any] | None:
     if revision is None or status is None:
         return None
     return {"revision": revision, "dirty": bool(status)}
+
+
+def recorded_at_build() -> dict[str, Any] | None:
+    """The git revision ``setup.py`` recorded when it built this copy, or None."""
+    try:
+        info = json.loads((PACKAGE_DIR / "_build_info.json").read_text())
+    except (OSError, ValueError):
+        return None
+    git = info.get("git") if isinstance(info, dict) else None
+    return {**git, "recorded_at_build": True} if isinstance(git, dict) else None
 
 
 def machine() -> dict[str, Any]:
