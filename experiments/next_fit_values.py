@@ -35,8 +35,8 @@ import pu_sim
 from pu_sim import bots
 from pu_sim._core import CONSTANTS, ENGINE_VERSION
 from pu_sim.bots import BotSpec, probes
+from pu_sim.game import Game
 from pu_sim.report import plots
-from pu_sim.testing import ScenarioGame
 
 KEPT = 4
 """Greedy-best placements valued by rollouts per decision."""
@@ -56,7 +56,7 @@ def without_lookahead(preset: str) -> BotSpec:
 
 
 def next_tiles_value(
-    game: ScenarioGame, move: int, bot: BotSpec, deep: float = 0.0
+    game: Game, move: int, bot: BotSpec, deep: float = 0.0
 ) -> float | None:
     """Greedy's value (`bot`, no lookahead) of the move it would play with the
     next depot's tiles on the planet `move` leaves; None if none can be placed.
@@ -76,7 +76,7 @@ def next_tiles_value(
     after.state.set_game_int("rotation", (fields["rotation"] + 5) % 6)
     if tuple(after.state.depot_tiles(0)) == (None, None):
         return None
-    after.start_draft(0)
+    after.state.start_draft(0)  # the next round's draft, on the copy
     if after.decision != "place":
         return None
     # scoring mode leaves the placements place_fit does not re-rank unadjusted,
@@ -102,7 +102,7 @@ def collect(preset: str, games: range, rollouts: int, seed: int) -> list[Row]:
     bot = without_lookahead(preset)
     out: list[Row] = []
     for index in games:
-        game = ScenarioGame(players=1, bots=bot, seed=seed, game_index=index)
+        game = Game(players=1, bots=bot, seed=seed, game_index=index)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > 1:

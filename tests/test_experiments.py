@@ -46,7 +46,7 @@ def test_shared_flags(tmp_path):
     args = experiment.cli(["--games", "5", "--seed", "3", "--out", str(tmp_path)],
                           description="x")  # fmt: skip
     assert (args.games, args.seed, args.jobs, args.out, args.smoke) == (
-        5, 3, 2, tmp_path, False)  # fmt: skip
+        5, 3, -1, tmp_path, False)  # fmt: skip
     config = experiment.configure(study.Config(), args, smoke={"n_games": 1})
     assert (config.n_games, config.seed) == (5, 3)
     smoke = experiment.configure(
