@@ -226,7 +226,7 @@ cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t
     while g.stage != ST_DONE:
         n = legal_moves(g, R, moves)
         if n == 0:
-            g.status = STATUS_NO_MOVES
+            g.status = STATUS_NO_LEGAL_MOVE
             finish_game(g, R)
             break
         i = 0

@@ -94,17 +94,17 @@ cdef enum:
 cdef enum:
     PF_RING_ANCHOR = 1 << 0
     PF_ICE_OR_LAND = 1 << 1
-    PF_QUADRANT_BAN = 1 << 2
+    PF_QUADRANT_ICON_BAN = 1 << 2
     PF_SLIDE_IN = 1 << 3
-    PF_CHASM = 1 << 4
+    PF_SINGLE_CHASM_SIDE = 1 << 4
     PF_WAIVER = 1 << 5
     PF_CITIES = 1 << 6
     PF_SUBPLANETS = 1 << 7
     PF_CURRENTS = 1 << 8
     PF_TOXIC = 1 << 9
     PF_FIRST_CELLS = 1 << 10
-    PF_RESTRICTIONS = (PF_RING_ANCHOR | PF_ICE_OR_LAND | PF_QUADRANT_BAN | PF_SLIDE_IN
-                       | PF_CHASM)
+    PF_RESTRICTIONS = (PF_RING_ANCHOR | PF_ICE_OR_LAND | PF_QUADRANT_ICON_BAN | PF_SLIDE_IN
+                       | PF_SINGLE_CHASM_SIDE)
 
 # ==== track space fields (Rules_t.space[corp][track][pos][field]) ============
 
@@ -124,26 +124,26 @@ cdef enum:
 
 cdef enum:
     OP_NONE = 0
-    OP_ADVANCE_DISTINCT = 1     # arg: number of distinct trackers
-    OP_ADVANCE_ONE = 2          # arg: steps of one chosen tracker
-    OP_PATCHES = 3              # arg: number of biomass patches
-    OP_MOVEMENT = 4             # arg: rover movement points
-    OP_PLACE_TILE = 5           # arg: 1 = advance trackers for the tile's resources
-    OP_TELEPORT = 6             # relocate one rover anywhere
+    OP_ADVANCE_DISTINCT_TRACKERS = 1     # arg: number of distinct trackers
+    OP_ADVANCE_ONE_TRACKER = 2          # arg: steps of one chosen tracker
+    OP_GAIN_BIOMASS_PATCHES = 3              # arg: number of biomass patches
+    OP_GAIN_ROVER_MOVEMENT = 4             # arg: rover movement points
+    OP_PLACE_TILE_FROM_OWN_DEPOT = 5           # arg: 1 = advance trackers for the tile's resources
+    OP_TELEPORT_ROVER = 6             # relocate one rover anywhere
     OP_COLLECT_LIFEPODS = 7     # arg: how many
-    OP_DESTROY_LINE = 8         # every meteorite of one row or column
-    OP_DESTROY_METEORITES = 9   # arg: up to how many
-    OP_RAISE_TO = 10            # arg: position every lower tracker climbs to
-    OP_SCORE = 11               # arg: medals
+    OP_DESTROY_METEORITES_IN_LINE = 8         # every meteorite of one row or column
+    OP_DESTROY_METEORITES_ON_PLANET = 9   # arg: up to how many
+    OP_RAISE_TRACKERS_TO_POSITION = 10            # arg: position every lower tracker climbs to
+    OP_SCORE_MEDALS = 11               # arg: medals
     OP_SCORE_PATCHES = 12       # 1 medal per biomass patch on the planet
-    OP_LIFEPOD_BONUS = 13       # +1 medal per scoring lifepod
-    OP_METEORITE_REPO = 14      # set card: meteorites score (1 + N) per 3
-    OP_COMMERCE = 15            # set card: 1/3/6/10 medals for 1..4 cards
+    OP_SCORE_LIFEPOD_BONUS = 13       # +1 medal per scoring lifepod
+    OP_SET_COLLECTION_METEORITE_REPO = 14      # set card: meteorites score (1 + N) per 3
+    OP_SET_COLLECTION_COMMERCE_AGREEMENT = 15            # set card: 1/3/6/10 medals for 1..4 cards
 
 cdef enum:
     WHEN_ON_TAKE = 0
-    WHEN_END_STEP = 1
-    WHEN_FINAL = 2
+    WHEN_END_OF_GAME_STEP = 1
+    WHEN_FINAL_SCORING = 2
 
 # ==== decisions ===============================================================
 # Every choice a player makes is one of these; the seat's bot answers it.
@@ -173,7 +173,7 @@ cdef enum:
     D_DESTROY_ROVER = 21        # event 111: which rover is lost (move = rover index)
     D_COLLECT_METEORITE = 22    # event 83: which meteorite to collect
     D_REMOVE_STACK = 23         # event 116: which stack of the facing depot leaves (slot)
-    D_OBJ_DISCARD = 24          # which objective card to give up (setup, event 110)
+    D_OBJECTIVE_DISCARD = 24          # which objective card to give up (setup, event 110)
     D_POWER = 25                # use an activated corporation power (tech level) or not
     D_YES_NO = 26               # an optional triggered power (Game_t.item says which): 1 = use
     D_POD_PLACE = 27            # Cosmos/Jump Drive: where a collected lifepod goes
@@ -266,7 +266,7 @@ cdef enum:
     STATUS_DECISION_LIMIT = 2   # MAX_DECISIONS reached
     STATUS_POOL_OVERFLOW = 3    # more pending items than MAX_ITEMS
     STATUS_BAD_MOVE = 4         # a bot returned an index outside the legal moves
-    STATUS_NO_MOVES = 5         # a decision with no legal move (engine bug)
+    STATUS_NO_LEGAL_MOVE = 5         # a decision with no legal move (engine bug)
     STATUS_BAD_SETUP = 6        # a seat's corporation/planet pool was empty
 
 cdef enum:
@@ -277,89 +277,89 @@ cdef enum:
 
 # Rule options (Game_t.options bit flags); see docs/rules-decisions.md.
 cdef enum:
-    OPT_PATCHES_ANCHOR = 1 << 0          # biomass patches anchor adjacency (BGA)
-    OPT_TWO_PLAYER_FIXED = 1 << 1        # 2 players: station turns one step per round
-    OPT_STORE_PATCH_NO_SQUARE = 1 << 2   # storage tech keeps an unplaceable patch
-    OPT_CIV_ON_MILESTONE = 1 << 3        # civ picks when the milestone is reached
-    OPT_END_PICKS_NEXT = 1 << 4          # BGA: end-phase picks start after the commander
-    OPT_RULE_UNTIL_NEXT_EVENT = 1 << 5   # BGA: a round rule lasts until the next event
-    OPT_SUPPRESS_NEXT_ROUND = 1 << 6     # a suppressed tech level returns next round
-    OPT_SUPPRESS_NONE = 1 << 7           # BGA: no-milestone rounds still unlock tech
+    OPT_PATCHES_ANCHOR_ADJACENCY = 1 << 0          # biomass patches anchor adjacency (BGA)
+    OPT_TWO_PLAYER_FIXED_ROTATION = 1 << 1        # 2 players: station turns one step per round
+    OPT_STORE_PATCH_WITHOUT_SQUARE = 1 << 2   # storage tech keeps an unplaceable patch
+    OPT_CIV_PICK_TIMING_ON_MILESTONE = 1 << 3        # civ picks when the milestone is reached
+    OPT_END_PHASE_PICK_COMMANDER_NEXT_PLAYER = 1 << 4          # BGA: end-phase picks start after the commander
+    OPT_EVENT_ROUND_RULE_UNTIL_NEXT_EVENT = 1 << 5   # BGA: a round rule lasts until the next event
+    OPT_EVENT_TECH_SUPPRESSION_NEXT_ROUND = 1 << 6     # a suppressed tech level returns next round
+    OPT_EVENT_TECH_SUPPRESSION_NONE = 1 << 7           # BGA: no-milestone rounds still unlock tech
     OPT_EVENT_MAY_EMPTY_DEPOT = 1 << 8   # BGA: event 116 may remove a depot's last stack
     OPT_PLANET_FALLBACK_BGA = 1 << 9     # BGA: planet restrictions are never dropped
-    OPT_NO_WAIVER = 1 << 10              # no Lacuna/Oblivion adjacency waiver (BGA)
-    OPT_CERBERUS_BGA_BOXES = 1 << 11     # BGA: sub-planet bonus checks BGA's boxes
-    OPT_PAJITNOV_ONE_STEP = 1 << 12      # BGA / designer: the one-square slide test
-    OPT_PETRA_CURRENTS_OPEN = 1 << 13    # uncovered currents are not "covered" for lines
-    OPT_GAIA_PATCH_KEEPS_CITY = 1 << 14  # a patch on a city does not forfeit its medals
-    OPT_HORIZON_ALL_CHECKS = 1 << 15     # BGA: Horizon tech 1 rover tiles skip every check
-    OPT_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
-    OPT_REPUBLIC_TERRAIN = 1 << 17       # BGA: Republic tech 3 jumps between civ terrain
-    OPT_DECREE_ALL_COLLECTED = 1 << 18   # BGA: Space Citizen Decree counts every lifepod
-    OPT_WH_ENERGY_NEVER = 1 << 19        # BGA: Wormhole energy never picks biomass
-    OPT_WH_ENERGY_ALWAYS = 1 << 20       # Wormhole energy may always pick biomass
-    OPT_JUMP_D_BGA = 1 << 21             # BGA: Jump Drive tech D mandatory, per square
-    OPT_FLUX_T1_ROUND_START = 1 << 22    # BGA: Flux tech 1 granted at round start
-    OPT_FLUX_T2_MILESTONE_ONLY = 1 << 23  # BGA: Flux tech 2 claims only the milestone
-    OPT_FLUX_ROVER_TRACK_ONLY = 1 << 24  # BGA: Flux tech 3's +1 only on rover-track spaces
-    OPT_BLOCKED_SELECTABLE = 1 << 25     # BGA: synergy/energy may pick a blocked tracker
-    OPT_OASIS_MEDAL_8 = 1 << 26          # BGA: Oasis water medal 8 at row 11
-    OPT_OASIS_T2_ON_USE = 1 << 27        # BGA: Oasis tech 2 counts rovers when used
-    OPT_MAKESHIFT_T2_ON_GAIN = 1 << 28   # BGA: Makeshift tech 2 checked on gaining
-    OPT_MAKESHIFT_ROW15_DIAGONAL = 1 << 29  # BGA: row 15 diagonally onto the rover top
+    OPT_LACUNA_OBLIVION_ADJACENCY_WAIVER_OFF = 1 << 10              # no Lacuna/Oblivion adjacency waiver (BGA)
+    OPT_CERBERUS_BONUS_REGION_BGA_BOXES = 1 << 11     # BGA: sub-planet bonus checks BGA's boxes
+    OPT_PAJITNOV_SLIDE_ONE_STEP = 1 << 12      # BGA / designer: the one-square slide test
+    OPT_PETRA_CURRENTS_COUNT_COVERED_OFF = 1 << 13    # uncovered currents are not "covered" for lines
+    OPT_GAIA_CITY_COVERED_BY_PATCH_OFF = 1 << 14  # a patch on a city does not forfeit its medals
+    OPT_HORIZON_TECH1_SCOPE_ALL_CHECKS = 1 << 15     # BGA: Horizon tech 1 rover tiles skip every check
+    OPT_ONCE_PER_ROUND_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
+    OPT_REPUBLIC_TECH3_SQUARES_TERRAIN = 1 << 17       # BGA: Republic tech 3 jumps between civ terrain
+    OPT_SPACE_CITIZEN_DECREE_COUNTS_ALL_COLLECTED = 1 << 18   # BGA: Space Citizen Decree counts every lifepod
+    OPT_WORMHOLE_ENERGY_BIOMASS_NEVER = 1 << 19        # BGA: Wormhole energy never picks biomass
+    OPT_WORMHOLE_ENERGY_BIOMASS_ALWAYS = 1 << 20       # Wormhole energy may always pick biomass
+    OPT_JUMP_DRIVE_TECH_D_MANDATORY_PER_SQUARE = 1 << 21             # BGA: Jump Drive tech D mandatory, per square
+    OPT_FLUX_TECH1_TRACK_ROUND_START = 1 << 22    # BGA: Flux tech 1 granted at round start
+    OPT_FLUX_TECH2_BENEFITS_ON_WAY_OFF = 1 << 23  # BGA: Flux tech 2 claims only the milestone
+    OPT_FLUX_TECH3_ROVER_SCOPE_TRACK_ONLY = 1 << 24  # BGA: Flux tech 3's +1 only on rover-track spaces
+    OPT_SYNERGY_TARGET_MUST_MOVE_OFF = 1 << 25     # BGA: synergy/energy may pick a blocked tracker
+    OPT_OASIS_ROW11_MEDAL_8 = 1 << 26          # BGA: Oasis water medal 8 at row 11
+    OPT_OASIS_TECH2_TIMING_ON_USE = 1 << 27        # BGA: Oasis tech 2 counts rovers when used
+    OPT_MAKESHIFT_TECH2_CHECK_ON_GAIN = 1 << 28   # BGA: Makeshift tech 2 checked on gaining
+    OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP = 1 << 29  # BGA: row 15 diagonally onto the rover top
 
 # Event operations (compiled from events.toml) and round rules
 cdef enum:
     EV_NONE = 0
     EV_ADVANCE_ONE_OF = 1       # a: track mask, b: steps, c: claim benefits
     EV_REGRESS_ONE_OF = 2       # a: track mask, b: steps
-    EV_SYNERGY = 3
-    EV_CHOOSE_SYNERGY_PEEK = 4
-    EV_PATCHES = 5              # a: count
+    EV_SYNERGY_BOOST = 3
+    EV_CHOOSE_SYNERGY_OR_PEEK = 4
+    EV_GAIN_BIOMASS_PATCHES = 5              # a: count
     EV_COLLECT_LIFEPOD = 6      # a: count
     EV_COLLECT_METEORITE = 7    # a: count
-    EV_PLACE_METEORITE = 8
-    EV_DESTROY_LIFEPOD = 9
+    EV_PLACE_METEORITE_ON_EMPTY_METEOR_SYMBOL = 8
+    EV_DESTROY_LIFEPOD_ON_PLANET = 9
     EV_DESTROY_COLLECTED_LIFEPOD = 10
     EV_DESTROY_COLLECTED_METEORITE = 11
-    EV_DESTROY_ROVER = 12       # b: minimum rovers on the planet
-    EV_EXTRA_ROVER = 13
-    EV_CIV_ADD_RESERVE = 14     # global: a reserve card into each pile
-    EV_CIV_REMOVE_RANDOM = 15   # global: a pile card out of each pile
-    EV_DRAW_OBJECTIVE = 16
-    EV_DISCARD_OBJECTIVE = 17
-    EV_ROTATE_STATION = 18
-    EV_REMOVE_STACK = 19
+    EV_DESTROY_ROVER_ON_PLANET = 12       # b: minimum rovers on the planet
+    EV_GAIN_EXTRA_ROVER = 13
+    EV_CIV_PILES_ADD_FROM_SET_ASIDE = 14     # global: a reserve card into each pile
+    EV_CIV_PILES_REMOVE_RANDOM = 15   # global: a pile card out of each pile
+    EV_DRAW_PRIVATE_OBJECTIVES = 16
+    EV_DESTROY_PRIVATE_OBJECTIVE = 17
+    EV_ROTATE_STATION_TO_ANY_DEPOT = 18
+    EV_REMOVE_DEPOT_STACK = 19
 
 cdef enum:
     RR_NONE = 0
-    RR_ROVER_BAN = 1            # arg: terrain rovers may not enter
-    RR_NO_EDGE = 2
-    RR_NO_ICE = 3
-    RR_NO_SAME_TERRAIN = 4
-    RR_IGNORE_ONE = 5
-    RR_NO_MILESTONES = 6
-    RR_NO_SYNERGY = 7
-    RR_EXTRA_ROVER = 8
+    RR_ROVER_CANNOT_ENTER_TERRAIN = 1            # arg: terrain rovers may not enter
+    RR_TILE_CANNOT_COVER_EDGE = 2
+    RR_TILE_CANNOT_COVER_ICE = 3
+    RR_TILE_CANNOT_TOUCH_SAME_TERRAIN = 4
+    RR_TILE_RESOURCES_IGNORE_ONE = 5
+    RR_NO_MILESTONE_BENEFITS = 6
+    RR_NO_SYNERGY_BOOSTS = 7
+    RR_PLACE_EXTRA_ROVER_ON_TILE_PLACED_THIS_ROUND = 8
 
 # Objective measures (neighbour side) and conditions (private side)
 cdef enum:
-    OM_RES_EDGE = 1             # a: resource
-    OM_LARGEST_AREA = 2         # a: terrain
-    OM_AREA_COUNT = 3           # a: terrain
-    OM_RES_PLANET = 4           # a: resource
-    OM_TRACKERS_TOP = 5         # a: track mask
-    OM_COLLECTED = 6            # a: 0 lifepods, 1 meteorites
+    OM_COUNT_RESOURCES_ON_EDGE = 1             # a: resource
+    OM_LARGEST_TERRAIN_AREA_SIZE = 2         # a: terrain
+    OM_TERRAIN_AREA_COUNT = 3           # a: terrain
+    OM_COUNT_RESOURCES_ON_PLANET = 4           # a: resource
+    OM_TRACKERS_AT_MAXIMUM_COUNT = 5         # a: track mask
+    OM_COLLECTED_COUNT = 6            # a: 0 lifepods, 1 meteorites
 
 cdef enum:
-    OC_RECT = 1                 # a: terrain, b: width, c: height, d: either orientation
-    OC_AREA_RES = 2             # a: terrain, b: resource, c: minimum icons
-    OC_TRACKER_TOP = 3          # a: track
-    OC_RES_AT_MOST = 4          # a: resource, b: maximum
+    OC_HAS_SOLID_RECTANGLE = 1                 # a: terrain, b: width, c: height, d: either orientation
+    OC_HAS_TERRAIN_AREA_WITH_RESOURCES = 2             # a: terrain, b: resource, c: minimum icons
+    OC_TRACKER_AT_MAXIMUM = 3          # a: track
+    OC_RESOURCE_COUNT_AT_MOST = 4          # a: resource, b: maximum
     OC_COLLECTED_AT_LEAST = 5   # a: item, b: minimum
-    OC_COLLECTED_GT = 6         # a: more, b: less
-    OC_NO_ICE = 7
-    OC_NO_LAND = 8
+    OC_COLLECTED_GREATER_THAN = 6         # a: more, b: less
+    OC_NO_UNCOVERED_ICE = 7
+    OC_NO_UNCOVERED_LAND = 8
 
 cdef enum:
     DECK_SIZE = 20              # the rulebook's deck
@@ -620,7 +620,7 @@ cdef struct TableSpec:
     int8_t rotation                      # -1: random initial rotation (ST-15)
     uint8_t stack_shape[N_STACKS]        # station loading (ST-4): shape per slot
     uint8_t events_on                    # the event deck module
-    uint8_t deck_random                  # DECK_EXPLICIT, DECK_UNIFORM or DECK_BGA
+    uint8_t deck_random                  # DECK_EXPLICIT, DECK_RANDOM or DECK_BGA_RANDOM
     uint8_t deck_mix[3]                  # green, orange, red when explicit
     uint8_t neighbour_objectives         # multiplayer neighbour cards
     uint8_t private_module               # multiplayer private objectives (deal 2 keep 1)
