@@ -261,7 +261,8 @@ cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int car
     if not pl.placed_any:
         return OBJ_BASE_RATE[card]
     if objective_met(g, R, p, card):
-        return 0.9 if (kind == OC_RESOURCE_COUNT_AT_MOST or kind == OC_COLLECTED_GREATER_THAN) else 1.0
+        return 0.9 if (kind == OC_RESOURCE_COUNT_AT_MOST
+                       or kind == OC_COLLECTED_GREATER_THAN) else 1.0
     if kind == OC_HAS_SOLID_RECTANGLE:
         return 0.25 if o[2] == o[3] else 0.2
     if kind == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
@@ -282,12 +283,13 @@ cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int car
 
 # ==== shape targets: where a rectangle or an icon-rich area is being built ==========
 #
-# A rectangle card (OC_HAS_SOLID_RECTANGLE) pays only for one solid block, and an area card
-# (OC_HAS_TERRAIN_AREA_WITH_RESOURCES) only for one area, so a pull toward "any square of the terrain"
-# scatters the terrain and almost never meets them.  Each decision the bot picks
-# one target per unmet card instead: the free window with most of the terrain
-# already in it, or the squares next to the area with most icons; a placement is
-# valued by the terrain it puts in the target and the other terrain that spoils it.
+# A rectangle card (OC_HAS_SOLID_RECTANGLE) pays only for one solid block, and an
+# area card (OC_HAS_TERRAIN_AREA_WITH_RESOURCES) only for one area, so a pull toward
+# "any square of the terrain" scatters the terrain and almost never meets them.
+# Each decision the bot picks one target per unmet card instead: the free window
+# with most of the terrain already in it, or the squares next to the area with most
+# icons; a placement is valued by the terrain it puts in the target and the other
+# terrain that spoils it.
 
 cdef enum:
     MAX_SHAPE_TARGETS = 8
@@ -344,7 +346,8 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
         if st.n >= MAX_SHAPE_TARGETS:
             break
         o = R.obj_private[pl.priv[i]]
-        if (o[0] != OC_HAS_SOLID_RECTANGLE and o[0] != OC_HAS_TERRAIN_AREA_WITH_RESOURCES) or objective_met(g, R, p, pl.priv[i]):
+        if ((o[0] != OC_HAS_SOLID_RECTANGLE and o[0] != OC_HAS_TERRAIN_AREA_WITH_RESOURCES)
+                or objective_met(g, R, p, pl.priv[i])):
             continue
         t = o[1]
         k = st.n

@@ -51,8 +51,8 @@ cdef int ms_targets(const Game_t* g, const Rules_t* R, int p, int t, uint32_t* o
     elif col == ROVER:
         out[n] = ROVER | STEP_BEYOND                       # the rover top repeat
         n += 1
-    elif (g.options & OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP and ms_neighbours(g, R, p, col, ROVER)
-          and not ms_taken(pl, ROVER, TOP)):
+    elif (g.options & OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP
+          and ms_neighbours(g, R, p, col, ROVER) and not ms_taken(pl, ROVER, TOP)):
         out[n] = ROVER                                     # BGA onto the rover top (M2)
         n += 1
     if sideways:

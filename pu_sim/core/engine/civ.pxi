@@ -82,7 +82,8 @@ cdef inline bint push_end_effects(Game_t* g, const Rules_t* R, int p) noexcept n
         if not holds_card(pl, card) or (pl.end_effects_done >> (card - 1)) & 1:
             continue
         for k in range(2):
-            if R.card_op[card][k] == OP_ADVANCE_ONE_TRACKER and R.card_when[card][k] == WHEN_END_OF_GAME_STEP:
+            if (R.card_op[card][k] == OP_ADVANCE_ONE_TRACKER
+                    and R.card_when[card][k] == WHEN_END_OF_GAME_STEP):
                 push_item(g, p, IT_CHOOSE_ADVANCE, (1 << N_TRACKS) - 1, R.card_arg[card][k], 1)
                 added = True
         pl.end_effects_done |= (<uint64_t>1) << (card - 1)

@@ -41,7 +41,8 @@ cdef inline void apply_tile_rule(const Game_t* g, const Rules_t* R, const Player
 
 cdef inline bint rover_may_enter(const Game_t* g, const Player_t* pl, int x, int y) noexcept nogil:
     """Events 97-102: no rover may enter a square of the banned visible terrain."""
-    return not (g.round_rule == RR_ROVER_CANNOT_ENTER_TERRAIN and grid_has(pl.terr[g.rule_arg], x, y))
+    return not (g.round_rule == RR_ROVER_CANNOT_ENTER_TERRAIN
+                and grid_has(pl.terr[g.rule_arg], x, y))
 
 
 cdef int colour_pool(const Game_t* g, const Rules_t* R, int colour, uint8_t* out) noexcept nogil:

@@ -123,8 +123,9 @@ cdef inline bint rover_may_step(const Rules_t* R, const Player_t* pl, int fx, in
     cdef const uint16_t* cross
     if toxic_open(R, pl, x, y):
         return False
-    if planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE) and (grid_has(R.pmask[pl.planet][PM_SIDE_A], fx, fy)
-                                               != grid_has(R.pmask[pl.planet][PM_SIDE_A], x, y)):
+    if planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE) and (
+            grid_has(R.pmask[pl.planet][PM_SIDE_A], fx, fy)
+            != grid_has(R.pmask[pl.planet][PM_SIDE_A], x, y)):
         # Tartarus: never across the chasm, except diagonally at its two faded corners
         cross = R.pmask[pl.planet][PM_CROSS]
         return fx != x and fy != y and grid_has(cross, fx, fy) and grid_has(cross, x, y)
@@ -187,7 +188,8 @@ cdef inline void rover_neighbours(const Rules_t* R, const Player_t* pl, const ui
 cdef inline bint currents_count_covered(const Game_t* g, const Rules_t* R,
                                         int planet) noexcept nogil:
     """Petra (BGA, default): uncovered currents count as covered for lines (3.11)."""
-    return planet_has(R, planet, PF_CURRENTS) and not (g.options & OPT_PETRA_CURRENTS_COUNT_COVERED_OFF)
+    return (planet_has(R, planet, PF_CURRENTS)
+            and not (g.options & OPT_PETRA_CURRENTS_COUNT_COVERED_OFF))
 
 
 cdef inline void covered_for_lines(const Game_t* g, const Rules_t* R, const Player_t* pl,

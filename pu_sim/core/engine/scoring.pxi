@@ -79,7 +79,8 @@ cdef inline int civ_card_medals(const Game_t* g, const Rules_t* R, int p) noexce
                 medals += grid_count(pl.patch)
             elif op == OP_SCORE_LIFEPOD_BONUS:
                 # Space Citizen Decree (cards D5): scoring lifepods, or BGA's all collected
-                medals += (pl.lifepods_collected if g.options & OPT_SPACE_CITIZEN_DECREE_COUNTS_ALL_COLLECTED
+                medals += (pl.lifepods_collected
+                           if g.options & OPT_SPACE_CITIZEN_DECREE_COUNTS_ALL_COLLECTED
                            else scoring_lifepods(pl))
     # Meteorite Repo: (1 + N) per 3 meteorites; the base 1 per 3 is category C
     n = count_cards_with_op(pl, R, OP_SET_COLLECTION_METEORITE_REPO)
