@@ -65,6 +65,34 @@ include "core/api/batch.pxi"
 ENGINE_VERSION = 5
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
+
+# ==== names =====================================================================
+# The enums Python reads are cpdef enums, IntEnum classes here (Decision, Item,
+# CardOp, RuleFlag, ...).  Their naming rule (core/engine/defs.pxi): a member is one
+# prefix word, an underscore and its label in upper case.  These functions are the
+# one place the rule is applied, so no table of names mirrors an enum.
+
+def label(member):
+    """The label an enum member stands for: its name after the prefix, in lower case
+    (``Decision.D_ROVER_STEP`` -> ``"rover_step"``); None for a code no member has."""
+    name = member.name
+    return None if name is None else name.partition("_")[2].lower()
+
+
+def code(enum, str name):
+    """The member of ``enum`` whose label is ``name``; ValueError naming the valid ones."""
+    prefix = next(iter(enum.__members__)).partition("_")[0]
+    member = enum.__members__.get(f"{prefix}_{name.upper()}")
+    if member is None or label(member) != name:
+        valid = ", ".join(repr(label(m)) for m in enum)
+        raise ValueError(f"{enum.__name__} has no member labelled {name!r}; valid: {valid}")
+    return member
+
+
+def labels(enum):
+    """Every member's label by its code, in code order."""
+    return {int(m): label(m) for m in sorted(enum)}
+
 cdef SeatRecord _record_example
 RECORD_DTYPE = np.asarray(<SeatRecord[:1]>(&_record_example)).dtype
 """Structured dtype of one output row, taken from the C struct itself."""

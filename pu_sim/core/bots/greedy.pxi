@@ -1,12 +1,13 @@
 # The greedy bot: every option scored by a weighted sum of immediate features.
 #
-# The weights are the bot's parameter vector (index names below, mirrored by
-# pu_sim.bots.GREEDY_WEIGHTS), so bot variants and strength sweeps are data.
+# The weights are the bot's parameter vector (index names below; rule: G_ + the
+# weight's name in pu_sim.bots.GREEDY_WEIGHTS, whose order a test checks against
+# this enum), so bot variants and strength sweeps are data.
 # Track advances are valued by the medals they add, a fraction of the way to the
 # next medal, and the benefits they claim; placements add planet features
 # (lines completed and filled, holes, compactness, what the tile destroys).
 
-cdef enum:
+cpdef enum:
     G_LINE_COMPLETE = 0     # per medal of a row/column the placement completes
     G_LINE_FILL = 1         # per medal x share of a line's remaining squares filled
     G_TRACK = 2             # scale of the value of track advances
@@ -45,6 +46,8 @@ cdef enum:
     G_NEXT_FIT_DEEP = 35    # the depot after next's value, relative to the next one's
     G_END_CHAIN = 36        # per medal of the planet the remaining public tiles build
     G_END_ROUNDS = 37       # ... when at most this many rounds remain (greedy_end_chain.pxi)
+
+cdef enum:
     N_GREEDY = 38
 
 

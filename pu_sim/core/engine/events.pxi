@@ -7,7 +7,9 @@
 # (cards.md D6; option: until the next event, as BGA).  The last card makes
 # its round the last one (end trigger C).
 
-cdef enum:
+# Deck modes (TableSpec.deck_random); rule: DECK_ + RuleOptions.event_deck_mix's mode
+# ("random", "bga_random"; "explicit" for a (green, orange, red) mix)
+cpdef enum DeckMode:
     DECK_EXPLICIT = 0           # spec.deck_mix gives (green, orange, red)
     DECK_RANDOM = 1            # uniform over every valid (green, orange, red)
     DECK_BGA_RANDOM = 2                # BGA: green, orange uniform 0..13, red = the rest
