@@ -1,6 +1,7 @@
 """Typed interface of the compiled engine (pu_sim/_core.pyx)."""
 
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -10,25 +11,33 @@ ENGINE_VERSION: int
 RECORD_DTYPE: np.dtype[np.void]
 CONSTANTS: dict[str, int]
 PLACE_FIT_TABLE: list[list[float]]
-PLANET_MASKS: dict[str, int]
-PLANET_FLAGS: dict[str, int]
-SPACE_FIELDS: dict[str, int]
-CARD_OPS: dict[str, int]
-CARD_WHEN: dict[str, int]
-OPTIONS: dict[str, int]
-BOT_KINDS: dict[str, int]
-DECISIONS: dict[int, str]
-ITEMS: dict[int, str]
-STAGES: dict[int, str]
-TRIGGERED_OPTIONS: dict[int, str]
-STATUSES: dict[int, str]
-END_TRIGGERS: dict[int, str]
-EVENT_OPS: dict[str, int]
-ROUND_RULES: dict[str, int]
-ROUND_RULE_NAMES: dict[int, str]
-OBJECTIVE_MEASURES: dict[str, int]
-OBJECTIVE_CONDITIONS: dict[str, int]
-DECK_MODES: dict[str, int]
+
+# The core's cpdef enums (core/engine/defs.pxi and the rooms beside it): IntEnum
+# classes whose members are the C enums' own, named PREFIX_LABEL.  The members are
+# not repeated here; code() and label() reach them by label.  (Planet masks, space
+# fields, greedy weights and search slots are anonymous: ints named PM_*, SP_*, G_*
+# and S_* on the module, allowed by .stubtest-allowlist.)
+BotKind: type[IntEnum]
+CardOp: type[IntEnum]
+CardWhen: type[IntEnum]
+Decision: type[IntEnum]
+DeckMode: type[IntEnum]
+EndTrigger: type[IntEnum]
+EventOp: type[IntEnum]
+Item: type[IntEnum]
+ObjectiveCondition: type[IntEnum]
+ObjectiveMeasure: type[IntEnum]
+PlanetFlag: type[IntEnum]
+RoundRule: type[IntEnum]
+RuleFlag: type[IntEnum]
+Stage: type[IntEnum]
+Status: type[IntEnum]
+TechLimit: type[IntEnum]
+TriggeredOption: type[IntEnum]
+
+def label(member: IntEnum) -> str | None: ...
+def code(enum: type[IntEnum], name: str) -> IntEnum: ...
+def labels(enum: type[IntEnum]) -> dict[int, str]: ...
 
 class CoreRules:
     tables: dict[str, npt.NDArray[Any]]

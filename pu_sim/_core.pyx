@@ -65,6 +65,35 @@ include "core/api/batch.pxi"
 ENGINE_VERSION = 5
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
+
+# ==== names =====================================================================
+# The enums Python reads are cpdef enums, IntEnum classes here (Decision, Item,
+# CardOp, RuleFlag, ...).  Their naming rule (core/engine/defs.pxi): a member is one
+# prefix word, an underscore and its label in upper case.  These functions are the
+# one place the rule is applied, so no table of names mirrors an enum.
+
+def label(member):
+    """The label an enum member stands for: its name after the prefix, in lower case
+    (``Decision.D_ROVER_STEP`` -> ``"rover_step"``); None for a code no member has."""
+    name = member.name
+    return None if name is None else name.partition("_")[2].lower()
+
+
+def code(enum, str name):
+    """The member of ``enum`` whose label is ``name``; ValueError naming the valid ones."""
+    prefix = next(iter(enum.__members__)).partition("_")[0]
+    member = enum.__members__.get(f"{prefix}_{name.upper()}")
+    if member is None or label(member) != name:
+        valid = ", ".join(repr(label(m)) for m in enum)
+        raise ValueError(f"{enum.__name__} has no member labelled {name!r}; valid: {valid}")
+    return member
+
+
+def labels(enum):
+    """Every member's label by its code, in code order."""
+    return {int(m): label(m) for m in sorted(enum)}
+
+
 cdef SeatRecord _record_example
 RECORD_DTYPE = np.asarray(<SeatRecord[:1]>(&_record_example)).dtype
 """Structured dtype of one output row, taken from the C struct itself."""
@@ -84,167 +113,14 @@ CONSTANTS = {
     "TRACK_FIT_ROUNDS": TRACK_FIT_ROUNDS, "TRACK_FIT_CONTEXT": TRACK_FIT_CONTEXT,
     "LEVEL_ALL": LEVEL_ALL, "LEVEL_NO_EVENT": LEVEL_NO_EVENT,
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
-    "LEVEL_NONE": LEVEL_NONE, "S_BUDGET": S_BUDGET, "S_WIDTH": S_WIDTH, "S_MINOR": S_MINOR,
+    "LEVEL_NONE": LEVEL_NONE,
     "OBJ_CHANCE_GROUPS": OBJ_CHANCE_GROUPS, "OBJ_CHANCE_MISSING": OBJ_CHANCE_MISSING,
     "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
 }
+"""Sizes and special move values Python reads, each by its C name."""
 PLACE_FIT_TABLE = [[PLACE_FIT[k * N_PLACE_FEATURES + i] for i in range(N_PLACE_FEATURES)]
                    for k in range(PLACE_FIT_PHASES)]
 """The compiled placement-value table (core/bots/place_fit_table.pxi): [phase][feature]."""
-PLANET_MASKS = {
-    "grid": PM_GRID, "ice": PM_ICE, "edge": PM_EDGE, "lifepod": PM_LIFEPOD,
-    "first": PM_FIRST, "ring": PM_RING, "city": PM_CITY, "toxic": PM_TOXIC,
-    "current": PM_CURRENT, "side_a": PM_SIDE_A, "q1": PM_Q1, "sub1": PM_SUB1,
-    "hole": PM_HOLE, "ban0": PM_BAN0, "subbga1": PM_SUBBGA1, "cross": PM_CROSS,
-}
-PLANET_FLAGS = {
-    "ring_anchor": PF_RING_ANCHOR, "ice_or_land": PF_ICE_OR_LAND,
-    "quadrant_icon_ban": PF_QUADRANT_BAN, "slide_in": PF_SLIDE_IN,
-    "single_chasm_side": PF_CHASM, "adjacency_waiver": PF_WAIVER, "cities": PF_CITIES,
-    "subplanets": PF_SUBPLANETS, "currents": PF_CURRENTS, "toxic": PF_TOXIC,
-    "first_cells": PF_FIRST_CELLS,
-}
-SPACE_FIELDS = {
-    "medal": SP_MEDAL, "civ": SP_CIV, "synergy": SP_SYNERGY, "patch": SP_PATCH,
-    "rover": SP_ROVER, "move": SP_MOVE, "tech": SP_TECH, "no_stop": SP_NOSTOP,
-    "synergy_target": SP_SYN_TARGET,
-}
-CARD_OPS = {
-    "advance_distinct_trackers": OP_ADVANCE_DISTINCT, "advance_one_tracker": OP_ADVANCE_ONE,
-    "gain_biomass_patches": OP_PATCHES, "gain_rover_movement": OP_MOVEMENT,
-    "place_tile_from_own_depot": OP_PLACE_TILE, "teleport_rover": OP_TELEPORT,
-    "collect_lifepods": OP_COLLECT_LIFEPODS, "destroy_meteorites_in_line": OP_DESTROY_LINE,
-    "destroy_meteorites_on_planet": OP_DESTROY_METEORITES,
-    "raise_trackers_to_position": OP_RAISE_TO, "score_medals": OP_SCORE,
-    "score_patches": OP_SCORE_PATCHES, "score_lifepod_bonus": OP_LIFEPOD_BONUS,
-    "set_collection_meteorite_repo": OP_METEORITE_REPO,
-    "set_collection_commerce_agreement": OP_COMMERCE,
-}
-CARD_WHEN = {"on_take": WHEN_ON_TAKE, "end_of_game_step": WHEN_END_STEP,
-             "final_scoring": WHEN_FINAL}
-OPTIONS = {
-    "patches_anchor_adjacency": OPT_PATCHES_ANCHOR,
-    "two_player_fixed_rotation": OPT_TWO_PLAYER_FIXED,
-    "store_patch_without_square": OPT_STORE_PATCH_NO_SQUARE,
-    "civ_pick_timing=on_milestone": OPT_CIV_ON_MILESTONE,
-    "end_phase_pick_commander=next_player": OPT_END_PICKS_NEXT,
-    "event_round_rule_until=next_event": OPT_RULE_UNTIL_NEXT_EVENT,
-    "event_tech_suppression=next_round": OPT_SUPPRESS_NEXT_ROUND,
-    "event_tech_suppression=none": OPT_SUPPRESS_NONE,
-    "event_may_empty_depot": OPT_EVENT_MAY_EMPTY_DEPOT,
-    "planet_fallback=bga": OPT_PLANET_FALLBACK_BGA,
-    "lacuna_oblivion_adjacency_waiver=off": OPT_NO_WAIVER,
-    "cerberus_bonus_region=bga_boxes": OPT_CERBERUS_BGA_BOXES,
-    "pajitnov_slide=one_step": OPT_PAJITNOV_ONE_STEP,
-    "petra_currents_count_covered=off": OPT_PETRA_CURRENTS_OPEN,
-    "gaia_city_covered_by_patch=off": OPT_GAIA_PATCH_KEEPS_CITY,
-    "horizon_tech1_scope=all_checks": OPT_HORIZON_ALL_CHECKS,
-    "once_per_round_reset=bga_phases": OPT_RESET_BGA_PHASES,
-    "republic_tech3_squares=terrain": OPT_REPUBLIC_TERRAIN,
-    "space_citizen_decree_counts=all_collected": OPT_DECREE_ALL_COLLECTED,
-    "wormhole_energy_biomass=never": OPT_WH_ENERGY_NEVER,
-    "wormhole_energy_biomass=always": OPT_WH_ENERGY_ALWAYS,
-    "jump_drive_tech_d=mandatory_per_square": OPT_JUMP_D_BGA,
-    "flux_tech1_track=round_start": OPT_FLUX_T1_ROUND_START,
-    "flux_tech2_benefits_on_way=off": OPT_FLUX_T2_MILESTONE_ONLY,
-    "flux_tech3_rover_scope=track_only": OPT_FLUX_ROVER_TRACK_ONLY,
-    "synergy_target_must_move=off": OPT_BLOCKED_SELECTABLE,
-    "oasis_row11_medal=8": OPT_OASIS_MEDAL_8,
-    "oasis_tech2_timing=on_use": OPT_OASIS_T2_ON_USE,
-    "makeshift_tech2_check=on_gain": OPT_MAKESHIFT_T2_ON_GAIN,
-    "makeshift_row15_diagonal_to_rover_top": OPT_MAKESHIFT_ROW15_DIAGONAL,
-}
-EVENT_OPS = {
-    "none": EV_NONE, "advance_one_of": EV_ADVANCE_ONE_OF,
-    "regress_one_of": EV_REGRESS_ONE_OF, "synergy_boost": EV_SYNERGY,
-    "choose_synergy_or_peek": EV_CHOOSE_SYNERGY_PEEK, "gain_biomass_patches": EV_PATCHES,
-    "collect_lifepod": EV_COLLECT_LIFEPOD, "collect_meteorite": EV_COLLECT_METEORITE,
-    "place_meteorite_on_empty_meteor_symbol": EV_PLACE_METEORITE,
-    "destroy_lifepod_on_planet": EV_DESTROY_LIFEPOD,
-    "destroy_collected_lifepod": EV_DESTROY_COLLECTED_LIFEPOD,
-    "destroy_collected_meteorite": EV_DESTROY_COLLECTED_METEORITE,
-    "destroy_rover_on_planet": EV_DESTROY_ROVER, "gain_extra_rover": EV_EXTRA_ROVER,
-    "civ_piles_add_from_set_aside": EV_CIV_ADD_RESERVE,
-    "civ_piles_remove_random": EV_CIV_REMOVE_RANDOM,
-    "draw_private_objectives": EV_DRAW_OBJECTIVE,
-    "destroy_private_objective": EV_DISCARD_OBJECTIVE,
-    "rotate_station_to_any_depot": EV_ROTATE_STATION, "remove_depot_stack": EV_REMOVE_STACK,
-}
-ROUND_RULES = {
-    "rover_cannot_enter_terrain": RR_ROVER_BAN, "tile_cannot_cover_edge": RR_NO_EDGE,
-    "tile_cannot_cover_ice": RR_NO_ICE, "tile_cannot_touch_same_terrain": RR_NO_SAME_TERRAIN,
-    "tile_resources_ignore_one": RR_IGNORE_ONE, "no_milestone_benefits": RR_NO_MILESTONES,
-    "no_synergy_boosts": RR_NO_SYNERGY,
-    "place_extra_rover_on_tile_placed_this_round": RR_EXTRA_ROVER,
-}
-OBJECTIVE_MEASURES = {
-    "count_resources_on_edge": OM_RES_EDGE, "largest_terrain_area_size": OM_LARGEST_AREA,
-    "terrain_area_count": OM_AREA_COUNT, "count_resources_on_planet": OM_RES_PLANET,
-    "trackers_at_maximum_count": OM_TRACKERS_TOP, "collected_count": OM_COLLECTED,
-}
-OBJECTIVE_CONDITIONS = {
-    "has_solid_rectangle": OC_RECT, "has_terrain_area_with_resources": OC_AREA_RES,
-    "tracker_at_maximum": OC_TRACKER_TOP, "resource_count_at_most": OC_RES_AT_MOST,
-    "collected_at_least": OC_COLLECTED_AT_LEAST, "collected_greater_than": OC_COLLECTED_GT,
-    "no_uncovered_ice": OC_NO_ICE, "no_uncovered_land": OC_NO_LAND,
-}
-ROUND_RULE_NAMES = {v: k for k, v in ROUND_RULES.items()}
-ROUND_RULE_NAMES[RR_NONE] = "none"
-DECK_MODES = {"explicit": DECK_EXPLICIT, "random": DECK_UNIFORM, "bga_random": DECK_BGA}
-BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH}
-DECISIONS = {
-    D_ROTATION: "rotation", D_PLACE: "place", D_NO_PLACE: "no_place", D_ORDER: "order",
-    D_ENERGY: "energy", D_SYNERGY: "synergy", D_TRACK: "track", D_PATCH: "patch",
-    D_ROVER_PLACE: "rover_place", D_ROVER_STEP: "rover_step", D_CIV_PICK: "civ_pick",
-    D_LIFEPOD: "lifepod", D_TELEPORT: "teleport", D_LINE: "line", D_METEORITE: "meteorite",
-    D_REGRESS: "regress", D_CHOOSE_ONE: "choose_one", D_KEEP_RESOURCE: "keep_resource",
-    D_METEOR_SYMBOL: "meteor_symbol", D_DESTROY_LIFEPOD: "destroy_lifepod",
-    D_DESTROY_ROVER: "destroy_rover", D_COLLECT_METEORITE: "collect_meteorite",
-    D_REMOVE_STACK: "remove_stack", D_OBJ_DISCARD: "objective_discard",
-    D_POWER: "power", D_YES_NO: "yes_no", D_POD_PLACE: "pod_place",
-    D_POD_MOVE: "pod_move", D_POD_DESTROY: "pod_destroy", D_BRANCH: "branch",
-    D_KEEP_OBJECTIVE: "keep_objective", D_FLUX_TRACK: "flux_track",
-    D_DIRECTION: "direction",
-}
-ITEMS = {
-    IT_ADVANCE: "advance", IT_ENERGY: "energy", IT_SYNERGY: "synergy", IT_PATCH: "patch",
-    IT_ROVER: "rover", IT_CHOOSE_ADVANCE: "choose_advance", IT_DISTINCT: "distinct",
-    IT_RAISE: "raise", IT_LIFEPOD: "lifepod", IT_TELEPORT: "teleport", IT_LINE: "line",
-    IT_METEORITE: "meteorite", IT_PLACE_TILE: "place_tile", IT_CIV_PICK: "civ_pick",
-    IT_REGRESS: "regress", IT_CHOOSE_ONE: "choose_one", IT_KEEP_ONE: "keep_one",
-    IT_PLACE_METEORITE: "place_meteorite", IT_DESTROY_LIFEPOD: "destroy_lifepod",
-    IT_DESTROY_ROVER: "destroy_rover", IT_COLLECT_METEORITE: "collect_meteorite",
-    IT_DISCARD_OBJECTIVE: "discard_objective", IT_ROTATE_STATION: "rotate_station",
-    IT_REMOVE_STACK: "remove_stack", IT_OPTION: "option", IT_POD_PLACE: "pod_place",
-    IT_POD_MOVE: "pod_move", IT_POD_DESTROY: "pod_destroy", IT_BRANCH: "branch",
-    IT_CLAIM_ROW: "claim_row", IT_KEEP_OBJECTIVE: "keep_objective",
-    IT_FLUX_TRACK: "flux_track", IT_STEP: "step",
-}
-TRIGGERED_OPTIONS = {
-    OPTION_HORIZON_DESTROY: "Horizon tech 4: destroy the carried meteorite",
-    OPTION_REPUBLIC_CIV_FIRST: "Republic tech 1: select the civ tile first",
-    OPTION_WORMHOLE_DOUBLE: "Wormhole tech 3: two patches instead of one",
-    OPTION_JUMP_PATCH_SWAP: "Jump Drive tech A: a synergy boost instead of the patch",
-}
-"""The optional triggered powers a yes/no decision asks about, by code."""
-
-STAGES = {
-    ST_SETUP: "setup", ST_ROUND_START: "round_start", ST_ROTATION: "rotation",
-    ST_CHECK: "check", ST_DRAFT: "draft", ST_CIV: "civ", ST_END_ROUND: "end_round",
-    ST_END_EFFECTS: "end_effects", ST_END_PICKS: "end_picks", ST_SCORE: "score",
-    ST_DONE: "done", ST_PAUSED: "paused", ST_OBJECTIVES: "objectives", ST_EVENT: "event",
-    ST_EVENT_PLAYERS: "event_players", ST_EVENT_CIV: "event_civ",
-}
-STATUSES = {
-    STATUS_OK: "ok", STATUS_TURN_LIMIT: "turn_limit",
-    STATUS_DECISION_LIMIT: "decision_limit", STATUS_POOL_OVERFLOW: "pool_overflow",
-    STATUS_BAD_MOVE: "bad_move", STATUS_NO_MOVES: "no_legal_move",
-    STATUS_BAD_SETUP: "bad_setup",
-}
-END_TRIGGERS = {
-    END_NONE: "none", END_CANNOT_PLACE: "cannot_place", END_DEPOT_EMPTY: "depot_empty",
-    END_EVENTS: "events",
-}
 
 
 # ==== compiled rules ==========================================================

@@ -38,6 +38,15 @@ SCORE_KEYS = ("score", "score_planet", "score_tracks", "score_lifepods",
               "score_meteorites", "score_civ", "score_objectives")  # fmt: skip
 """A player's final score and its scoring categories (A-E), as player fields."""
 
+TRIGGERED_OPTION_TEXT: Mapping[str, str] = {
+    "horizon_destroy": "Horizon tech 4: destroy the carried meteorite",
+    "republic_civ_first": "Republic tech 1: select the civ tile first",
+    "wormhole_double": "Wormhole tech 3: two patches instead of one",
+    "jump_patch_swap": "Jump Drive tech A: a synergy boost instead of the patch",
+}
+"""The optional power a yes/no decision asks about, in words, by the label of the
+core's TriggeredOption member (OPTION_HORIZON_DESTROY: "horizon_destroy")."""
+
 
 class Game:
     """One game of Planet Unknown on the slow path.
@@ -271,7 +280,8 @@ class Game:
 
     def _option_name(self) -> str:
         code = self.fields()["item"][1]
-        return str(self._core.TRIGGERED_OPTIONS.get(code, f"option {code}"))
+        name = self._core.label(self._core.TriggeredOption(code))
+        return TRIGGERED_OPTION_TEXT.get(name, f"option {code}")
 
     def _pod_place(self, loc: int) -> str:
         """Where a lifepod goes: a Cosmos track space, a Jump Drive tech slot."""

@@ -29,6 +29,25 @@ def test_every_rule_option_is_documented_as_in_the_engine():
     } == FIELDS
 
 
+def test_the_index_lists_each_option_s_values_as_rule_options_does():
+    """The index's "Type and values" column agrees with RuleOptions.choices()."""
+    index = section("## 14. Option index")
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.*?) \| `", index, re.M))
+    for name, choices in RuleOptions.choices().items():
+        column = rows[name]
+        if choices.form:
+            assert column.startswith("`tuple["), name
+        elif set(choices.values) <= {False, True, None}:
+            assert column.startswith("`bool"), name
+        elif None in choices.values:
+            numbers = [v for v in choices.values if v is not None]
+            assert column.startswith("`int \\| None` (0–5"), name
+            assert numbers == list(range(6)), name
+        else:
+            listed = re.findall(r"`([^`]+)`", column)
+            assert tuple(map(ast.literal_eval, listed)) == choices.values, name
+
+
 def test_the_bga_profile_sets_what_the_document_says():
     profile = section(
         "**Option values of the profile**", "**Each documented difference"

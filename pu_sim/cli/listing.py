@@ -62,17 +62,13 @@ def _presets() -> Iterator[str]:
 
 
 def _options() -> Iterator[str]:
-    yield "rule options (--option NAME=VALUE; the first value listed is not always"
-    yield "the default: see 'default'; docs/rules-decisions.md explains each):"
-    defaults = RuleOptions()
-    for name, allowed in RuleOptions.choices().items():
-        values = (
-            allowed
-            if isinstance(allowed, str)
-            else " | ".join(_spell(v) for v in allowed)
+    yield "rule options (--option NAME=VALUE; docs/rules-decisions.md explains each):"
+    for name, choice in RuleOptions.choices().items():
+        values = " | ".join(
+            [_spell(v) for v in choice.values] + ([choice.form] if choice.form else [])
         )
-        yield f"  {name}: {values} (default {_spell(getattr(defaults, name))})"
-        yield f"      {defaults.describe(name)}"
+        yield f"  {name}: {values} (default {_spell(choice.default)})"
+        yield f"      {RuleOptions.describe(name)}"
 
 
 def _spell(value: object) -> str:

@@ -87,43 +87,10 @@ def option_setting(value: str) -> tuple[str, object]:
             f"unknown rule option {name!r} in {value!r}; valid: {', '.join(choices)} "
             "(`pu-sim list options` shows their values)"
         )
-    allowed = choices[name]
-    text = text.strip()
-    if isinstance(allowed, str):
-        return name, _free_form(name, text, allowed)
-    for choice in allowed:
-        if text.lower() == _spell(choice):
-            return name, choice
-    raise argparse.ArgumentTypeError(
-        f"--option {name}: {text!r} is not one of "
-        + ", ".join(_spell(c) for c in allowed)
-    )
-
-
-def _spell(value: object) -> str:
-    """How a value is written on the command line."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _free_form(name: str, text: str, form: str) -> object:
-    """Values of the options that take a list: deck mixes, station slots."""
-    if text.lower() == "none" and name.startswith("station_"):
-        return None
-    if name == "event_deck_mix":
-        try:
-            return deck(text)
-        except argparse.ArgumentTypeError:
-            raise argparse.ArgumentTypeError(
-                f"--option {name}: {text!r} is not {form}"
-            ) from None
-    parts = tuple(p.strip() for p in text.split(",") if p.strip())
-    if not parts:
-        raise argparse.ArgumentTypeError(f"--option {name}: {text!r} is not {form}")
-    return parts
+    try:
+        return name, RuleOptions.parse(name, text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--option {exc}") from None
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:

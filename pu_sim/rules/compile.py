@@ -6,6 +6,10 @@ planet masks, track spaces, card operations) and hands them to the compiled
 core once per process.  Orientation enumeration happens here, in readable
 Python, so the core only loops over precomputed candidates (DESIGN 4.4).
 
+A data string becomes the core's code by name (``pu_sim._core.code``): the core's
+enum member spells it (``"advance_distinct_trackers"`` is
+``CardOp.OP_ADVANCE_DISTINCT_TRACKERS``), so no table here mirrors the core.
+
 ``RULES_VERSION`` is bumped by hand whenever the rules' behaviour changes (not
 when code is only refactored); ``rules_digest()`` hashes the data files.  Both
 go into every run manifest, and golden traces fail when behaviour moves without
@@ -18,6 +22,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -220,8 +225,7 @@ def _compile_tiles(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
 
 def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     core = import_core()
-    pm = core.PLANET_MASKS
-    pf = core.PLANET_FLAGS
+    flag = core.PlanetFlag
     n = len(data.planets)
     masks = np.zeros((n, core.CONSTANTS["N_PMASK"], 12), np.uint16)
     row_medal = np.zeros((n, 12), np.uint8)
@@ -231,53 +235,53 @@ def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     sub_bonus = np.zeros(n, np.uint8)
     for planet in data.planets:
         k = planet.id
-        masks[k, pm["grid"]] = _mask(planet.grid_squares)
-        masks[k, pm["ice"]] = _mask(planet.ice_squares)
-        masks[k, pm["edge"]] = _mask(planet.edge_squares)
-        masks[k, pm["lifepod"]] = _mask(planet.lifepods)
-        masks[k, pm["first"]] = _mask(planet.first_tile_cells)
-        masks[k, pm["ring"]] = _mask(_char_squares(planet, "R"))
-        masks[k, pm["city"]] = _mask(_char_squares(planet, "C"))
-        masks[k, pm["toxic"]] = _mask(_char_squares(planet, "T"))
-        masks[k, pm["current"]] = _mask(_char_squares(planet, "EQ"))
-        masks[k, pm["side_a"]] = _mask(_map_squares(planet.chasm_side_map, "A"))
-        masks[k, pm["hole"]] = _mask(_char_squares(planet, "H"))
-        masks[k, pm["cross"]] = _mask(
+        masks[k, core.PM_GRID] = _mask(planet.grid_squares)
+        masks[k, core.PM_ICE] = _mask(planet.ice_squares)
+        masks[k, core.PM_EDGE] = _mask(planet.edge_squares)
+        masks[k, core.PM_LIFEPOD] = _mask(planet.lifepods)
+        masks[k, core.PM_FIRST] = _mask(planet.first_tile_cells)
+        masks[k, core.PM_RING] = _mask(_char_squares(planet, "R"))
+        masks[k, core.PM_CITY] = _mask(_char_squares(planet, "C"))
+        masks[k, core.PM_TOXIC] = _mask(_char_squares(planet, "T"))
+        masks[k, core.PM_CURRENT] = _mask(_char_squares(planet, "EQ"))
+        masks[k, core.PM_SIDE_A] = _mask(_map_squares(planet.chasm_side_map, "A"))
+        masks[k, core.PM_HOLE] = _mask(_char_squares(planet, "H"))
+        masks[k, core.PM_CROSS] = _mask(
             c for pair in planet.chasm_diagonal_crossings for c in pair
         )
         for q in range(4):
-            masks[k, pm["q1"] + q] = _mask(
+            masks[k, core.PM_Q1 + q] = _mask(
                 _map_squares(planet.quadrant_map, str(q + 1))
             )
         for s in range(3):
-            masks[k, pm["sub1"] + s] = _mask(
+            masks[k, core.PM_SUB1 + s] = _mask(
                 _map_squares(planet.subplanet_map, str(s + 1))
             )
         for s, (x0, x1, y0, y1) in enumerate(planet.bga_subplanet_boxes):
             region = _map_squares(planet.subplanet_map, str(s + 1))
-            masks[k, pm["subbga1"] + s] = _mask(
+            masks[k, core.PM_SUBBGA1 + s] = _mask(
                 (x, y) for x, y in region if x0 <= x <= x1 and y0 <= y <= y1
             )
         for quadrant, terrain in planet.quadrant_banned_icon.items():
-            idx = pm["ban0"] + TERRAINS.index(terrain)
+            idx = core.PM_BAN0 + TERRAINS.index(terrain)
             masks[k, idx] |= _mask(_map_squares(planet.quadrant_map, str(quadrant)))
         row_medal[k] = planet.row_medals
         col_medal[k] = planet.col_medals
         bits = 0
         for name in planet.restrictions:
-            bits |= pf[name]
+            bits |= core.code(flag, name)
         if planet.adjacency_waiver:
-            bits |= pf["adjacency_waiver"]
+            bits |= flag.PF_WAIVER
         if planet.city_medals:
-            bits |= pf["cities"]
+            bits |= flag.PF_CITIES
         if planet.subplanet_bonus:
-            bits |= pf["subplanets"]
+            bits |= flag.PF_SUBPLANETS
         if planet.currents_count_covered or _char_squares(planet, "EQ"):
-            bits |= pf["currents"]
+            bits |= flag.PF_CURRENTS
         if _char_squares(planet, "T"):
-            bits |= pf["toxic"]
+            bits |= flag.PF_TOXIC
         if planet.first_tile == "cells":
-            bits |= pf["first_cells"]
+            bits |= flag.PF_FIRST_CELLS
         flags[k] = bits
         city[k] = planet.city_medals
         sub_bonus[k] = planet.subplanet_bonus
@@ -287,28 +291,23 @@ def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     )  # fmt: skip
 
 
-def _space_row(sf: dict[str, int], sp: Space, row: npt.NDArray[np.int8]) -> None:
+def _space_row(core: ModuleType, sp: Space, row: npt.NDArray[np.int8]) -> None:
     """One printed space as the core's field vector."""
-    row[sf["medal"]] = sp.medal
-    row[sf["civ"]] = sp.civ_rank
+    row[core.SP_MEDAL] = sp.medal
+    row[core.SP_CIV] = sp.civ_rank
     # a targeted synergy ("synergy:civ") is counted in sp.synergy too
-    row[sf["synergy"]] = sp.synergy - (1 if sp.synergy_target else 0)
-    row[sf["patch"]] = sp.patches
-    row[sf["rover"]] = int(sp.rover)
-    row[sf["move"]] = sp.move
-    row[sf["tech"]] = sp.tech_level
-    row[sf["no_stop"]] = int(sp.no_stop)
+    row[core.SP_SYNERGY] = sp.synergy - (1 if sp.synergy_target else 0)
+    row[core.SP_PATCH] = sp.patches
+    row[core.SP_ROVER] = int(sp.rover)
+    row[core.SP_MOVE] = sp.move
+    row[core.SP_TECH] = sp.tech_level
+    row[core.SP_NOSTOP] = int(sp.no_stop)
     if sp.synergy_target:
-        row[sf["synergy_target"]] = TRACKS.index(sp.synergy_target) + 1
-
-
-LIMITS = ("passive", "once_per_round", "once_per_game", "round_start", "game_end")
-"""Tech use limits in the core's LIMIT_* order."""
+        row[core.SP_SYN_TARGET] = TRACKS.index(sp.synergy_target) + 1
 
 
 def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     core = import_core()
-    sf = core.SPACE_FIELDS
     n = len(data.corporations)
     n_pos = core.CONSTANTS["N_POS"]
     space = np.zeros((n, 5, n_pos, core.CONSTANTS["N_SPACE_FIELDS"]), np.int8)
@@ -327,7 +326,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
             for pos, sp in enumerate(spaces):
                 if sp is None:
                     continue
-                _space_row(sf, sp, space[corp.id, ti, pos])
+                _space_row(core, sp, space[corp.id, ti, pos])
             score_pos[corp.id, ti] = track.score_by_position
         level = 0
         for pos, sp in enumerate(corp.tracks["tech"].spaces):
@@ -339,7 +338,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
             if sp.tech_level:
                 tech_pos[corp.id, sp.tech_level] = pos
         for tech in corp.techs:
-            limit[corp.id, tech.level] = LIMITS.index(tech.limit)
+            limit[corp.id, tech.level] = core.code(core.TechLimit, tech.limit)
             activated[corp.id, tech.level] = any(
                 e.when == "activated" for e in tech.effects
             )
@@ -366,7 +365,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
                 continue
             for pos, sp in enumerate([*improved.spaces, improved.beyond_top]):
                 if sp is not None:
-                    _space_row(sf, sp, flux[ti, pos])
+                    _space_row(core, sp, flux[ti, pos])
     t["flux_space"] = flux
     path_track = np.zeros(24, np.uint8)
     path_row = np.zeros(24, np.uint8)
@@ -390,7 +389,7 @@ def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> Non
 
 
 def _card_op(card: CivCard, op: str, params: dict[str, Any]) -> tuple[str, int]:
-    """Map a civ card effect to the core's operation name and its one argument."""
+    """Map a civ card effect to the core's operation label and its one argument."""
     if op == "advance_distinct_trackers":
         return op, int(params["count"])
     if op == "advance_one_tracker":
@@ -440,9 +439,9 @@ def _compile_cards(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
             raise ValueError(f"civ card {card.id}: the core holds at most 2 effects")
         for k, eff in enumerate(card.effects):
             name, value = _card_op(card, eff.op, dict(eff.params))
-            op[card.id, k] = core.CARD_OPS[name]
+            op[card.id, k] = core.code(core.CardOp, name)
             arg[card.id, k] = value
-            when[card.id, k] = core.CARD_WHEN[eff.when]
+            when[card.id, k] = core.code(core.CardWhen, eff.when)
     rank_cards = np.zeros((4, 9), np.uint8)
     for r in range(1, 5):
         rank_cards[r - 1] = sorted(c.id for c in data.civ_cards if c.rank == r)
@@ -472,7 +471,7 @@ def _track_mask(tracks: object) -> int:
 
 
 def _event_op(card: EventCard) -> tuple[str, int, int, int]:
-    """An event's immediate effect as (core op name, a, b, c)."""
+    """An event's immediate effect as (core op label, a, b, c)."""
     if not card.immediate:
         return "none", 0, 0, 0
     if len(card.immediate) > 1:
@@ -518,20 +517,22 @@ def _compile_events(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
         cols["colour"][i] = COLOURS.index(card.colour)
         cols["solo"][i] = card.solo_only
         op, a, b, c = _event_op(card)
-        cols["op"][i] = core.EVENT_OPS[op]
+        cols["op"][i] = core.code(core.EventOp, op)
         cols["a"][i], cols["b"][i], cols["c"][i] = a, b, c
         if card.round_rule is not None:
-            cols["rule"][i] = core.ROUND_RULES[card.round_rule.op]
+            cols["rule"][i] = core.code(core.RoundRule, card.round_rule.op)
             terrain = dict(card.round_rule.params).get("terrain")
             cols["arg"][i] = TERRAINS.index(str(terrain)) if terrain else 0
     for key, arr in cols.items():
         t[f"event_{key}"] = arr
 
 
-def _objective_side(side: ObjectiveSide, kinds: dict[str, int]) -> list[int]:
-    """(kind, a, b, c, d) for the core; the meaning of a..d depends on the kind."""
+def _objective_side(side: ObjectiveSide, kind: int) -> list[int]:
+    """(kind, a, b, c, d) for the core, given the core's code of ``side.kind``.
+
+    The meaning of a..d depends on the kind.
+    """
     prm = dict(side.params)
-    kind = kinds[side.kind]
     if side.kind in ("count_resources_on_edge", "count_resources_on_planet"):
         return [kind, TERRAINS.index(_str(prm, "resource")), 0, 0, 0]
     if side.kind in ("largest_terrain_area_size", "terrain_area_count"):
@@ -576,9 +577,13 @@ def _compile_objectives(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     for i, card in enumerate(cards):
         if card.id != 37 + i:
             raise ValueError(f"objective ids must run 37..64, found {card.id} at {i}")
-        neighbour[i, :5] = _objective_side(card.neighbour, core.OBJECTIVE_MEASURES)
+        neighbour[i, :5] = _objective_side(
+            card.neighbour, core.code(core.ObjectiveMeasure, card.neighbour.kind)
+        )
         neighbour[i, 5] = card.neighbour.better == "higher"
-        private[i] = _objective_side(card.private, core.OBJECTIVE_CONDITIONS)
+        private[i] = _objective_side(
+            card.private, core.code(core.ObjectiveCondition, card.private.kind)
+        )
     t["objective_neighbour"] = neighbour
     t["objective_private"] = private
 

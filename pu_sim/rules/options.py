@@ -2,17 +2,81 @@
 
 Each option's entry, the reference section it resolves and the value that
 reproduces Board Game Arena are in ``docs/rules-decisions.md``.
+
+:class:`RuleOptions` is the one table of options: a field's type (or, where the
+type cannot list them, its ``values`` metadata) gives its valid values
+(:meth:`RuleOptions.choices`), and an option the core reads as a flag is named
+by it: the flag for ``name=value`` is the core's ``RuleFlag`` member
+``OPT_NAME_VALUE`` (``OPT_NAME`` for True, ``OPT_NAME_OFF`` for False).  A new
+option is its field with its docstring entry, its ``RuleFlag`` member, the rule
+code, its entry in ``docs/rules-decisions.md`` and its test.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass, fields
-from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+import types
+import typing
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Final, Literal, Union
 
 from pu_sim._build_check import import_core
 from pu_sim.rules.gamedata import COLOURS, GameData
+
+OptionValue = bool | int | str | tuple[str, ...] | tuple[int, ...] | None
+"""A rule option's value."""
+
+TABLE_OPTIONS: Final = frozenset(
+    {
+        "station_interior_slots",
+        "station_exterior_slots",
+        "interior_shift",
+        "initial_rotation",
+        "event_deck",
+        "event_deck_mix",
+        "neighbour_objectives",
+        "private_objectives",
+    }
+)
+"""Options the table spec carries as fields of its own (pu_sim.simulation.table);
+the core reads every other option as a ``RuleFlag`` bit (:meth:`RuleOptions.flags`)."""
+
+
+@dataclass(frozen=True)
+class OptionChoices:
+    """The values one rule option takes: what a listing or a command line needs."""
+
+    values: tuple[OptionValue, ...]
+    """Every valid value; with ``form``, the named values beside the free-form ones."""
+    default: OptionValue
+    form: str = ""
+    """The other valid values in words ("" when ``values`` holds them all)."""
+    item: type = str
+    """The type of a free-form value's comma-separated items."""
+
+
+def _free(form: str, item: type = str, default: Any = None) -> Any:
+    """A field with free-form values (checked against the game data later)."""
+    return field(default=default, metadata={"form": form, "item": item})
+
+
+def _listed(*values: OptionValue) -> Any:
+    """A field whose type cannot list its valid values, with the values listed."""
+    return field(default=values[0], metadata={"values": values})
+
+
+def flag_name(option: str, value: OptionValue) -> str:
+    """The core's ``RuleFlag`` member an option value sets, if the core has it.
+
+    >>> flag_name("civ_pick_timing", "on_milestone")
+    'OPT_CIV_PICK_TIMING_ON_MILESTONE'
+    >>> flag_name("lacuna_oblivion_adjacency_waiver", False)
+    'OPT_LACUNA_OBLIVION_ADJACENCY_WAIVER_OFF'
+    """
+    if value is True:
+        return f"OPT_{option.upper()}"
+    return f"OPT_{option}_{'off' if value is False else value}".upper()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,12 +213,18 @@ class RuleOptions:
     store_patch_without_square: bool = True
     civ_pick_timing: Literal["end_of_round", "on_milestone"] = "end_of_round"
     end_phase_pick_commander: Literal["final_round", "next_player"] = "final_round"
-    station_interior_slots: tuple[str, ...] | None = None
-    station_exterior_slots: tuple[str, ...] | None = None
-    interior_shift: int | None = None
-    initial_rotation: int | None = None
+    station_interior_slots: tuple[str, ...] | None = _free(
+        "the six interior shapes in slot order"
+    )
+    station_exterior_slots: tuple[str, ...] | None = _free(
+        "the six exterior shapes in slot order"
+    )
+    interior_shift: int | None = _listed(None, 0, 1, 2, 3, 4, 5)
+    initial_rotation: int | None = _listed(None, 0, 1, 2, 3, 4, 5)
     event_deck: bool | None = None
-    event_deck_mix: tuple[int, int, int] | Literal["random", "bga_random"] = (7, 7, 6)
+    event_deck_mix: tuple[int, int, int] | Literal["random", "bga_random"] = _free(
+        "green, orange and red counts summing to 20", int, (7, 7, 6)
+    )
     event_round_rule_until: Literal["round_end", "next_event"] = "round_end"
     event_tech_suppression: Literal["until_reentered", "next_round", "none"] = (
         "until_reentered"
@@ -188,36 +258,73 @@ class RuleOptions:
     )
 
     def __post_init__(self) -> None:
-        for name in ("interior_shift", "initial_rotation"):
+        for name, choices in _choices().items():
+            if choices.form:
+                continue  # checked against the game data when a table is built
             value = getattr(self, name)
-            if value is not None and not (isinstance(value, int) and 0 <= value <= 5):
+            if not any(value == v and type(value) is type(v) for v in choices.values):
                 raise ValueError(
-                    f"{name} must be None or an integer 0..5, got {value!r}"
+                    f"{name} must be one of {choices.values}, got {value!r}"
                 )
-        for name, allowed in (
-            ("civ_pick_timing", ("end_of_round", "on_milestone")),
-            ("end_phase_pick_commander", ("final_round", "next_player")),
-            ("event_round_rule_until", ("round_end", "next_event")),
-            ("event_tech_suppression", ("until_reentered", "next_round", "none")),
-            ("planet_fallback", ("rulebook", "bga")),
-            ("cerberus_bonus_region", ("whole", "bga_boxes")),
-            ("pajitnov_slide", ("straight", "one_step")),
-            ("once_per_round_reset", ("round_start", "bga_phases")),
-            ("horizon_tech1_scope", ("adjacency_only", "all_checks")),
-            ("republic_tech3_squares", ("icons", "terrain")),
-            ("space_citizen_decree_counts", ("scoring_lifepods", "all_collected")),
-            ("wormhole_energy_biomass", ("if_expanded", "never", "always")),
-            ("jump_drive_tech_d", ("optional_area", "mandatory_per_square")),
-            ("flux_tech1_track", ("at_use", "round_start")),
-            ("makeshift_tech2_check", ("on_spend", "on_gain")),
-            ("oasis_row11_medal", (9, 8)),
-            ("oasis_tech2_timing", ("round_start", "on_use")),
-            ("flux_tech3_rover_scope", ("all_movement", "track_only")),
-        ):
-            if getattr(self, name) not in allowed:
-                raise ValueError(
-                    f"{name} must be one of {allowed}, got {getattr(self, name)!r}"
-                )
+
+    @classmethod
+    def choices(cls) -> dict[str, OptionChoices]:
+        """Every option with its valid values and default, in field order.
+
+        >>> RuleOptions.choices()["civ_pick_timing"].values
+        ('end_of_round', 'on_milestone')
+        """
+        return dict(_choices())
+
+    @classmethod
+    def describe(cls, name: str) -> str:
+        """The first sentence of an option's documentation (for listings)."""
+        doc = (cls.__doc__ or "").split("Parameters\n    ----------\n")[-1]
+        lines = doc.splitlines()
+        for i, line in enumerate(lines):
+            if name in [n.strip() for n in line.strip().split(",")]:
+                text = []
+                for more in lines[i + 1 :]:
+                    if not more.startswith("        "):
+                        break
+                    text.append(more.strip())
+                first = re.split(r"(?<!e\.g)(?<!i\.e)\.\s", " ".join(text))[0]
+                return first.rstrip(".") + "."
+        return ""
+
+    @classmethod
+    def parse(cls, name: str, text: str) -> OptionValue:
+        """The value of option ``name`` written as ``text`` (a command line's).
+
+        Named values are written as listed by :meth:`choices` (``true``,
+        ``false`` and ``none`` in any case); free-form ones as comma-separated
+        items.  ValueError names the valid values.
+
+        >>> RuleOptions.parse("event_deck_mix", "9,3,8")
+        (9, 3, 8)
+        """
+        all_choices = _choices()
+        if name not in all_choices:
+            raise ValueError(
+                f"unknown rule option {name!r}; options: {list(all_choices)}"
+            )
+        choices = all_choices[name]
+        for value in choices.values:
+            written = str(value)
+            if text == written or (
+                (value is None or isinstance(value, bool))
+                and text.lower() == written.lower()
+            ):
+                return value
+        if choices.form:
+            try:
+                return tuple(choices.item(part.strip()) for part in text.split(","))
+            except ValueError:
+                pass
+        valid = " | ".join(map(str, choices.values)) + (
+            f" | {choices.form}" if choices.form else ""
+        )
+        raise ValueError(f"{name} takes {valid}; got {text!r}")
 
     def uses_events(self, players: int) -> bool:
         """Whether games at this player count use the event deck."""
@@ -227,15 +334,15 @@ class RuleOptions:
         self, data: GameData, players: int
     ) -> tuple[int, tuple[int, int, int]]:
         """The core's deck mode and colour counts; clear errors for impossible mixes."""
-        modes = import_core().DECK_MODES
+        core = import_core()
         mix = self.event_deck_mix
         if isinstance(mix, str):
-            if mix not in ("random", "bga_random"):
+            if mix not in _choices()["event_deck_mix"].values:
                 raise ValueError(
                     f"event_deck_mix must be (green, orange, red), 'random' or "
                     f"'bga_random', got {mix!r}"
                 )
-            return modes[mix], (0, 0, 0)
+            return int(core.code(core.DeckMode, mix)), (0, 0, 0)
         counts = tuple(mix)
         if len(counts) != 3 or not all(isinstance(c, int) and c >= 0 for c in counts):
             raise ValueError(f"event_deck_mix needs three counts >= 0, got {mix!r}")
@@ -255,7 +362,8 @@ class RuleOptions:
                     f"{available} exist with {players} player(s) (solo-only cards are "
                     "removed in multiplayer)"
                 )
-        return modes["explicit"], (counts[0], counts[1], counts[2])
+        explicit = int(core.code(core.DeckMode, "explicit"))
+        return explicit, (counts[0], counts[1], counts[2])
 
     def stack_shapes(self, data: GameData) -> list[int]:
         """Shape index of each stack: interior slots 0..5, then exterior slots 0..5."""
@@ -283,55 +391,16 @@ class RuleOptions:
         return out
 
     def flags(self) -> int:
-        """The options as the core's bit flags."""
-        bits = import_core().OPTIONS
-        chosen = {
-            "patches_anchor_adjacency": self.patches_anchor_adjacency,
-            "two_player_fixed_rotation": self.two_player_fixed_rotation,
-            "store_patch_without_square": self.store_patch_without_square,
-            "civ_pick_timing=on_milestone": self.civ_pick_timing == "on_milestone",
-            "end_phase_pick_commander=next_player": (
-                self.end_phase_pick_commander == "next_player"
-            ),
-            "event_round_rule_until=next_event": self.event_round_rule_until
-            == "next_event",
-            "event_tech_suppression=next_round": self.event_tech_suppression
-            == "next_round",
-            "event_tech_suppression=none": self.event_tech_suppression == "none",
-            "event_may_empty_depot": self.event_may_empty_depot,
-            "planet_fallback=bga": self.planet_fallback == "bga",
-            "lacuna_oblivion_adjacency_waiver=off": (
-                not self.lacuna_oblivion_adjacency_waiver
-            ),
-            "cerberus_bonus_region=bga_boxes": self.cerberus_bonus_region
-            == "bga_boxes",
-            "pajitnov_slide=one_step": self.pajitnov_slide == "one_step",
-            "petra_currents_count_covered=off": not self.petra_currents_count_covered,
-            "gaia_city_covered_by_patch=off": not self.gaia_city_covered_by_patch,
-            "synergy_target_must_move=off": not self.synergy_target_must_move,
-            "once_per_round_reset=bga_phases": self.once_per_round_reset
-            == "bga_phases",
-            "horizon_tech1_scope=all_checks": self.horizon_tech1_scope == "all_checks",
-            "republic_tech3_squares=terrain": self.republic_tech3_squares == "terrain",
-            "space_citizen_decree_counts=all_collected": (
-                self.space_citizen_decree_counts == "all_collected"
-            ),
-            "wormhole_energy_biomass=never": self.wormhole_energy_biomass == "never",
-            "wormhole_energy_biomass=always": self.wormhole_energy_biomass == "always",
-            "jump_drive_tech_d=mandatory_per_square": self.jump_drive_tech_d
-            == "mandatory_per_square",
-            "oasis_row11_medal=8": self.oasis_row11_medal == 8,
-            "oasis_tech2_timing=on_use": self.oasis_tech2_timing == "on_use",
-            "makeshift_tech2_check=on_gain": self.makeshift_tech2_check == "on_gain",
-            "makeshift_row15_diagonal_to_rover_top": (
-                self.makeshift_row15_diagonal_to_rover_top
-            ),
-            "flux_tech1_track=round_start": self.flux_tech1_track == "round_start",
-            "flux_tech2_benefits_on_way=off": not self.flux_tech2_benefits_on_way,
-            "flux_tech3_rover_scope=track_only": self.flux_tech3_rover_scope
-            == "track_only",
-        }
-        return sum(bits[name] for name, on in chosen.items() if on)
+        """The options as the core's bit flags, each found by :func:`flag_name`.
+
+        An option value without a ``RuleFlag`` member is the engine's baseline.
+        """
+        members = import_core().RuleFlag.__members__
+        bits = 0
+        for name in _choices():
+            if name not in TABLE_OPTIONS:
+                bits |= members.get(flag_name(name, getattr(self, name)), 0)
+        return bits
 
     @classmethod
     def bga(cls) -> RuleOptions:
@@ -368,55 +437,39 @@ class RuleOptions:
         """Plain values, for manifests."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    @classmethod
-    def choices(cls) -> dict[str, tuple[object, ...] | str]:
-        """Every option and its valid values (a tuple) or their form (a text).
 
-        The values come from the fields' types, so the CLI's ``pu-sim list
-        options`` and ``--option NAME=VALUE`` cannot drift from the class.
-        """
-        hints = get_type_hints(cls)
-        out: dict[str, tuple[object, ...] | str] = {}
-        for f in fields(cls):
-            out[f.name] = FREE_FORM.get(f.name) or _values_of(hints[f.name])
-        return out
-
-    def describe(self, name: str) -> str:
-        """The first sentence of an option's documentation."""
-        doc = (type(self).__doc__ or "").split("Parameters\n    ----------\n")[-1]
-        lines = doc.splitlines()
-        for i, line in enumerate(lines):
-            if name in [n.strip() for n in line.strip().split(",")]:
-                text = []
-                for more in lines[i + 1 :]:
-                    if not more.startswith("        "):
-                        break
-                    text.append(more.strip())
-                first = re.split(r"(?<!e\.g)(?<!i\.e)\.\s", " ".join(text))[0]
-                return first.rstrip(".") + "."
-        return ""
+@functools.cache
+def _choices() -> dict[str, OptionChoices]:
+    """Each option's choices, from its field's type or its metadata."""
+    hints = typing.get_type_hints(RuleOptions)
+    out: dict[str, OptionChoices] = {}
+    for f in fields(RuleOptions):
+        listed = f.metadata.get("values")
+        values, complete = (listed, True) if listed else _values_of(hints[f.name])
+        form = f.metadata.get("form", "")
+        if not complete and not form:
+            raise TypeError(f"RuleOptions.{f.name}: its type does not list its values")
+        if f.default is MISSING:
+            raise TypeError(f"RuleOptions.{f.name} needs a default")
+        out[f.name] = OptionChoices(
+            tuple(values), f.default, form, f.metadata.get("item", str)
+        )
+    return out
 
 
-FREE_FORM: dict[str, str] = {
-    "station_interior_slots": "none, or six small shapes comma-separated",
-    "station_exterior_slots": "none, or six large shapes comma-separated",
-    "event_deck_mix": "G,O,R counts summing to 20, random or bga_random",
-}
-"""Options whose values are a form rather than a short list."""
-
-
-def _values_of(hint: object) -> tuple[object, ...]:
-    """The values a field's type allows: Literal members, bools, None, 0..5."""
-    origin = get_origin(hint)
-    if origin is Literal:
-        return tuple(get_args(hint))
+def _values_of(hint: Any) -> tuple[tuple[OptionValue, ...], bool]:
+    """The values a type allows, and whether that is all of them."""
     if hint is bool:
-        return (True, False)
-    if hint is int:
-        return tuple(range(6))
-    if origin in (Union, UnionType):
-        out: list[object] = []
-        for arg in get_args(hint):
-            out.extend([None] if arg is type(None) else _values_of(arg))
-        return tuple(out)
-    raise TypeError(f"no value list for option type {hint!r}")
+        return (False, True), True
+    if hint is type(None):
+        return (None,), True
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return typing.get_args(hint), True
+    if origin in (Union, types.UnionType):
+        parts = [_values_of(arg) for arg in typing.get_args(hint)]
+        return (
+            tuple(v for values, _ in parts for v in values),
+            all(complete for _, complete in parts),
+        )
+    return (), False

@@ -7,12 +7,14 @@ labels).  Analyses depend on this schema, never on the engine.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from pu_sim._build_check import import_core
 from pu_sim.rules.gamedata import GameData
 
 LEADING_COLUMNS = (
@@ -28,13 +30,19 @@ SCORE_PARTS = (
 )  # fmt: skip
 """The score categories; ``score`` is their sum."""
 
-STATUS_LABELS = (
-    "ok", "turn_limit", "decision_limit", "pool_overflow", "bad_move",
-    "no_legal_move", "bad_setup",
-)  # fmt: skip
-"""Game status by code: anything but "ok" is an anomaly worth a bug report."""
 
-END_TRIGGER_LABELS = ("none", "cannot_place", "depot_empty", "events")
+@functools.cache
+def code_labels(enum_name: str) -> tuple[str, ...]:
+    """Labels of a core enum's codes 0, 1, ..., named by the core's members.
+
+    ``"Status"``: anything but "ok" is an anomaly worth a bug report;
+    ``"EndTrigger"``: what ended the game.
+    """
+    core = import_core()
+    labels = core.labels(getattr(core, enum_name))
+    if list(labels) != list(range(len(labels))):
+        raise ValueError(f"{enum_name} codes are not 0..{len(labels) - 1}")
+    return tuple(labels.values())
 
 
 def corporation_enum(data: GameData) -> pl.Enum:
@@ -64,8 +72,8 @@ def to_frame(
         label("corporation", corp_names),
         label("planet", planet_names),
         label("bot", labels),
-        label("status", STATUS_LABELS),
-        label("end_trigger", END_TRIGGER_LABELS),
+        label("status", code_labels("Status")),
+        label("end_trigger", code_labels("EndTrigger")),
         pl.col("won").cast(pl.Boolean),
     )
     frame = frame.with_columns(

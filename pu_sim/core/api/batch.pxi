@@ -155,7 +155,7 @@ cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
     while g.stage != ST_DONE:
         n = legal_moves(g, R, moves)
         if n == 0:
-            g.status = STATUS_NO_MOVES
+            g.status = STATUS_NO_LEGAL_MOVE
             finish_game(g, R)
             return
         if n == 1:

@@ -95,7 +95,7 @@ cdef class GameState:
         if move not in self.legal_moves():
             raise ValueError(
                 f"move {move} is not legal for decision "
-                f"{DECISIONS.get(self.g.decision, self.g.decision)!r}")
+                f"{self.decision or self.g.decision!r}")
         apply_move(&self.g, self.rules.R, move)
 
     def resolve_pool(self):
@@ -209,7 +209,7 @@ cdef class GameState:
 
     @property
     def decision(self):
-        return DECISIONS.get(self.g.decision, None) if self.g.decision != D_NONE else None
+        return label(Decision(self.g.decision)) if self.g.decision != D_NONE else None
 
     @property
     def decider(self):
@@ -217,11 +217,11 @@ cdef class GameState:
 
     @property
     def stage(self):
-        return STAGES[self.g.stage]
+        return label(Stage(self.g.stage))
 
     @property
     def status(self):
-        return STATUSES[self.g.status]
+        return label(Status(self.g.status))
 
     @property
     def is_terminal(self):
@@ -233,12 +233,12 @@ cdef class GameState:
         return {
             "n_players": g.n_players, "round": g.round, "commander": g.commander,
             "round_commander": g.round_commander, "rotation": g.rotation, "shift": g.shift,
-            "stage": STAGES[g.stage], "status": STATUSES[g.status],
-            "end_trigger": END_TRIGGERS[g.end_trigger], "last_round": g.last_round,
+            "stage": self.stage, "status": self.status,
+            "end_trigger": label(EndTrigger(g.end_trigger)), "last_round": g.last_round,
             "decision": self.decision, "decider": g.decider, "active": g.active,
             "in_pool": g.in_pool, "moving": g.moving, "place_level": g.place_level,
             "place_from_depot": g.place_from_depot, "pick_rank": g.pick_rank,
-            "item": (ITEMS.get(g.item.kind), g.item.a, g.item.b, g.item.c),
+            "item": (label(Item(g.item.kind)), g.item.a, g.item.b, g.item.c),
             "n_decisions": g.n_decisions, "options": g.options,
             "piles": [[g.pile[r][i] for i in range(g.pile_n[r])] for r in range(4)],
             "reserve": [[g.reserve[r][i] for i in range(g.reserve_n[r])] for r in range(4)],
@@ -248,7 +248,7 @@ cdef class GameState:
             "deck": [65 + g.deck[i] for i in range(g.deck_pos, g.deck_n)],
             "deck_counts": [g.deck_count[c] for c in range(3)],
             "event": None if g.event == 255 or not g.events_on else 65 + g.event,
-            "round_rule": ROUND_RULE_NAMES.get(g.round_rule, "none"),
+            "round_rule": label(RoundRule(g.round_rule)) or "none",
             "round_rule_arg": g.rule_arg,
             "neighbour_objectives": [37 + g.neighbour[k] for k in range(g.n_neighbour)],
             "objective_deck": [37 + g.obj_deck[k] for k in range(g.obj_pos, g.obj_n)],
@@ -280,7 +280,7 @@ cdef class GameState:
             "flux_track": pl.flux_track, "col": [pl.col[t] for t in range(N_TRACKS)],
             "cond_move": pl.cond_move,
             "extra_objective": None if pl.extra_obj == NO_CARD else 37 + pl.extra_obj,
-            "items": [(ITEMS.get(pl.items[i].kind), pl.items[i].a, pl.items[i].b,
+            "items": [(label(Item(pl.items[i].kind)), pl.items[i].a, pl.items[i].b,
                        pl.items[i].c) for i in range(pl.n_items)],
             "owed": [pl.owed[i] for i in range(pl.n_owed)],
             "can_place": pl.can_place, "place_level": pl.place_level,
@@ -299,7 +299,7 @@ cdef class GameState:
             "placements_relaxed": pl.placements_relaxed,
             "tech_suppressed": [lv for lv in range(8) if (pl.tech_suppressed >> lv) & 1],
             "peeks": pl.peeks,
-            "keep": [(ITEMS.get(pl.keep[i].kind), pl.keep[i].a, pl.keep[i].b, pl.keep[i].c)
+            "keep": [(label(Item(pl.keep[i].kind)), pl.keep[i].a, pl.keep[i].b, pl.keep[i].c)
                      for i in range(2)],
         }
         for name in _PLAYER_GRIDS:
@@ -534,9 +534,8 @@ cdef class GameState:
     def give_items(self, int p, items):
         """Start player p resolving a pool of (kind name, a, b, c) items now."""
         self._check_player(p)
-        kinds = {v: k for k, v in ITEMS.items()}
         for name, a, b, c in items:
-            push_item(&self.g, p, kinds[name], a, b, c)
+            push_item(&self.g, p, code(Item, name), a, b, c)
         self.g.active = p
         open_pool(&self.g, p)
         self.g.ctx = CTX_DRAFT
@@ -566,8 +565,7 @@ cdef class GameState:
 
     def set_round_rule(self, str name, int arg=0):
         """Put a round rule in force without an event card (scenario tests)."""
-        rules = {v: k for k, v in ROUND_RULE_NAMES.items()}
-        self.g.round_rule = rules[name]
+        self.g.round_rule = code(RoundRule, name)
         self.g.rule_arg = arg
 
     def set_objectives(self, int p, private=(), neighbour=None):
@@ -605,10 +603,7 @@ cdef class GameState:
 
         Per-player loops restart from this round's commander.
         """
-        stages = {v: k for k, v in STAGES.items()}
-        if name not in stages:
-            raise ValueError(f"unknown stage {name!r}; stages: {sorted(stages)}")
-        self.g.stage = stages[name]
+        self.g.stage = code(Stage, name)
         self.g.order_i = 0
         self.g.round_commander = self.g.commander
         self.g.in_pool = 0

@@ -1,12 +1,13 @@
 # The greedy bot: every option scored by a weighted sum of immediate features.
 #
-# The weights are the bot's parameter vector (index names below, mirrored by
-# pu_sim.bots.GREEDY_WEIGHTS), so bot variants and strength sweeps are data.
+# The weights are the bot's parameter vector (index names below; rule: G_ + the
+# weight's name in pu_sim.bots.GREEDY_WEIGHTS, whose order a test checks against
+# this enum), so bot variants and strength sweeps are data.
 # Track advances are valued by the medals they add, a fraction of the way to the
 # next medal, and the benefits they claim; placements add planet features
 # (lines completed and filled, holes, compactness, what the tile destroys).
 
-cdef enum:
+cpdef enum:
     G_LINE_COMPLETE = 0     # per medal of a row/column the placement completes
     G_LINE_FILL = 1         # per medal x share of a line's remaining squares filled
     G_TRACK = 2             # scale of the value of track advances
@@ -45,6 +46,8 @@ cdef enum:
     G_NEXT_FIT_DEEP = 35    # the depot after next's value, relative to the next one's
     G_END_CHAIN = 36        # per medal of the planet the remaining public tiles build
     G_END_ROUNDS = 37       # ... when at most this many rounds remain (greedy_end_chain.pxi)
+
+cdef enum:
     N_GREEDY = 38
 
 
@@ -994,18 +997,18 @@ cdef double card_value(const Game_t* g, const Rules_t* R, const double* w, int p
     for k in range(2):
         op = R.card_op[card][k]
         arg = R.card_arg[card][k]
-        if op == OP_SCORE:
+        if op == OP_SCORE_MEDALS:
             v += arg
         elif op == OP_SCORE_PATCHES:
             v += grid_count(pl.patch) + 1.0
-        elif op == OP_LIFEPOD_BONUS:
+        elif op == OP_SCORE_LIFEPOD_BONUS:
             v += pl.lifepods_collected + 0.3 * grid_count(pl.lifepod)
-        elif op == OP_METEORITE_REPO:
+        elif op == OP_SET_COLLECTION_METEORITE_REPO:
             v += (pl.meteorites_collected + 1.5) / 3.0
-        elif op == OP_COMMERCE:
-            n = count_cards_with_op(pl, R, OP_COMMERCE)
+        elif op == OP_SET_COLLECTION_COMMERCE_AGREEMENT:
+            n = count_cards_with_op(pl, R, OP_SET_COLLECTION_COMMERCE_AGREEMENT)
             v += commerce[n + 1] - commerce[n]
-        elif op == OP_ADVANCE_DISTINCT:
+        elif op == OP_ADVANCE_DISTINCT_TRACKERS:
             for t in range(N_TRACKS):
                 vals[t] = track_gain(g, R, w, p, t, 1) if can_advance(g, R, p, t) else -1e9
             for n in range(arg):
@@ -1018,25 +1021,25 @@ cdef double card_value(const Game_t* g, const Rules_t* R, const double* w, int p
                 if best >= 0 and top > -1e8:
                     v += top
                     vals[best] = -1e9
-        elif op == OP_ADVANCE_ONE:
+        elif op == OP_ADVANCE_ONE_TRACKER:
             v += best_track(g, R, w, p, movable_tracks(g, R, p), arg, &best)
-        elif op == OP_PATCHES:
+        elif op == OP_GAIN_BIOMASS_PATCHES:
             v += arg * w[G_PATCH]
-        elif op == OP_MOVEMENT:
+        elif op == OP_GAIN_ROVER_MOVEMENT:
             if rovers_on_planet(pl) > 0:
                 v += arg * w[G_MOVE]
-        elif op == OP_PLACE_TILE:
+        elif op == OP_PLACE_TILE_FROM_OWN_DEPOT:
             v += 2.0 + 3.0 * arg
-        elif op == OP_TELEPORT:
+        elif op == OP_TELEPORT_ROVER:
             if rovers_on_planet(pl) > 0 and grid_any(pl.lifepod):
                 v += 1.0
         elif op == OP_COLLECT_LIFEPODS:
             n = grid_count(pl.lifepod)
             v += n if n < arg else arg
-        elif op == OP_DESTROY_LINE or op == OP_DESTROY_METEORITES:
+        elif op == OP_DESTROY_METEORITES_IN_LINE or op == OP_DESTROY_METEORITES_ON_PLANET:
             n = grid_count(pl.meteorite)
             v += 0.8 * (n if n < 3 else 3)
-        elif op == OP_RAISE_TO:
+        elif op == OP_RAISE_TRACKERS_TO_POSITION:
             for t in range(N_TRACKS):
                 if pl.track[t] < arg:
                     v += track_gain(g, R, w, p, t, arg - pl.track[t])
@@ -1304,7 +1307,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
         for i in range(n):
             argmax_offer(&a, g, i, -tile_quick_value(g, R, w, p, depot_tile(g, R, p, moves[i])))
         return a.index
-    if d == D_OBJ_DISCARD:
+    if d == D_OBJECTIVE_DISCARD:
         for i in range(n):
             argmax_offer(&a, g, i, -objective_prospect(g, R, p, <int>moves[i]))
         return a.index

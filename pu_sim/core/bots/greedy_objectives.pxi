@@ -84,15 +84,15 @@ cdef inline double chance_added(int group, int missing, int n, int round_) noexc
 cdef int objective_chance_group(const Rules_t* R, int card) noexcept nogil:
     """The chance table a private card reads (-1: none is measured for its kind)."""
     cdef const uint8_t* o = R.obj_private[card]
-    if o[0] == OC_RECT:
+    if o[0] == OC_HAS_SOLID_RECTANGLE:
         return OG_RECT_SQUARE if o[2] == o[3] else OG_RECT_LONG
-    if o[0] == OC_AREA_RES:
+    if o[0] == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
         return OG_AREA
-    if o[0] == OC_TRACKER_TOP:
+    if o[0] == OC_TRACKER_AT_MAXIMUM:
         return OG_TOP + o[1]
     if o[0] == OC_COLLECTED_AT_LEAST and o[1] == 1:
         return OG_COLLECT
-    if o[0] == OC_NO_ICE:
+    if o[0] == OC_NO_UNCOVERED_ICE:
         return OG_ICE
     return -1
 
@@ -128,21 +128,21 @@ cdef int objective_missing(const Game_t* g, const Rules_t* R, int p, int card) n
     cdef int n
     if objective_met(g, R, p, card):
         return 0
-    if o[0] == OC_RECT:
+    if o[0] == OC_HAS_SOLID_RECTANGLE:
         n = rect_progress(pl, R, o, buf)
         n = OBJ_DEAD if n < 0 else o[2] * o[3] - n
-    elif o[0] == OC_AREA_RES:
+    elif o[0] == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
         n = o[3] - max(0, richest_area(pl.terr[o[1]], pl.icon[o[2]], buf))
-    elif o[0] == OC_TRACKER_TOP:
+    elif o[0] == OC_TRACKER_AT_MAXIMUM:
         n = (TOP - 1 if pl.corp == CORP_WORMHOLE and o[1] == BIOMASS
              else track_top(pl, o[1])) - pl.track[o[1]]
     elif o[0] == OC_COLLECTED_AT_LEAST:
         n = o[2] - collected_item(pl, o[1])
-    elif o[0] == OC_NO_ICE:
+    elif o[0] == OC_NO_UNCOVERED_ICE:
         n = open_ice(R, pl)
     else:
         n = 1
-    return max(1, min(n, OBJ_DEAD if o[0] == OC_RECT else OBJ_DEAD - 1))
+    return max(1, min(n, OBJ_DEAD if o[0] == OC_HAS_SOLID_RECTANGLE else OBJ_DEAD - 1))
 
 
 cdef void objective_chance_incentives(const Game_t* g, const Rules_t* R, const double* w,
@@ -190,27 +190,27 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
         kind = o[0]
         # a met card stops pulling: tracks, collections and ice fade by themselves,
         # a rectangle is cheap to check; an icon-rich area keeps its small pull
-        if kind == OC_RECT:
+        if kind == OC_HAS_SOLID_RECTANGLE:
             if not objective_met(g, R, p, card):
                 inc.cluster[o[1]] += 0.08 * W
-        elif kind == OC_AREA_RES:
+        elif kind == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
             inc.cluster[o[1]] += 0.06 * W
             inc.icon[o[2]] += 0.04 * W
-        elif kind == OC_TRACKER_TOP:
+        elif kind == OC_TRACKER_AT_MAXIMUM:
             left = TOP - pl.track[o[1]]
             if left > 0:
                 inc.track[o[1]] += 0.7 * W / left
-        elif kind == OC_RES_AT_MOST:
+        elif kind == OC_RESOURCE_COUNT_AT_MOST:
             n = grid_count(pl.icon[o[1]])
             inc.icon[o[1]] -= W if n >= o[2] else 0.1 * W * (n + 1) / (o[2] + 1.0)
         elif kind == OC_COLLECTED_AT_LEAST:
             left = o[2] - collected_item(pl, o[1])
             if left > 0:
                 add_item_incentive(inc, o[1], 0.5 * W / left)
-        elif kind == OC_COLLECTED_GT:
+        elif kind == OC_COLLECTED_GREATER_THAN:
             add_item_incentive(inc, o[1], 0.1 * W)
             add_item_incentive(inc, o[2], -0.1 * W)
-        elif kind == OC_NO_ICE:
+        elif kind == OC_NO_UNCOVERED_ICE:
             left = open_ice(R, pl)
             if left > 0:
                 inc.ice += 0.6 * W / left
@@ -220,20 +220,20 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
             continue
         o = R.obj_neighbour[g.neighbour[k]]
         kind = o[0]
-        if kind == OM_RES_EDGE:
+        if kind == OM_COUNT_RESOURCES_ON_EDGE:
             inc.edge_icon[o[1]] += 0.3 * Wn
-        elif kind == OM_LARGEST_AREA:
+        elif kind == OM_LARGEST_TERRAIN_AREA_SIZE:
             inc.cluster[o[1]] += 0.05 * Wn
-        elif kind == OM_AREA_COUNT:
+        elif kind == OM_TERRAIN_AREA_COUNT:
             inc.spread[o[1]] += 0.25 * Wn
-        elif kind == OM_RES_PLANET:
+        elif kind == OM_COUNT_RESOURCES_ON_PLANET:
             inc.icon[o[1]] -= 0.15 * Wn                  # fewer wins
-        elif kind == OM_TRACKERS_TOP:
+        elif kind == OM_TRACKERS_AT_MAXIMUM_COUNT:
             for t in range(N_TRACKS):
                 left = TOP - pl.track[t]
                 if (o[1] >> t) & 1 and 0 < left <= 4:
                     inc.track[t] += 0.3 * Wn / left
-        elif kind == OM_COLLECTED:
+        elif kind == OM_COLLECTED_COUNT:
             add_item_incentive(inc, o[1], (0.15 if o[5] else -0.15) * Wn)
 
 
@@ -261,33 +261,35 @@ cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int car
     if not pl.placed_any:
         return OBJ_BASE_RATE[card]
     if objective_met(g, R, p, card):
-        return 0.9 if (kind == OC_RES_AT_MOST or kind == OC_COLLECTED_GT) else 1.0
-    if kind == OC_RECT:
+        return 0.9 if (kind == OC_RESOURCE_COUNT_AT_MOST
+                       or kind == OC_COLLECTED_GREATER_THAN) else 1.0
+    if kind == OC_HAS_SOLID_RECTANGLE:
         return 0.25 if o[2] == o[3] else 0.2
-    if kind == OC_AREA_RES:
+    if kind == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
         return 0.3
-    if kind == OC_TRACKER_TOP:
+    if kind == OC_TRACKER_AT_MAXIMUM:
         return 0.15 + 0.7 * pl.track[o[1]] / <double>TOP
-    if kind == OC_RES_AT_MOST:
+    if kind == OC_RESOURCE_COUNT_AT_MOST:
         return 0.0                                       # already exceeded
     if kind == OC_COLLECTED_AT_LEAST:
         n = collected_item(pl, o[1])
         return 0.05 + 0.6 * n / <double>o[2]
-    if kind == OC_COLLECTED_GT:
+    if kind == OC_COLLECTED_GREATER_THAN:
         return 0.4
-    if kind == OC_NO_ICE:
+    if kind == OC_NO_UNCOVERED_ICE:
         return 0.45
-    return 0.3                                           # OC_NO_LAND
+    return 0.3                                           # OC_NO_UNCOVERED_LAND
 
 
 # ==== shape targets: where a rectangle or an icon-rich area is being built ==========
 #
-# A rectangle card (OC_RECT) pays only for one solid block, and an area card
-# (OC_AREA_RES) only for one area, so a pull toward "any square of the terrain"
-# scatters the terrain and almost never meets them.  Each decision the bot picks
-# one target per unmet card instead: the free window with most of the terrain
-# already in it, or the squares next to the area with most icons; a placement is
-# valued by the terrain it puts in the target and the other terrain that spoils it.
+# A rectangle card (OC_HAS_SOLID_RECTANGLE) pays only for one solid block, and an
+# area card (OC_HAS_TERRAIN_AREA_WITH_RESOURCES) only for one area, so a pull toward
+# "any square of the terrain" scatters the terrain and almost never meets them.
+# Each decision the bot picks one target per unmet card instead: the free window
+# with most of the terrain already in it, or the squares next to the area with most
+# icons; a placement is valued by the terrain it puts in the target and the other
+# terrain that spoils it.
 
 cdef enum:
     MAX_SHAPE_TARGETS = 8
@@ -344,7 +346,8 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
         if st.n >= MAX_SHAPE_TARGETS:
             break
         o = R.obj_private[pl.priv[i]]
-        if (o[0] != OC_RECT and o[0] != OC_AREA_RES) or objective_met(g, R, p, pl.priv[i]):
+        if ((o[0] != OC_HAS_SOLID_RECTANGLE and o[0] != OC_HAS_TERRAIN_AREA_WITH_RESOURCES)
+                or objective_met(g, R, p, pl.priv[i])):
             continue
         t = o[1]
         k = st.n
@@ -352,7 +355,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
         st.inside[k] = 0.0
         st.join[k] = 0.0
         st.spoil[k] = 0.0
-        if o[0] == OC_RECT:
+        if o[0] == OC_HAS_SOLID_RECTANGLE:
             st.area[k] = False
             have = rect_progress(pl, R, o, st.win[k])
             if have < 0:

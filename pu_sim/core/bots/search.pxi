@@ -15,7 +15,8 @@
 # seeds every rollout of that decision, so a game stays a pure function of its
 # seed whatever the batch size or number of workers.
 
-cdef enum:
+# Rule: S_ + the setting's name in pu_sim.bots.SEARCH_PARAMS (slots checked by a test)
+cpdef enum:
     S_BUDGET = 38               # params slot: rollouts per decision (0: play greedy)
     S_WIDTH = 39                # params slot: greedy-best moves kept (1: play greedy)
     S_MINOR = 40                # params slot: share of the budget at minor decisions
@@ -226,7 +227,7 @@ cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t
     while g.stage != ST_DONE:
         n = legal_moves(g, R, moves)
         if n == 0:
-            g.status = STATUS_NO_MOVES
+            g.status = STATUS_NO_LEGAL_MOVE
             finish_game(g, R)
             break
         i = 0

@@ -27,7 +27,7 @@ cdef inline const int8_t* track_space(const Game_t* g, const Rules_t* R, int p, 
 cdef inline int flux_movement_bonus(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Tech 3 with rover as the flux track, F4 "all_movement": +1 to card and event
     movement too (the improved rover track already prints its own +1)."""
-    if g.options & OPT_FLUX_ROVER_TRACK_ONLY:
+    if g.options & OPT_FLUX_TECH3_ROVER_SCOPE_TRACK_ONLY:
         return 0
     return 1 if flux_improves(g, R, p, ROVER) else 0
 
@@ -53,7 +53,7 @@ cdef void flux_round_start(Game_t* g, const Rules_t* R, int p) noexcept nogil:
             if grid_has(pl.terr[t], pl.rover_x[r], pl.rover_y[r]):
                 pl.flux_counts[t] += 1
                 break
-    if g.options & OPT_FLUX_T1_ROUND_START and has_tech(g, R, p, 1):
+    if g.options & OPT_FLUX_TECH1_TRACK_ROUND_START and has_tech(g, R, p, 1):
         pl.round_move += 2 * pl.flux_counts[pl.flux_track]
         pl.used_round |= 1 << 1
 
@@ -91,7 +91,7 @@ cdef void flux_to_milestone(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     cdef int target = flux_next_milestone(g, R, p, t)
     if target < 0:
         return
-    if g.options & OPT_FLUX_T2_MILESTONE_ONLY:
+    if g.options & OPT_FLUX_TECH2_BENEFITS_ON_WAY_OFF:
         pl.track[t] = <int8_t>(target - 1)
     while pl.track[t] < target:
         advance_once(g, R, p, t, True, False)

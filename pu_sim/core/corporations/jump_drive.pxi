@@ -69,7 +69,7 @@ cdef int jump_teleports(const Game_t* g, const Rules_t* R, int p, int r,
         return 0                                     # not on a tile or patch
     for y in range(GRID):
         dest[y] = pl.terr[t][y] & ~pl.patch[y] & ~pl.rover_at[y]
-        if g.round_rule == RR_ROVER_BAN:
+        if g.round_rule == RR_ROVER_CANNOT_ENTER_TERRAIN:
             dest[y] &= ~pl.terr[g.rule_arg][y]
         if y == y0:
             dest[y] &= <uint16_t>~((1 << x0) | (1 << (x0 + 1)) | ((1 << x0) >> 1))
@@ -114,7 +114,7 @@ cdef int jump_tech_as_energy(const Game_t* g, const Rules_t* R, const Player_t* 
     cdef uint16_t energy[GRID]
     cdef int t, y, mask = 0
     cdef int other = R.tile_tb[tile] if R.tile_ta[tile] == TECH else R.tile_ta[tile]
-    if g.options & OPT_JUMP_D_BGA:
+    if g.options & OPT_JUMP_DRIVE_TECH_D_MANDATORY_PER_SQUARE:
         dilate(tech_part, ring)
         for t in range(N_TERRAINS):
             for y in range(GRID):

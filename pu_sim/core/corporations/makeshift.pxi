@@ -51,8 +51,8 @@ cdef int ms_targets(const Game_t* g, const Rules_t* R, int p, int t, uint32_t* o
     elif col == ROVER:
         out[n] = ROVER | STEP_BEYOND                       # the rover top repeat
         n += 1
-    elif (g.options & OPT_MAKESHIFT_ROW15_DIAGONAL and ms_neighbours(g, R, p, col, ROVER)
-          and not ms_taken(pl, ROVER, TOP)):
+    elif (g.options & OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP
+          and ms_neighbours(g, R, p, col, ROVER) and not ms_taken(pl, ROVER, TOP)):
         out[n] = ROVER                                     # BGA onto the rover top (M2)
         n += 1
     if sideways:
@@ -160,7 +160,7 @@ cdef inline void ms_movement_gained(Game_t* g, const Rules_t* R, int p) noexcept
     cdef Player_t* pl = &g.pl[p]
     if not has_tech(g, R, p, 2):
         return
-    if g.options & OPT_MAKESHIFT_T2_ON_GAIN:
+    if g.options & OPT_MAKESHIFT_TECH2_CHECK_ON_GAIN:
         if ms_rover_column(pl) >= 2:
             pl.move_budget += 1
     else:

@@ -56,7 +56,7 @@ cdef inline int oasis_medal(const Game_t* g, const Player_t* pl, const Rules_t* 
     """Only water medals along the path count: the last one reached (O1: the row-11
     medal is 9 as on the board; BGA's code has 8)."""
     cdef int medal = R.path_score[pl.track[WATER]]
-    if medal == 9 and g.options & OPT_OASIS_MEDAL_8:
+    if medal == 9 and g.options & OPT_OASIS_ROW11_MEDAL_8:
         return 8
     return medal
 
@@ -110,13 +110,13 @@ cdef inline int rovers_on_water(const Player_t* pl) noexcept nogil:
 cdef void oasis_round_income(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Tech 2 (O2: counted at round start): 1 movement per rover on water terrain.
     BGA's option counts them when the tech is used instead (a once-a-round power)."""
-    if has_tech(g, R, p, 2) and not (g.options & OPT_OASIS_T2_ON_USE):
+    if has_tech(g, R, p, 2) and not (g.options & OPT_OASIS_TECH2_TIMING_ON_USE):
         g.pl[p].round_move += rovers_on_water(&g.pl[p])
 
 
 cdef inline bint oasis_power_available(const Game_t* g, const Rules_t* R, int p,
                                        int level) noexcept nogil:
-    return (level == 2 and g.options & OPT_OASIS_T2_ON_USE
+    return (level == 2 and g.options & OPT_OASIS_TECH2_TIMING_ON_USE
             and not (g.pl[p].used_round >> 2) & 1 and rovers_on_water(&g.pl[p]) > 0)
 
 

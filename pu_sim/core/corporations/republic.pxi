@@ -111,13 +111,13 @@ cdef int republic_jumps(const Game_t* g, const Rules_t* R, int p, int r,
     cdef int y, n = 0
     cdef uint16_t bits
     cdef const uint16_t* civ = pl.icon[CIV]
-    if g.options & OPT_REPUBLIC_TERRAIN:
+    if g.options & OPT_REPUBLIC_TECH3_SQUARES_TERRAIN:
         civ = pl.terr[CIV]
     if not grid_has(civ, pl.rover_x[r], pl.rover_y[r]):
         return 0
     for y in range(GRID):
         dest[y] = civ[y] & ~pl.rover_at[y]
-        if g.round_rule == RR_ROVER_BAN:
+        if g.round_rule == RR_ROVER_CANNOT_ENTER_TERRAIN:
             dest[y] &= ~pl.terr[g.rule_arg][y]       # events 97-102 bar jumps too
         bits = dest[y]
         while bits:

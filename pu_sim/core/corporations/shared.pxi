@@ -9,8 +9,9 @@
 cdef enum:
     MV_POWER = 0x200            # D_ORDER: MV_POWER + tech level uses that power
 
-# Optional triggered powers (IT_OPTION.a, then Game_t.item.a of D_YES_NO)
-cdef enum:
+# Optional triggered powers (IT_OPTION.a, then Game_t.item.a of D_YES_NO); rule:
+# OPTION_ + the label pu_sim.game describes the yes/no question by
+cpdef enum TriggeredOption:
     OPTION_HORIZON_DESTROY = 1  # Horizon tech 4: destroy the carried meteorite (a, b: square)
     OPTION_REPUBLIC_CIV_FIRST = 2  # Republic tech 1: select a civ tile, move, then place
     OPTION_WORMHOLE_DOUBLE = 3     # Wormhole tech 3: this patch gain gives two

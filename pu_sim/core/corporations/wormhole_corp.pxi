@@ -71,9 +71,9 @@ cdef inline bint wormhole_energy_biomass(const Game_t* g, const Rules_t* R,
     """W1: may the tile's energy advance biomass?  Only if the same tile expanded a
     biomass area (no energy tile shows biomass, so it plays as BGA's never), or by
     option."""
-    if g.options & OPT_WH_ENERGY_ALWAYS:
+    if g.options & OPT_WORMHOLE_ENERGY_BIOMASS_ALWAYS:
         return True
-    if g.options & OPT_WH_ENERGY_NEVER:
+    if g.options & OPT_WORMHOLE_ENERGY_BIOMASS_NEVER:
         return False
     if R.tile_ta[tile] == BIOMASS:
         return wormhole_expands(pl, part_a)

@@ -41,26 +41,26 @@ cdef inline void take_card(Game_t* g, const Rules_t* R, int p, int card) noexcep
         arg = R.card_arg[card][k]
         if op == OP_NONE or R.card_when[card][k] != WHEN_ON_TAKE:
             continue
-        if op == OP_ADVANCE_DISTINCT:
+        if op == OP_ADVANCE_DISTINCT_TRACKERS:
             push_item(g, p, IT_DISTINCT, arg, 0, 0)
-        elif op == OP_ADVANCE_ONE:
+        elif op == OP_ADVANCE_ONE_TRACKER:
             push_item(g, p, IT_CHOOSE_ADVANCE, (1 << N_TRACKS) - 1, arg, 1)
-        elif op == OP_PATCHES:
+        elif op == OP_GAIN_BIOMASS_PATCHES:
             for i in range(arg):
                 push_item(g, p, IT_PATCH, 0, 0, 0)
-        elif op == OP_MOVEMENT:
+        elif op == OP_GAIN_ROVER_MOVEMENT:
             gain_card_movement(g, R, p, arg)   # cards.md A3: no tech bonus
-        elif op == OP_PLACE_TILE:
+        elif op == OP_PLACE_TILE_FROM_OWN_DEPOT:
             push_item(g, p, IT_PLACE_TILE, arg, 0, 0)
-        elif op == OP_TELEPORT:
+        elif op == OP_TELEPORT_ROVER:
             push_item(g, p, IT_TELEPORT, 0, 0, 0)
         elif op == OP_COLLECT_LIFEPODS:
             push_item(g, p, IT_LIFEPOD, arg, 0, 0)
-        elif op == OP_DESTROY_LINE:
+        elif op == OP_DESTROY_METEORITES_IN_LINE:
             push_item(g, p, IT_LINE, 0, 0, 0)
-        elif op == OP_DESTROY_METEORITES:
+        elif op == OP_DESTROY_METEORITES_ON_PLANET:
             push_item(g, p, IT_METEORITE, arg, 0, 0)
-        elif op == OP_RAISE_TO:
+        elif op == OP_RAISE_TRACKERS_TO_POSITION:
             push_item(g, p, IT_RAISE, arg, 0, 0)
 
 
@@ -82,7 +82,8 @@ cdef inline bint push_end_effects(Game_t* g, const Rules_t* R, int p) noexcept n
         if not holds_card(pl, card) or (pl.end_effects_done >> (card - 1)) & 1:
             continue
         for k in range(2):
-            if R.card_op[card][k] == OP_ADVANCE_ONE and R.card_when[card][k] == WHEN_END_STEP:
+            if (R.card_op[card][k] == OP_ADVANCE_ONE_TRACKER
+                    and R.card_when[card][k] == WHEN_END_OF_GAME_STEP):
                 push_item(g, p, IT_CHOOSE_ADVANCE, (1 << N_TRACKS) - 1, R.card_arg[card][k], 1)
                 added = True
         pl.end_effects_done |= (<uint64_t>1) << (card - 1)
@@ -98,7 +99,7 @@ cdef inline bint has_end_work(const Game_t* g, const Rules_t* R, int p) noexcept
     for card in range(1, N_CIV + 1):
         if holds_card(pl, card) and not (pl.end_effects_done >> (card - 1)) & 1:
             for k in range(2):
-                if (R.card_op[card][k] == OP_ADVANCE_ONE
-                        and R.card_when[card][k] == WHEN_END_STEP):
+                if (R.card_op[card][k] == OP_ADVANCE_ONE_TRACKER
+                        and R.card_when[card][k] == WHEN_END_OF_GAME_STEP):
                     return True
     return False

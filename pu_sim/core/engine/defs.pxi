@@ -3,6 +3,18 @@
 # Everything a game needs lives in one Game_t (no malloc per game), so a state
 # copies by assignment: the slow path's copy() and lookahead bots rely on it.
 # Grids are 12 rows of uint16 bit masks: bit x of rows[y] is square (x, y).
+#
+# The enums Python reads are `cpdef enum`s: each is also an IntEnum class on
+# pu_sim._core (Decision, Item, CardOp, ...) and stays a plain C enum in nogil code.
+# Those that index arrays (planet masks, space fields, greedy weights, search slots)
+# are anonymous, since Cython takes no named enum as an index: their members are
+# plain ints on pu_sim._core.
+# Naming rule: a member is one prefix word, an underscore and its label in upper
+# case, so D_ROVER_STEP is the decision "rover_step" and OP_ADVANCE_DISTINCT_TRACKERS
+# the card operation "advance_distinct_trackers".  Where the label is a string of a
+# data file or of the results, the member spells it, and pu_sim._core.code() and
+# label() convert by name: there is no table of names to keep in step.  Counts
+# (N_*) stay outside these enums.
 
 # ==== sizes ==================================================================
 
@@ -61,8 +73,8 @@ cdef enum:
     CORP_WORMHOLE = 8
     MAX_TECH = 6                # Jump Drive's techs A-F are levels 1-6
 
-# Tech use limits (Rules_t.tech_limit)
-cdef enum:
+# Tech use limits (Rules_t.tech_limit); rule: LIMIT_ + a tech's limit in corporations.toml
+cpdef enum TechLimit:
     LIMIT_PASSIVE = 0
     LIMIT_ONCE_PER_ROUND = 1
     LIMIT_ONCE_PER_GAME = 2
@@ -71,7 +83,8 @@ cdef enum:
 
 # ==== planet masks (Rules_t.pmask[planet][kind]) ==============================
 
-cdef enum:
+# The compiler (pu_sim.rules.compile) fills them by name: pu_sim._core.PM_GRID, ...
+cpdef enum:
     PM_GRID = 0                 # grid squares
     PM_ICE = 1                  # printed planetary ice
     PM_EDGE = 2                 # perimeter squares (first tile, objectives, events)
@@ -88,27 +101,33 @@ cdef enum:
     PM_BAN0 = 18                # Persephone: squares banning icon of terrain t (18..23)
     PM_SUBBGA1 = 24             # Cerberus, BGA parity: the squares BGA checks (24..26)
     PM_CROSS = 27               # Tartarus: ends of the two diagonal chasm crossings
+
+cdef enum:
     N_PMASK = 28
 
-# Planet rule flags (Rules_t.planet_flags)
-cdef enum:
+# Planet rule flags (Rules_t.planet_flags); rule: PF_ + a placement restriction of
+# planets.toml for the first five, the others set by the compiler from other fields
+cpdef enum PlanetFlag:
     PF_RING_ANCHOR = 1 << 0
     PF_ICE_OR_LAND = 1 << 1
-    PF_QUADRANT_BAN = 1 << 2
+    PF_QUADRANT_ICON_BAN = 1 << 2
     PF_SLIDE_IN = 1 << 3
-    PF_CHASM = 1 << 4
+    PF_SINGLE_CHASM_SIDE = 1 << 4
     PF_WAIVER = 1 << 5
     PF_CITIES = 1 << 6
     PF_SUBPLANETS = 1 << 7
     PF_CURRENTS = 1 << 8
     PF_TOXIC = 1 << 9
     PF_FIRST_CELLS = 1 << 10
-    PF_RESTRICTIONS = (PF_RING_ANCHOR | PF_ICE_OR_LAND | PF_QUADRANT_BAN | PF_SLIDE_IN
-                       | PF_CHASM)
+
+cdef enum:
+    PF_RESTRICTIONS = (PF_RING_ANCHOR | PF_ICE_OR_LAND | PF_QUADRANT_ICON_BAN | PF_SLIDE_IN
+                       | PF_SINGLE_CHASM_SIDE)
 
 # ==== track space fields (Rules_t.space[corp][track][pos][field]) ============
 
-cdef enum:
+# The compiler fills them by name: pu_sim._core.SP_MEDAL, ...
+cpdef enum:
     SP_MEDAL = 0
     SP_CIV = 1                  # civ milestone rank
     SP_SYNERGY = 2              # number of synergy boosts
@@ -118,71 +137,79 @@ cdef enum:
     SP_TECH = 6                 # tech level unlocked
     SP_NOSTOP = 7
     SP_SYN_TARGET = 8           # targeted synergy (track + 1, 0 = none)
+
+cdef enum:
     N_SPACE_FIELDS = 9
 
 # ==== civ card operations (compiled from civ_cards.toml) ======================
-
-cdef enum:
+# Rule: OP_ + the operation the compiler gives a card effect: its op in
+# civ_cards.toml, or collect_lifepods, score_patches, score_lifepod_bonus for the
+# effects it narrows by their parameters (pu_sim.rules.compile._card_op).
+cpdef enum CardOp:
     OP_NONE = 0
-    OP_ADVANCE_DISTINCT = 1     # arg: number of distinct trackers
-    OP_ADVANCE_ONE = 2          # arg: steps of one chosen tracker
-    OP_PATCHES = 3              # arg: number of biomass patches
-    OP_MOVEMENT = 4             # arg: rover movement points
-    OP_PLACE_TILE = 5           # arg: 1 = advance trackers for the tile's resources
-    OP_TELEPORT = 6             # relocate one rover anywhere
-    OP_COLLECT_LIFEPODS = 7     # arg: how many
-    OP_DESTROY_LINE = 8         # every meteorite of one row or column
-    OP_DESTROY_METEORITES = 9   # arg: up to how many
-    OP_RAISE_TO = 10            # arg: position every lower tracker climbs to
-    OP_SCORE = 11               # arg: medals
-    OP_SCORE_PATCHES = 12       # 1 medal per biomass patch on the planet
-    OP_LIFEPOD_BONUS = 13       # +1 medal per scoring lifepod
-    OP_METEORITE_REPO = 14      # set card: meteorites score (1 + N) per 3
-    OP_COMMERCE = 15            # set card: 1/3/6/10 medals for 1..4 cards
+    OP_ADVANCE_DISTINCT_TRACKERS = 1            # arg: number of distinct trackers
+    OP_ADVANCE_ONE_TRACKER = 2                  # arg: steps of one chosen tracker
+    OP_GAIN_BIOMASS_PATCHES = 3                 # arg: number of biomass patches
+    OP_GAIN_ROVER_MOVEMENT = 4                  # arg: rover movement points
+    OP_PLACE_TILE_FROM_OWN_DEPOT = 5            # arg: 1 = advance trackers for the tile's resources
+    OP_TELEPORT_ROVER = 6                       # relocate one rover anywhere
+    OP_COLLECT_LIFEPODS = 7                     # arg: how many
+    OP_DESTROY_METEORITES_IN_LINE = 8           # every meteorite of one row or column
+    OP_DESTROY_METEORITES_ON_PLANET = 9         # arg: up to how many
+    OP_RAISE_TRACKERS_TO_POSITION = 10          # arg: position every lower tracker climbs to
+    OP_SCORE_MEDALS = 11                        # arg: medals
+    OP_SCORE_PATCHES = 12                       # 1 medal per biomass patch on the planet
+    OP_SCORE_LIFEPOD_BONUS = 13                 # +1 medal per scoring lifepod
+    OP_SET_COLLECTION_METEORITE_REPO = 14       # set card: meteorites score (1 + N) per 3
+    OP_SET_COLLECTION_COMMERCE_AGREEMENT = 15   # set card: 1/3/6/10 medals for 1..4 cards
 
-cdef enum:
+# Rule: WHEN_ + a card effect's `when` in civ_cards.toml
+cpdef enum CardWhen:
     WHEN_ON_TAKE = 0
-    WHEN_END_STEP = 1
-    WHEN_FINAL = 2
+    WHEN_END_OF_GAME_STEP = 1
+    WHEN_FINAL_SCORING = 2
 
 # ==== decisions ===============================================================
 # Every choice a player makes is one of these; the seat's bot answers it.
+# Rule: D_ + the decision's label (GameState.decision, traces); D_NONE: none pending.
+
+cpdef enum Decision:
+    D_NONE = 0
+    D_ROTATION = 1               # commander: station rotation 0..5
+    D_PLACE = 2                  # tile slot + orientation + position
+    D_NO_PLACE = 3               # no legal placement: which tile to take (slot)
+    D_ORDER = 4                  # which pending item to resolve next (or move rovers)
+    D_ENERGY = 5                 # energy: which track to advance
+    D_SYNERGY = 6                # synergy boost: which track
+    D_TRACK = 7                  # card effect: which track (see Game_t.item)
+    D_PATCH = 8                  # biomass patch square, or store it
+    D_ROVER_PLACE = 9            # rover milestone: square of the last tile
+    D_ROVER_STEP = 10            # move one rover one square, or stop
+    D_CIV_PICK = 11              # keep one card of the rank's pile
+    D_LIFEPOD = 12               # collect which lifepod
+    D_TELEPORT = 13              # relocate which rover where (or skip)
+    D_LINE = 14                  # which row (0..11) or column (12..23)
+    D_METEORITE = 15             # destroy which meteorite (or stop)
+    D_REGRESS = 16               # event: which listed tracker goes down
+    D_CHOOSE_ONE = 17            # event 117/118: 0 = synergy boost, 1 = peek at the next event
+    D_KEEP_RESOURCE = 18         # event 104/108: which of the tile's two resources still counts
+    D_METEOR_SYMBOL = 19         # event 95/107: which empty meteor symbol gets a meteorite
+    D_DESTROY_LIFEPOD = 20       # event 113: which lifepod on the planet is lost
+    D_DESTROY_ROVER = 21         # event 111: which rover is lost (move = rover index)
+    D_COLLECT_METEORITE = 22     # event 83: which meteorite to collect
+    D_REMOVE_STACK = 23          # event 116: which stack of the facing depot leaves (slot)
+    D_OBJECTIVE_DISCARD = 24     # which objective card to give up (setup, event 110)
+    D_POWER = 25                 # use an activated corporation power (tech level) or not
+    D_YES_NO = 26                # an optional triggered power (Game_t.item says which): 1 = use
+    D_POD_PLACE = 27             # Cosmos/Jump Drive: where a collected lifepod goes
+    D_POD_MOVE = 28              # Cosmos: move a collected lifepod (from << 8 | to) or stop
+    D_POD_DESTROY = 29           # Cosmos: which collected lifepod an event destroys
+    D_BRANCH = 30                # Wormhole: the level's synergy (0) or its patch (1)
+    D_KEEP_OBJECTIVE = 31        # Jump Drive tech F: which drawn objective card to keep
+    D_FLUX_TRACK = 32            # Flux: the track the flux token goes to (0..4)
+    D_DIRECTION = 33             # Makeshift: where a tracker's step goes
 
 cdef enum:
-    D_NONE = 0
-    D_ROTATION = 1              # commander: station rotation 0..5
-    D_PLACE = 2                 # tile slot + orientation + position
-    D_NO_PLACE = 3              # no legal placement: which tile to take (slot)
-    D_ORDER = 4                 # which pending item to resolve next (or move rovers)
-    D_ENERGY = 5                # energy: which track to advance
-    D_SYNERGY = 6               # synergy boost: which track
-    D_TRACK = 7                 # card effect: which track (see Game_t.item)
-    D_PATCH = 8                 # biomass patch square, or store it
-    D_ROVER_PLACE = 9           # rover milestone: square of the last tile
-    D_ROVER_STEP = 10           # move one rover one square, or stop
-    D_CIV_PICK = 11             # keep one card of the rank's pile
-    D_LIFEPOD = 12              # collect which lifepod
-    D_TELEPORT = 13             # relocate which rover where (or skip)
-    D_LINE = 14                 # which row (0..11) or column (12..23)
-    D_METEORITE = 15            # destroy which meteorite (or stop)
-    D_REGRESS = 16              # event: which listed tracker goes down
-    D_CHOOSE_ONE = 17           # event 117/118: 0 = synergy boost, 1 = peek at the next event
-    D_KEEP_RESOURCE = 18        # event 104/108: which of the tile's two resources still counts
-    D_METEOR_SYMBOL = 19        # event 95/107: which empty meteor symbol gets a meteorite
-    D_DESTROY_LIFEPOD = 20      # event 113: which lifepod on the planet is lost
-    D_DESTROY_ROVER = 21        # event 111: which rover is lost (move = rover index)
-    D_COLLECT_METEORITE = 22    # event 83: which meteorite to collect
-    D_REMOVE_STACK = 23         # event 116: which stack of the facing depot leaves (slot)
-    D_OBJ_DISCARD = 24          # which objective card to give up (setup, event 110)
-    D_POWER = 25                # use an activated corporation power (tech level) or not
-    D_YES_NO = 26               # an optional triggered power (Game_t.item says which): 1 = use
-    D_POD_PLACE = 27            # Cosmos/Jump Drive: where a collected lifepod goes
-    D_POD_MOVE = 28             # Cosmos: move a collected lifepod (from << 8 | to) or stop
-    D_POD_DESTROY = 29          # Cosmos: which collected lifepod an event destroys
-    D_BRANCH = 30               # Wormhole: the level's synergy (0) or its patch (1)
-    D_KEEP_OBJECTIVE = 31       # Jump Drive tech F: which drawn objective card to keep
-    D_FLUX_TRACK = 32           # Flux: the track the flux token goes to (0..4)
-    D_DIRECTION = 33            # Makeshift: where a tracker's step goes
     N_DECISIONS = 34
 
 # Move values with a special meaning
@@ -192,8 +219,9 @@ cdef enum:
     MV_DONE = 0xFFFF            # D_ROVER_STEP / D_TELEPORT / D_METEORITE: stop
 
 # ==== pending items (a player's pool) =========================================
+# Rule: IT_ + the item's label (player_fields()["items"], GameState.give_items).
 
-cdef enum:
+cpdef enum Item:
     # IT_ADVANCE: a track, b 1 = claim benefits, c 1 = UC tech 4 may double it,
     # c 2+ = that many steps (Oasis water on ice)
     IT_ADVANCE = 1
@@ -231,8 +259,9 @@ cdef enum:
     IT_STEP = 33                # Makeshift: one step of tracker a (b claim, c no synergy)
 
 # ==== round stages ============================================================
+# Rule: ST_ + the stage's label (GameState.stage, GameState.start_stage).
 
-cdef enum:
+cpdef enum Stage:
     ST_SETUP = 0
     ST_ROUND_START = 1
     ST_ROTATION = 2
@@ -259,107 +288,147 @@ cdef enum:
     CTX_EVENT = 4               # a player's part of the event step
 
 # ==== outcome =================================================================
+# Rule: STATUS_ + the label of the results' status column; END_ + the label of
+# their end_trigger column (pu_sim.simulation.frames).
 
-cdef enum:
+cpdef enum Status:
     STATUS_OK = 0
-    STATUS_TURN_LIMIT = 1       # MAX_ROUNDS reached
-    STATUS_DECISION_LIMIT = 2   # MAX_DECISIONS reached
-    STATUS_POOL_OVERFLOW = 3    # more pending items than MAX_ITEMS
-    STATUS_BAD_MOVE = 4         # a bot returned an index outside the legal moves
-    STATUS_NO_MOVES = 5         # a decision with no legal move (engine bug)
-    STATUS_BAD_SETUP = 6        # a seat's corporation/planet pool was empty
+    STATUS_TURN_LIMIT = 1        # MAX_ROUNDS reached
+    STATUS_DECISION_LIMIT = 2    # MAX_DECISIONS reached
+    STATUS_POOL_OVERFLOW = 3     # more pending items than MAX_ITEMS
+    STATUS_BAD_MOVE = 4          # a bot returned an index outside the legal moves
+    STATUS_NO_LEGAL_MOVE = 5     # a decision with no legal move (engine bug)
+    STATUS_BAD_SETUP = 6         # a seat's corporation/planet pool was empty
 
-cdef enum:
+cpdef enum EndTrigger:
     END_NONE = 0
-    END_CANNOT_PLACE = 1        # trigger A
-    END_DEPOT_EMPTY = 2         # trigger B
-    END_EVENTS = 3              # trigger C
+    END_CANNOT_PLACE = 1         # trigger A
+    END_DEPOT_EMPTY = 2          # trigger B
+    END_EVENTS = 3               # trigger C
 
-# Rule options (Game_t.options bit flags); see docs/rules-decisions.md.
-cdef enum:
-    OPT_PATCHES_ANCHOR = 1 << 0          # biomass patches anchor adjacency (BGA)
-    OPT_TWO_PLAYER_FIXED = 1 << 1        # 2 players: station turns one step per round
-    OPT_STORE_PATCH_NO_SQUARE = 1 << 2   # storage tech keeps an unplaceable patch
-    OPT_CIV_ON_MILESTONE = 1 << 3        # civ picks when the milestone is reached
-    OPT_END_PICKS_NEXT = 1 << 4          # BGA: end-phase picks start after the commander
-    OPT_RULE_UNTIL_NEXT_EVENT = 1 << 5   # BGA: a round rule lasts until the next event
-    OPT_SUPPRESS_NEXT_ROUND = 1 << 6     # a suppressed tech level returns next round
-    OPT_SUPPRESS_NONE = 1 << 7           # BGA: no-milestone rounds still unlock tech
-    OPT_EVENT_MAY_EMPTY_DEPOT = 1 << 8   # BGA: event 116 may remove a depot's last stack
-    OPT_PLANET_FALLBACK_BGA = 1 << 9     # BGA: planet restrictions are never dropped
-    OPT_NO_WAIVER = 1 << 10              # no Lacuna/Oblivion adjacency waiver (BGA)
-    OPT_CERBERUS_BGA_BOXES = 1 << 11     # BGA: sub-planet bonus checks BGA's boxes
-    OPT_PAJITNOV_ONE_STEP = 1 << 12      # BGA / designer: the one-square slide test
-    OPT_PETRA_CURRENTS_OPEN = 1 << 13    # uncovered currents are not "covered" for lines
-    OPT_GAIA_PATCH_KEEPS_CITY = 1 << 14  # a patch on a city does not forfeit its medals
-    OPT_HORIZON_ALL_CHECKS = 1 << 15     # BGA: Horizon tech 1 rover tiles skip every check
-    OPT_RESET_BGA_PHASES = 1 << 16       # BGA: once-per-round powers reset per phase
-    OPT_REPUBLIC_TERRAIN = 1 << 17       # BGA: Republic tech 3 jumps between civ terrain
-    OPT_DECREE_ALL_COLLECTED = 1 << 18   # BGA: Space Citizen Decree counts every lifepod
-    OPT_WH_ENERGY_NEVER = 1 << 19        # BGA: Wormhole energy never picks biomass
-    OPT_WH_ENERGY_ALWAYS = 1 << 20       # Wormhole energy may always pick biomass
-    OPT_JUMP_D_BGA = 1 << 21             # BGA: Jump Drive tech D mandatory, per square
-    OPT_FLUX_T1_ROUND_START = 1 << 22    # BGA: Flux tech 1 granted at round start
-    OPT_FLUX_T2_MILESTONE_ONLY = 1 << 23  # BGA: Flux tech 2 claims only the milestone
-    OPT_FLUX_ROVER_TRACK_ONLY = 1 << 24  # BGA: Flux tech 3's +1 only on rover-track spaces
-    OPT_BLOCKED_SELECTABLE = 1 << 25     # BGA: synergy/energy may pick a blocked tracker
-    OPT_OASIS_MEDAL_8 = 1 << 26          # BGA: Oasis water medal 8 at row 11
-    OPT_OASIS_T2_ON_USE = 1 << 27        # BGA: Oasis tech 2 counts rovers when used
-    OPT_MAKESHIFT_T2_ON_GAIN = 1 << 28   # BGA: Makeshift tech 2 checked on gaining
-    OPT_MAKESHIFT_ROW15_DIAGONAL = 1 << 29  # BGA: row 15 diagonally onto the rover top
+# Rule options (Game_t.options bit flags); see docs/rules-decisions.md.  Rule: OPT_
+# + a RuleOptions field, then _ + the value that sets the flag unless it is True
+# (False is OFF): civ_pick_timing="on_milestone" sets OPT_CIV_PICK_TIMING_ON_MILESTONE,
+# lacuna_oblivion_adjacency_waiver=False OPT_LACUNA_OBLIVION_ADJACENCY_WAIVER_OFF.
+# Each option's remaining value is the engine's baseline and has no flag.
+cpdef enum RuleFlag:
+    # biomass patches anchor adjacency (BGA)
+    OPT_PATCHES_ANCHOR_ADJACENCY = 1 << 0
+    # 2 players: station turns one step per round
+    OPT_TWO_PLAYER_FIXED_ROTATION = 1 << 1
+    # storage tech keeps an unplaceable patch
+    OPT_STORE_PATCH_WITHOUT_SQUARE = 1 << 2
+    # civ picks when the milestone is reached
+    OPT_CIV_PICK_TIMING_ON_MILESTONE = 1 << 3
+    # BGA: end-phase picks start after the commander
+    OPT_END_PHASE_PICK_COMMANDER_NEXT_PLAYER = 1 << 4
+    # BGA: a round rule lasts until the next event
+    OPT_EVENT_ROUND_RULE_UNTIL_NEXT_EVENT = 1 << 5
+    # a suppressed tech level returns next round
+    OPT_EVENT_TECH_SUPPRESSION_NEXT_ROUND = 1 << 6
+    # BGA: no-milestone rounds still unlock tech
+    OPT_EVENT_TECH_SUPPRESSION_NONE = 1 << 7
+    # BGA: event 116 may remove a depot's last stack
+    OPT_EVENT_MAY_EMPTY_DEPOT = 1 << 8
+    # BGA: planet restrictions are never dropped
+    OPT_PLANET_FALLBACK_BGA = 1 << 9
+    # no Lacuna/Oblivion adjacency waiver (BGA)
+    OPT_LACUNA_OBLIVION_ADJACENCY_WAIVER_OFF = 1 << 10
+    # BGA: sub-planet bonus checks BGA's boxes
+    OPT_CERBERUS_BONUS_REGION_BGA_BOXES = 1 << 11
+    # BGA / designer: the one-square slide test
+    OPT_PAJITNOV_SLIDE_ONE_STEP = 1 << 12
+    # uncovered currents are not "covered" for lines
+    OPT_PETRA_CURRENTS_COUNT_COVERED_OFF = 1 << 13
+    # a patch on a city does not forfeit its medals
+    OPT_GAIA_CITY_COVERED_BY_PATCH_OFF = 1 << 14
+    # BGA: Horizon tech 1 rover tiles skip every check
+    OPT_HORIZON_TECH1_SCOPE_ALL_CHECKS = 1 << 15
+    # BGA: once-per-round powers reset per phase
+    OPT_ONCE_PER_ROUND_RESET_BGA_PHASES = 1 << 16
+    # BGA: Republic tech 3 jumps between civ terrain
+    OPT_REPUBLIC_TECH3_SQUARES_TERRAIN = 1 << 17
+    # BGA: Space Citizen Decree counts every lifepod
+    OPT_SPACE_CITIZEN_DECREE_COUNTS_ALL_COLLECTED = 1 << 18
+    # BGA: Wormhole energy never picks biomass
+    OPT_WORMHOLE_ENERGY_BIOMASS_NEVER = 1 << 19
+    # Wormhole energy may always pick biomass
+    OPT_WORMHOLE_ENERGY_BIOMASS_ALWAYS = 1 << 20
+    # BGA: Jump Drive tech D mandatory, per square
+    OPT_JUMP_DRIVE_TECH_D_MANDATORY_PER_SQUARE = 1 << 21
+    # BGA: Flux tech 1 granted at round start
+    OPT_FLUX_TECH1_TRACK_ROUND_START = 1 << 22
+    # BGA: Flux tech 2 claims only the milestone
+    OPT_FLUX_TECH2_BENEFITS_ON_WAY_OFF = 1 << 23
+    # BGA: Flux tech 3's +1 only on rover-track spaces
+    OPT_FLUX_TECH3_ROVER_SCOPE_TRACK_ONLY = 1 << 24
+    # BGA: synergy/energy may pick a blocked tracker
+    OPT_SYNERGY_TARGET_MUST_MOVE_OFF = 1 << 25
+    # BGA: Oasis water medal 8 at row 11
+    OPT_OASIS_ROW11_MEDAL_8 = 1 << 26
+    # BGA: Oasis tech 2 counts rovers when used
+    OPT_OASIS_TECH2_TIMING_ON_USE = 1 << 27
+    # BGA: Makeshift tech 2 checked on gaining
+    OPT_MAKESHIFT_TECH2_CHECK_ON_GAIN = 1 << 28
+    # BGA: row 15 diagonally onto the rover top
+    OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP = 1 << 29
 
-# Event operations (compiled from events.toml) and round rules
-cdef enum:
+# Event operations (compiled from events.toml) and round rules.  Rule: EV_ + the
+# operation the compiler gives an event's immediate effect (its op in events.toml;
+# collect_ or destroy_collected_ + the item; choose_synergy_or_peek; none).
+cpdef enum EventOp:
     EV_NONE = 0
-    EV_ADVANCE_ONE_OF = 1       # a: track mask, b: steps, c: claim benefits
-    EV_REGRESS_ONE_OF = 2       # a: track mask, b: steps
-    EV_SYNERGY = 3
-    EV_CHOOSE_SYNERGY_PEEK = 4
-    EV_PATCHES = 5              # a: count
-    EV_COLLECT_LIFEPOD = 6      # a: count
-    EV_COLLECT_METEORITE = 7    # a: count
-    EV_PLACE_METEORITE = 8
-    EV_DESTROY_LIFEPOD = 9
+    EV_ADVANCE_ONE_OF = 1                       # a: track mask, b: steps, c: claim benefits
+    EV_REGRESS_ONE_OF = 2                       # a: track mask, b: steps
+    EV_SYNERGY_BOOST = 3
+    EV_CHOOSE_SYNERGY_OR_PEEK = 4
+    EV_GAIN_BIOMASS_PATCHES = 5                 # a: count
+    EV_COLLECT_LIFEPOD = 6                      # a: count
+    EV_COLLECT_METEORITE = 7                    # a: count
+    EV_PLACE_METEORITE_ON_EMPTY_METEOR_SYMBOL = 8
+    EV_DESTROY_LIFEPOD_ON_PLANET = 9
     EV_DESTROY_COLLECTED_LIFEPOD = 10
     EV_DESTROY_COLLECTED_METEORITE = 11
-    EV_DESTROY_ROVER = 12       # b: minimum rovers on the planet
-    EV_EXTRA_ROVER = 13
-    EV_CIV_ADD_RESERVE = 14     # global: a reserve card into each pile
-    EV_CIV_REMOVE_RANDOM = 15   # global: a pile card out of each pile
-    EV_DRAW_OBJECTIVE = 16
-    EV_DISCARD_OBJECTIVE = 17
-    EV_ROTATE_STATION = 18
-    EV_REMOVE_STACK = 19
+    EV_DESTROY_ROVER_ON_PLANET = 12             # b: minimum rovers on the planet
+    EV_GAIN_EXTRA_ROVER = 13
+    EV_CIV_PILES_ADD_FROM_SET_ASIDE = 14        # global: a reserve card into each pile
+    EV_CIV_PILES_REMOVE_RANDOM = 15             # global: a pile card out of each pile
+    EV_DRAW_PRIVATE_OBJECTIVES = 16
+    EV_DESTROY_PRIVATE_OBJECTIVE = 17
+    EV_ROTATE_STATION_TO_ANY_DEPOT = 18
+    EV_REMOVE_DEPOT_STACK = 19
 
-cdef enum:
+# Rule: RR_ + a round rule's op in events.toml; RR_NONE: no rule in force.
+cpdef enum RoundRule:
     RR_NONE = 0
-    RR_ROVER_BAN = 1            # arg: terrain rovers may not enter
-    RR_NO_EDGE = 2
-    RR_NO_ICE = 3
-    RR_NO_SAME_TERRAIN = 4
-    RR_IGNORE_ONE = 5
-    RR_NO_MILESTONES = 6
-    RR_NO_SYNERGY = 7
-    RR_EXTRA_ROVER = 8
+    RR_ROVER_CANNOT_ENTER_TERRAIN = 1           # arg: terrain rovers may not enter
+    RR_TILE_CANNOT_COVER_EDGE = 2
+    RR_TILE_CANNOT_COVER_ICE = 3
+    RR_TILE_CANNOT_TOUCH_SAME_TERRAIN = 4
+    RR_TILE_RESOURCES_IGNORE_ONE = 5
+    RR_NO_MILESTONE_BENEFITS = 6
+    RR_NO_SYNERGY_BOOSTS = 7
+    RR_PLACE_EXTRA_ROVER_ON_TILE_PLACED_THIS_ROUND = 8
 
-# Objective measures (neighbour side) and conditions (private side)
-cdef enum:
-    OM_RES_EDGE = 1             # a: resource
-    OM_LARGEST_AREA = 2         # a: terrain
-    OM_AREA_COUNT = 3           # a: terrain
-    OM_RES_PLANET = 4           # a: resource
-    OM_TRACKERS_TOP = 5         # a: track mask
-    OM_COLLECTED = 6            # a: 0 lifepods, 1 meteorites
+# Objective measures (neighbour side) and conditions (private side).  Rule: OM_ /
+# OC_ + the side's kind in objectives.toml.
+cpdef enum ObjectiveMeasure:
+    OM_COUNT_RESOURCES_ON_EDGE = 1        # a: resource
+    OM_LARGEST_TERRAIN_AREA_SIZE = 2      # a: terrain
+    OM_TERRAIN_AREA_COUNT = 3             # a: terrain
+    OM_COUNT_RESOURCES_ON_PLANET = 4      # a: resource
+    OM_TRACKERS_AT_MAXIMUM_COUNT = 5      # a: track mask
+    OM_COLLECTED_COUNT = 6                # a: 0 lifepods, 1 meteorites
 
-cdef enum:
-    OC_RECT = 1                 # a: terrain, b: width, c: height, d: either orientation
-    OC_AREA_RES = 2             # a: terrain, b: resource, c: minimum icons
-    OC_TRACKER_TOP = 3          # a: track
-    OC_RES_AT_MOST = 4          # a: resource, b: maximum
-    OC_COLLECTED_AT_LEAST = 5   # a: item, b: minimum
-    OC_COLLECTED_GT = 6         # a: more, b: less
-    OC_NO_ICE = 7
-    OC_NO_LAND = 8
+cpdef enum ObjectiveCondition:
+    OC_HAS_SOLID_RECTANGLE = 1            # a: terrain, b: width, c: height, d: either orientation
+    OC_HAS_TERRAIN_AREA_WITH_RESOURCES = 2  # a: terrain, b: resource, c: minimum icons
+    OC_TRACKER_AT_MAXIMUM = 3             # a: track
+    OC_RESOURCE_COUNT_AT_MOST = 4         # a: resource, b: maximum
+    OC_COLLECTED_AT_LEAST = 5             # a: item, b: minimum
+    OC_COLLECTED_GREATER_THAN = 6         # a: more, b: less
+    OC_NO_UNCOVERED_ICE = 7
+    OC_NO_UNCOVERED_LAND = 8
 
 cdef enum:
     DECK_SIZE = 20              # the rulebook's deck
@@ -375,11 +444,13 @@ cdef enum:
     RV_PLANET = 2
     RV_DESTROYED = 3
 
-# Bot kinds
-cdef enum:
+# Bot kinds; rule: BOT_ + the kind (pu_sim.bots.BOT_KINDS, checked against it)
+cpdef enum BotKind:
     BOT_RANDOM = 0
     BOT_GREEDY = 1
     BOT_SEARCH = 2              # greedy-ordered flat Monte Carlo (core/bots/search.pxi)
+
+cdef enum:
     N_BOT_KINDS = 3
 
 # ==== structs ===================================================================
@@ -620,7 +691,7 @@ cdef struct TableSpec:
     int8_t rotation                      # -1: random initial rotation (ST-15)
     uint8_t stack_shape[N_STACKS]        # station loading (ST-4): shape per slot
     uint8_t events_on                    # the event deck module
-    uint8_t deck_random                  # DECK_EXPLICIT, DECK_UNIFORM or DECK_BGA
+    uint8_t deck_random                  # DECK_EXPLICIT, DECK_RANDOM or DECK_BGA_RANDOM
     uint8_t deck_mix[3]                  # green, orange, red when explicit
     uint8_t neighbour_objectives         # multiplayer neighbour cards
     uint8_t private_module               # multiplayer private objectives (deal 2 keep 1)

@@ -7,16 +7,18 @@
 # (cards.md D6; option: until the next event, as BGA).  The last card makes
 # its round the last one (end trigger C).
 
-cdef enum:
+# Deck modes (TableSpec.deck_random); rule: DECK_ + RuleOptions.event_deck_mix's mode
+# ("random", "bga_random"; "explicit" for a (green, orange, red) mix)
+cpdef enum DeckMode:
     DECK_EXPLICIT = 0           # spec.deck_mix gives (green, orange, red)
-    DECK_UNIFORM = 1            # uniform over every valid (green, orange, red)
-    DECK_BGA = 2                # BGA: green, orange uniform 0..13, red = the rest
+    DECK_RANDOM = 1            # uniform over every valid (green, orange, red)
+    DECK_BGA_RANDOM = 2                # BGA: green, orange uniform 0..13, red = the rest
 
 
 cdef inline bint rule_restricts_tiles(const Game_t* g) noexcept nogil:
     """The round's rule limits where tiles go (dropped first by the fallback, DR-4)."""
-    return (g.round_rule == RR_NO_EDGE or g.round_rule == RR_NO_ICE
-            or g.round_rule == RR_NO_SAME_TERRAIN)
+    return (g.round_rule == RR_TILE_CANNOT_COVER_EDGE or g.round_rule == RR_TILE_CANNOT_COVER_ICE
+            or g.round_rule == RR_TILE_CANNOT_TOUCH_SAME_TERRAIN)
 
 
 cdef inline void apply_tile_rule(const Game_t* g, const Rules_t* R, const Player_t* pl,
@@ -24,15 +26,15 @@ cdef inline void apply_tile_rule(const Game_t* g, const Rules_t* R, const Player
     """Events 103/124 (edge), 120/121 (ice), 119 (same terrain); tiles only."""
     cdef int t, y
     cdef uint16_t ring[GRID]
-    if g.round_rule == RR_NO_EDGE:
+    if g.round_rule == RR_TILE_CANNOT_COVER_EDGE:
         for t in range(N_TERRAINS):
             for y in range(GRID):
                 c.allow[t][y] &= ~R.pmask[pl.planet][PM_EDGE][y]
-    elif g.round_rule == RR_NO_ICE:
+    elif g.round_rule == RR_TILE_CANNOT_COVER_ICE:
         for t in range(N_TERRAINS):
             for y in range(GRID):
                 c.allow[t][y] &= ~R.pmask[pl.planet][PM_ICE][y]
-    elif g.round_rule == RR_NO_SAME_TERRAIN:
+    elif g.round_rule == RR_TILE_CANNOT_TOUCH_SAME_TERRAIN:
         for t in range(N_TERRAINS):
             dilate(pl.terr[t], ring)
             for y in range(GRID):
@@ -41,7 +43,8 @@ cdef inline void apply_tile_rule(const Game_t* g, const Rules_t* R, const Player
 
 cdef inline bint rover_may_enter(const Game_t* g, const Player_t* pl, int x, int y) noexcept nogil:
     """Events 97-102: no rover may enter a square of the banned visible terrain."""
-    return not (g.round_rule == RR_ROVER_BAN and grid_has(pl.terr[g.rule_arg], x, y))
+    return not (g.round_rule == RR_ROVER_CANNOT_ENTER_TERRAIN
+                and grid_has(pl.terr[g.rule_arg], x, y))
 
 
 cdef int colour_pool(const Game_t* g, const Rules_t* R, int colour, uint8_t* out) noexcept nogil:
@@ -65,7 +68,7 @@ cdef void deck_setup(Game_t* g, const Rules_t* R, const TableSpec* spec) noexcep
     if spec.deck_random == DECK_EXPLICIT:
         for c in range(3):
             want[c] = spec.deck_mix[c]
-    elif spec.deck_random == DECK_UNIFORM:
+    elif spec.deck_random == DECK_RANDOM:
         # every (x, y, z) with x + y + z = 20 within availability, equally likely
         n = 0
         for x in range(avail[0] + 1):
@@ -134,12 +137,12 @@ cdef void put_event_in_force(Game_t* g, const Rules_t* R, int e) noexcept nogil:
     g.event = <uint8_t>e
     g.round_rule = R.event_rule[e]
     g.rule_arg = R.event_arg[e]
-    if R.event_op[e] == EV_CIV_ADD_RESERVE:
+    if R.event_op[e] == EV_CIV_PILES_ADD_FROM_SET_ASIDE:
         for rank in range(4):                            # cards.md A9 (solo 66)
             if g.reserve_n[rank] > 0:
                 move_random_card(g, g.reserve[rank], &g.reserve_n[rank], g.pile[rank],
                                  &g.pile_n[rank])
-    elif R.event_op[e] == EV_CIV_REMOVE_RANDOM:
+    elif R.event_op[e] == EV_CIV_PILES_REMOVE_RANDOM:
         for rank in range(4):                            # cards.md D9 (112)
             if g.pile_n[rank] > 0:
                 move_random_card(g, g.pile[rank], &g.pile_n[rank], g.reserve[rank],
@@ -154,21 +157,21 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
         push_item(g, p, IT_CHOOSE_ADVANCE, a, R.event_b[e], R.event_c[e])
     elif op == EV_REGRESS_ONE_OF:
         push_item(g, p, IT_REGRESS, a, R.event_b[e], 0)
-    elif op == EV_SYNERGY:
+    elif op == EV_SYNERGY_BOOST:
         for i in range(a if a > 0 else 1):
             push_item(g, p, IT_SYNERGY, 0, 0, 0)
-    elif op == EV_CHOOSE_SYNERGY_PEEK:
+    elif op == EV_CHOOSE_SYNERGY_OR_PEEK:
         push_item(g, p, IT_CHOOSE_ONE, 0, 0, 0)
-    elif op == EV_PATCHES:
+    elif op == EV_GAIN_BIOMASS_PATCHES:
         for i in range(a):
             push_item(g, p, IT_PATCH, 0, 0, 0)
     elif op == EV_COLLECT_LIFEPOD:
         push_item(g, p, IT_LIFEPOD, a, 0, 0)
     elif op == EV_COLLECT_METEORITE:
         push_item(g, p, IT_COLLECT_METEORITE, a, 0, 0)
-    elif op == EV_PLACE_METEORITE:
+    elif op == EV_PLACE_METEORITE_ON_EMPTY_METEOR_SYMBOL:
         push_item(g, p, IT_PLACE_METEORITE, 0, 0, 0)
-    elif op == EV_DESTROY_LIFEPOD:
+    elif op == EV_DESTROY_LIFEPOD_ON_PLANET:
         push_item(g, p, IT_DESTROY_LIFEPOD, 0, 0, 0)
     elif op == EV_DESTROY_COLLECTED_LIFEPOD:
         if pl.pods_on_tracks > 0:
@@ -180,25 +183,25 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
         if pl.meteorites_collected > 0:                  # 115, cards.md D3
             pl.meteorites_collected -= 1
             pl.meteorites_destroyed += 1
-    elif op == EV_DESTROY_ROVER:
+    elif op == EV_DESTROY_ROVER_ON_PLANET:
         if rovers_on_planet(pl) >= R.event_b[e]:         # 111: only with 2+ on the planet
             push_item(g, p, IT_DESTROY_ROVER, 0, 0, 0)
-    elif op == EV_EXTRA_ROVER:
+    elif op == EV_GAIN_EXTRA_ROVER:
         for r in range(MAX_ROVERS):                      # 65: one more rover in supply
             if pl.rover_status[r] == RV_NONE:
                 pl.rover_status[r] = RV_SUPPLY
                 break
-    elif op == EV_DRAW_OBJECTIVE:
+    elif op == EV_DRAW_PRIVATE_OBJECTIVES:
         if g.obj_pos < g.obj_n and pl.n_priv < 8:        # 67: no choice
             pl.priv[pl.n_priv] = g.obj_deck[g.obj_pos]
             pl.n_priv += 1
             g.obj_pos += 1
-    elif op == EV_DISCARD_OBJECTIVE:
+    elif op == EV_DESTROY_PRIVATE_OBJECTIVE:
         if pl.n_priv > 0:
             push_item(g, p, IT_DISCARD_OBJECTIVE, 0, 0, 0)
-    elif op == EV_ROTATE_STATION:
+    elif op == EV_ROTATE_STATION_TO_ANY_DEPOT:
         push_item(g, p, IT_ROTATE_STATION, 0, 0, 0)
-    elif op == EV_REMOVE_STACK:
+    elif op == EV_REMOVE_DEPOT_STACK:
         push_item(g, p, IT_REMOVE_STACK, 0, 0, 0)
     return pl.n_items > 0
 

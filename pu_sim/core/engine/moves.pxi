@@ -113,7 +113,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         # Relocation Bonus: any grid square without another own rover (cards.md A4)
         for y in range(GRID):
             sq[y] = R.pmask[pl.planet][PM_GRID][y] & ~pl.rover_at[y]
-            if g.round_rule == RR_ROVER_BAN:
+            if g.round_rule == RR_ROVER_CANNOT_ENTER_TERRAIN:
                 sq[y] &= ~pl.terr[g.rule_arg][y]       # events 97-102 bar teleports too
             if planet_has(R, pl.planet, PF_TOXIC):
                 sq[y] &= ~(R.pmask[pl.planet][PM_TOXIC][y] & ~pl.occ[y])   # K'aax (3.6)
@@ -166,7 +166,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         return gen_squares(pl.meteorite, out, 0)
     if d == D_REMOVE_STACK:
         return gen_track_moves(removable_stacks(g, R, p), out)
-    if d == D_OBJ_DISCARD:
+    if d == D_OBJECTIVE_DISCARD:
         if g.stage == ST_OBJECTIVES:
             for i in range(pl.n_dealt):
                 out[i] = pl.dealt[i]
@@ -334,7 +334,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             push_item(g, p, IT_COLLECT_METEORITE, g.item.a - 1, 0, 0)
     elif d == D_REMOVE_STACK:
         remove_stack(g, R, p, <int>mv)
-    elif d == D_OBJ_DISCARD:
+    elif d == D_OBJECTIVE_DISCARD:
         if g.stage == ST_OBJECTIVES:
             discard_card(pl.dealt, &pl.n_dealt, <int>mv)
         else:

@@ -35,23 +35,23 @@ cdef int objective_measure(const Game_t* g, const Rules_t* R, int p, int card) n
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint8_t* o = R.obj_neighbour[card]
     cdef int kind = o[0], a = o[1], y, t, n = 0, largest = 0
-    if kind == OM_RES_EDGE:
+    if kind == OM_COUNT_RESOURCES_ON_EDGE:
         for y in range(GRID):
             n += popcount16(pl.icon[a][y] & R.pmask[pl.planet][PM_EDGE][y])
         return n
-    if kind == OM_LARGEST_AREA:
+    if kind == OM_LARGEST_TERRAIN_AREA_SIZE:
         count_components(pl.terr[a], &largest)
         return largest
-    if kind == OM_AREA_COUNT:
+    if kind == OM_TERRAIN_AREA_COUNT:
         return count_components(pl.terr[a], &largest)
-    if kind == OM_RES_PLANET:
+    if kind == OM_COUNT_RESOURCES_ON_PLANET:
         return grid_count(pl.icon[a])
-    if kind == OM_TRACKERS_TOP:
+    if kind == OM_TRACKERS_AT_MAXIMUM_COUNT:
         for t in range(N_TRACKS):
             if (a >> t) & 1 and at_top(pl, t):
                 n += 1
         return n
-    if kind == OM_COLLECTED:
+    if kind == OM_COLLECTED_COUNT:
         return collected_item(pl, a)
     return 0
 
@@ -122,7 +122,7 @@ cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noex
     cdef bint currents = currents_count_covered(g, R, pl.planet)
     cdef uint16_t terrain[GRID]
     cdef uint16_t land
-    if kind == OC_RECT:
+    if kind == OC_HAS_SOLID_RECTANGLE:
         # Petra (BGA): uncovered currents are energy for the rectangles (cards A7)
         if o[1] == ENERGY and currents:
             energy_terrain(R, pl, terrain)
@@ -130,19 +130,19 @@ cdef bint objective_met(const Game_t* g, const Rules_t* R, int p, int card) noex
             grid_copy(terrain, pl.terr[o[1]])
         return (has_rectangle(terrain, grid, o[2], o[3])
                 or (o[4] and has_rectangle(terrain, grid, o[3], o[2])))
-    if kind == OC_AREA_RES:
+    if kind == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
         return area_with_icons(pl.terr[o[1]], pl.icon[o[2]], o[3])
-    if kind == OC_TRACKER_TOP:
+    if kind == OC_TRACKER_AT_MAXIMUM:
         return at_top(pl, o[1])
-    if kind == OC_RES_AT_MOST:
+    if kind == OC_RESOURCE_COUNT_AT_MOST:
         return grid_count(pl.icon[o[1]]) <= o[2]
     if kind == OC_COLLECTED_AT_LEAST:
         return collected_item(pl, o[1]) >= o[2]
-    if kind == OC_COLLECTED_GT:
+    if kind == OC_COLLECTED_GREATER_THAN:
         return collected_item(pl, o[1]) > collected_item(pl, o[2])
-    if kind == OC_NO_ICE:
+    if kind == OC_NO_UNCOVERED_ICE:
         return open_ice(R, pl) == 0
-    if kind == OC_NO_LAND:
+    if kind == OC_NO_UNCOVERED_LAND:
         for y in range(GRID):
             # Petra (BGA): uncovered currents are not land (cards A7)
             land = grid[y] & ~ice[y]

@@ -60,7 +60,7 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             c.allow[t][y] = base[y]
     c.need_anchor = True
     c.rover_tiles_free = False
-    c.rover_tiles_unchecked = (not patch and g.options & OPT_HORIZON_ALL_CHECKS
+    c.rover_tiles_unchecked = (not patch and g.options & OPT_HORIZON_TECH1_SCOPE_ALL_CHECKS
                                and horizon_tile_skips_adjacency(g, R, p, ROVER, ROVER))
     if not grid_any(pl.occ):
         # PL-3: the first tile covers a perimeter square (planet may override)
@@ -70,7 +70,7 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             grid_copy(c.anchor, R.pmask[pl.planet][PM_EDGE])
     else:
         # PL-4: touch an already covered square (patches anchor too unless disabled)
-        if g.options & OPT_PATCHES_ANCHOR:
+        if g.options & OPT_PATCHES_ANCHOR_ADJACENCY:
             dilate(pl.occ, c.anchor)
         else:
             for y in range(GRID):
@@ -92,7 +92,7 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
     elif level < LEVEL_NO_PLANET or g.options & OPT_PLANET_FALLBACK_BGA:
         c.prules = R.planet_flags[pl.planet] & PF_RESTRICTIONS
         if c.prules & PF_SLIDE_IN:
-            c.one_step = (g.options & OPT_PAJITNOV_ONE_STEP) != 0
+            c.one_step = (g.options & OPT_PAJITNOV_SLIDE_ONE_STEP) != 0
             slide_setup(pl, c)
 
 
@@ -187,7 +187,7 @@ cdef inline bint level_applies(const Game_t* g, const Rules_t* R, int p, int lev
                 and not (g.options & OPT_PLANET_FALLBACK_BGA))
     # 2.8 level 4: Lacuna / Oblivion, multiplayer, once per game
     return (planet_has(R, pl.planet, PF_WAIVER) and g.n_players >= 2
-            and not pl.waiver_used and not (g.options & OPT_NO_WAIVER)
+            and not pl.waiver_used and not (g.options & OPT_LACUNA_OBLIVION_ADJACENCY_WAIVER_OFF)
             and grid_any(pl.occ))
 
 
@@ -299,7 +299,7 @@ cdef inline void destroy_lifepods_on(Player_t* pl, const uint16_t* squares) noex
 cdef inline void push_resolutions(Game_t* g, int p, Item_t a, Item_t b) noexcept nogil:
     """Queue a tile's two resolutions; with events 104/108 the player keeps one."""
     cdef Player_t* pl = &g.pl[p]
-    if g.round_rule == RR_IGNORE_ONE:
+    if g.round_rule == RR_TILE_RESOURCES_IGNORE_ONE:
         pl.keep[0] = a
         pl.keep[1] = b
         push_item(g, p, IT_KEEP_ONE, 0, 0, 0)
@@ -398,7 +398,7 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
     cosmos_tile_placed(g, R, p, tile)                  # Cosmos tech 3: move a lifepod
     flux_tile_placed(g, R, p, tile)                    # Flux tech 4: a meteorite
     oasis_tile_placed(g, R, p, tile, foot)             # Oasis techs 3-5
-    if g.round_rule == RR_EXTRA_ROVER and supply_rover(pl) >= 0:
+    if g.round_rule == RR_PLACE_EXTRA_ROVER_ON_TILE_PLACED_THIS_ROUND and supply_rover(pl) >= 0:
         push_item(g, p, IT_ROVER, 0, 0, 0)              # event 65 (solo)
 
 

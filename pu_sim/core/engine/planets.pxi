@@ -91,12 +91,12 @@ cdef uint16_t planet_row_filter(const Rules_t* R, const PlaceCtx* c, const Orien
             all_a &= pm[r] >> o.dx[i]
             all_b &= ~pm[r] >> o.dx[i]
         fit &= all_a | all_b
-    if f & PF_QUADRANT_BAN:
+    if f & PF_QUADRANT_ICON_BAN:
         # Persephone: no icon in the quadrant that bans its resource (3.10)
         mask_a = R.pmask[c.planet][PM_BAN0 + ta][y + o.dy[o.icon_a]] >> o.dx[o.icon_a]
         mask_b = R.pmask[c.planet][PM_BAN0 + tb][y + o.dy[o.icon_b]] >> o.dx[o.icon_b]
         fit &= ~(mask_a | mask_b)
-    if f & PF_CHASM:
+    if f & PF_SINGLE_CHASM_SIDE:
         # Tartarus: every square on one side of the chasm (3.12)
         pm = R.pmask[c.planet][PM_SIDE_A]
         all_a = 0xFFFF
@@ -123,8 +123,9 @@ cdef inline bint rover_may_step(const Rules_t* R, const Player_t* pl, int fx, in
     cdef const uint16_t* cross
     if toxic_open(R, pl, x, y):
         return False
-    if planet_has(R, pl.planet, PF_CHASM) and (grid_has(R.pmask[pl.planet][PM_SIDE_A], fx, fy)
-                                               != grid_has(R.pmask[pl.planet][PM_SIDE_A], x, y)):
+    if planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE) and (
+            grid_has(R.pmask[pl.planet][PM_SIDE_A], fx, fy)
+            != grid_has(R.pmask[pl.planet][PM_SIDE_A], x, y)):
         # Tartarus: never across the chasm, except diagonally at its two faded corners
         cross = R.pmask[pl.planet][PM_CROSS]
         return fx != x and fy != y and grid_has(cross, fx, fy) and grid_has(cross, x, y)
@@ -165,7 +166,7 @@ cdef inline void rover_neighbours(const Rules_t* R, const Player_t* pl, const ui
     cdef int y
     cdef bint diagonal = (pl.corp == CORP_COSMOS
                           and R.tech_level_at[CORP_COSMOS][pl.track[TECH]] >= 1)
-    if not planet_has(R, pl.planet, PF_CHASM):
+    if not planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE):
         dilate(front, out)
         if diagonal:
             add_diagonals(front, out)
@@ -187,7 +188,8 @@ cdef inline void rover_neighbours(const Rules_t* R, const Player_t* pl, const ui
 cdef inline bint currents_count_covered(const Game_t* g, const Rules_t* R,
                                         int planet) noexcept nogil:
     """Petra (BGA, default): uncovered currents count as covered for lines (3.11)."""
-    return planet_has(R, planet, PF_CURRENTS) and not (g.options & OPT_PETRA_CURRENTS_OPEN)
+    return (planet_has(R, planet, PF_CURRENTS)
+            and not (g.options & OPT_PETRA_CURRENTS_COUNT_COVERED_OFF))
 
 
 cdef inline void covered_for_lines(const Game_t* g, const Rules_t* R, const Player_t* pl,
@@ -236,12 +238,12 @@ cdef int planet_extra_medals(const Game_t* g, const Rules_t* R, int p) noexcept 
     if planet_has(R, planet, PF_CITIES):
         for y in range(GRID):
             cover = pl.occ[y]
-            if g.options & OPT_GAIA_PATCH_KEEPS_CITY:
+            if g.options & OPT_GAIA_CITY_COVERED_BY_PATCH_OFF:
                 cover &= ~pl.patch[y]
             medals += R.city_medals[planet] * popcount16(R.pmask[planet][PM_CITY][y] & ~cover)
     if planet_has(R, planet, PF_SUBPLANETS):
         for s in range(3):
-            region = R.pmask[planet][(PM_SUBBGA1 if g.options & OPT_CERBERUS_BGA_BOXES
+            region = R.pmask[planet][(PM_SUBBGA1 if g.options & OPT_CERBERUS_BONUS_REGION_BGA_BOXES
                                       else PM_SUB1) + s]
             complete = True
             for y in range(GRID):

@@ -128,7 +128,7 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         n = patch_squares(g, R, p, sq)
         if n == 0:
             # BI-3 / rules.md 14.8: lost, or kept with storage tech (option)
-            if patch_storable(g, R, p, &it) and (g.options & OPT_STORE_PATCH_NO_SQUARE):
+            if patch_storable(g, R, p, &it) and (g.options & OPT_STORE_PATCH_WITHOUT_SQUARE):
                 pl.stored_patches += 1
             else:
                 pl.patches_lost += 1
@@ -234,7 +234,7 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         if pl.n_priv == 0:
             return
         g.item = it
-        set_decision(g, D_OBJ_DISCARD, p)
+        set_decision(g, D_OBJECTIVE_DISCARD, p)
     elif it.kind == IT_ROTATE_STATION:
         g.item = it
         set_decision(g, D_ROTATION, p)

@@ -24,7 +24,7 @@ cdef inline void stage_round_start(Game_t* g, const Rules_t* R) noexcept nogil:
         return
     g.round_commander = g.commander
     corp_round_start(g, R)
-    if g.options & OPT_SUPPRESS_NEXT_ROUND:
+    if g.options & OPT_EVENT_TECH_SUPPRESSION_NEXT_ROUND:
         for p in range(g.n_players):
             g.pl[p].tech_suppressed = 0                 # cards.md A1, "next_round"
     if rotation_is_chosen(g):
@@ -43,7 +43,7 @@ cdef inline void stage_objectives(Game_t* g, const Rules_t* R) noexcept nogil:
         pl = &g.pl[g.order_i]
         if pl.n_dealt > pl.keep_priv:
             g.active = g.order_i
-            set_decision(g, D_OBJ_DISCARD, g.order_i)
+            set_decision(g, D_OBJECTIVE_DISCARD, g.order_i)
             return
         for i in range(pl.n_dealt):
             pl.priv[pl.n_priv] = pl.dealt[i]
@@ -107,7 +107,7 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
         g.stage = ST_CIV
         g.order_i = 0
         g.unseen_tops = 0                               # every player has placed
-        if g.options & OPT_RESET_BGA_PHASES:
+        if g.options & OPT_ONCE_PER_ROUND_RESET_BGA_PHASES:
             corp_phase_reset(g)                         # BGA: the civ-card phase
         return
     p = commander_order(g, g.order_i)
@@ -174,18 +174,18 @@ cdef inline void stage_picks(Game_t* g, const Rules_t* R, int next_stage, int ct
 cdef inline void stage_end_round(Game_t* g, const Rules_t* R) noexcept nogil:
     """Steps 7-8: pass the commander token; end trigger B; next round or the end."""
     g.commander = (g.commander + 1) % g.n_players
-    if not (g.options & OPT_RULE_UNTIL_NEXT_EVENT):
+    if not (g.options & OPT_EVENT_ROUND_RULE_UNTIL_NEXT_EVENT):
         g.round_rule = RR_NONE                          # cards.md D6: "this round"
     if any_depot_empty(g):
         g.last_round = 1
         if g.end_trigger == END_NONE:
             g.end_trigger = END_DEPOT_EMPTY
     if g.last_round:
-        if g.options & OPT_END_PICKS_NEXT:
+        if g.options & OPT_END_PHASE_PICK_COMMANDER_NEXT_PLAYER:
             g.round_commander = g.commander            # BGA passes the token first
         g.stage = ST_END_EFFECTS                       # 14.27: final round's commander
         g.order_i = 0
-        if g.options & OPT_RESET_BGA_PHASES:
+        if g.options & OPT_ONCE_PER_ROUND_RESET_BGA_PHASES:
             corp_phase_reset(g)                         # BGA: the end-game phase
     else:
         g.stage = ST_ROUND_START
@@ -271,4 +271,4 @@ cdef void advance(Game_t* g, const Rules_t* R) noexcept nogil:
         elif g.stage == ST_PAUSED:
             return
         else:
-            g.status = STATUS_NO_MOVES                 # unreachable stage: engine bug
+            g.status = STATUS_NO_LEGAL_MOVE                 # unreachable stage: engine bug

@@ -73,18 +73,19 @@ cdef inline int civ_card_medals(const Game_t* g, const Rules_t* R, int p) noexce
             continue
         for k in range(2):
             op = R.card_op[card][k]
-            if op == OP_SCORE and R.card_when[card][k] == WHEN_FINAL:
+            if op == OP_SCORE_MEDALS and R.card_when[card][k] == WHEN_FINAL_SCORING:
                 medals += R.card_arg[card][k]
             elif op == OP_SCORE_PATCHES:
                 medals += grid_count(pl.patch)
-            elif op == OP_LIFEPOD_BONUS:
+            elif op == OP_SCORE_LIFEPOD_BONUS:
                 # Space Citizen Decree (cards D5): scoring lifepods, or BGA's all collected
-                medals += (pl.lifepods_collected if g.options & OPT_DECREE_ALL_COLLECTED
+                medals += (pl.lifepods_collected
+                           if g.options & OPT_SPACE_CITIZEN_DECREE_COUNTS_ALL_COLLECTED
                            else scoring_lifepods(pl))
     # Meteorite Repo: (1 + N) per 3 meteorites; the base 1 per 3 is category C
-    n = count_cards_with_op(pl, R, OP_METEORITE_REPO)
+    n = count_cards_with_op(pl, R, OP_SET_COLLECTION_METEORITE_REPO)
     medals += (pl.meteorites_collected // 3) * n
-    n = count_cards_with_op(pl, R, OP_COMMERCE)
+    n = count_cards_with_op(pl, R, OP_SET_COLLECTION_COMMERCE_AGREEMENT)
     medals += commerce[n if n <= 4 else 4]
     return medals
 

@@ -74,5 +74,5 @@ cdef inline bint rotation_is_chosen(const Game_t* g) noexcept nogil:
     if g.n_players >= 3:
         return True
     if g.n_players == 2:
-        return not (g.options & OPT_TWO_PLAYER_FIXED)
+        return not (g.options & OPT_TWO_PLAYER_FIXED_ROTATION)
     return False

@@ -121,14 +121,14 @@ cdef inline bint can_advance(const Game_t* g, const Rules_t* R, int p, int t) no
     cdef const Player_t* pl = &g.pl[p]
     cdef uint32_t buf[2 * N_TRACKS + 1]
     if pl.corp == CORP_MAKESHIFT:
-        if g.options & OPT_BLOCKED_SELECTABLE:
+        if g.options & OPT_SYNERGY_TARGET_MUST_MOVE_OFF:
             return pl.track[t] < TOP or pl.col[t] == ROVER
         return ms_targets(g, R, p, t, buf, False) > 0  # Z1: a free target exists
     if t == ROVER and pl.track[t] >= TOP:
         return True
     if at_top(pl, t):
         return False
-    if pl.corp == CORP_OASIS and not (g.options & OPT_BLOCKED_SELECTABLE):
+    if pl.corp == CORP_OASIS and not (g.options & OPT_SYNERGY_TARGET_MUST_MOVE_OFF):
         return oasis_target(g, R, p, t) >= 0
     return True
 
@@ -156,9 +156,9 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     cdef Player_t* pl = &g.pl[p]
     cdef const int8_t* sp = track_space(g, R, p, t, pos)     # Flux tech 3: improved
     cdef int i
-    cdef bint milestones = g.round_rule != RR_NO_MILESTONES     # events 109/123
+    cdef bint milestones = g.round_rule != RR_NO_MILESTONE_BENEFITS     # events 109/123
     if sp[SP_TECH]:
-        if not milestones and not (g.options & OPT_SUPPRESS_NONE):
+        if not milestones and not (g.options & OPT_EVENT_TECH_SUPPRESSION_NONE):
             pl.tech_suppressed |= <uint8_t>(1 << sp[SP_TECH])  # cards.md D2
         elif milestones:
             pl.tech_suppressed &= <uint8_t>~(1 << sp[SP_TECH])  # re-entered: unlocked
@@ -167,11 +167,11 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     if sp[SP_CIV] and milestones:
         if pl.corp == CORP_REPUBLIC:
             republic_civ_milestone(g, R, p)
-        if g.options & OPT_CIV_ON_MILESTONE:
+        if g.options & OPT_CIV_PICK_TIMING_ON_MILESTONE:
             push_item(g, p, IT_CIV_PICK, sp[SP_CIV], 0, 0)   # rulebook track wording
         else:
             owe_civ_pick(g, p, sp[SP_CIV])                   # designer FAQ Q1
-    if not skip_synergy and g.round_rule != RR_NO_SYNERGY:   # event 122
+    if not skip_synergy and g.round_rule != RR_NO_SYNERGY_BOOSTS:   # event 122
         for i in range(sp[SP_SYNERGY]):
             push_item(g, p, IT_SYNERGY, 0, 0, 0)
         if sp[SP_SYN_TARGET]:
