@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Self, Unpack
 
 from pu_sim._build_check import import_core
@@ -280,7 +280,7 @@ class Game:
 
     def _option_name(self) -> str:
         code = self.fields()["item"][1]
-        name = self._core.label(self._core.TriggeredOption(code))
+        name = str(self._core.label(self._core.TriggeredOption(code)))
         return TRIGGERED_OPTION_TEXT.get(name, f"option {code}")
 
     def _pod_place(self, loc: int) -> str:
