@@ -9,7 +9,6 @@ import numpy.typing as npt
 ENGINE_VERSION: int
 RECORD_DTYPE: np.dtype[np.void]
 CONSTANTS: dict[str, int]
-PLACE_FIT_TABLE: list[list[float]]
 PLANET_MASKS: dict[str, int]
 PLANET_FLAGS: dict[str, int]
 SPACE_FIELDS: dict[str, int]
@@ -32,7 +31,12 @@ DECK_MODES: dict[str, int]
 
 class CoreRules:
     tables: dict[str, npt.NDArray[Any]]
-    def __init__(self, tables: dict[str, npt.NDArray[Any]]) -> None: ...
+    def __init__(
+        self,
+        tables: dict[str, npt.NDArray[Any]],
+        fitted: dict[str, npt.NDArray[np.float64]],
+    ) -> None: ...
+    def fitted_arrays(self) -> dict[str, npt.NDArray[np.float64]]: ...
 
 def play_batch(
     rules: CoreRules,

@@ -10,6 +10,7 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
+from pu_sim.bots import fitted
 from pu_sim.game import Game
 from pu_sim.testing import marked_drawing, square_move, step_move
 
@@ -63,11 +64,12 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
     assert table.min() >= 0.0 and table.max() <= 1.0
 
 
-def test_core_table_is_the_committed_measurement():
-    """pu_sim/core/bots/line_chance_table.pxi is exactly what the report's table writes."""
+def test_the_line_table_is_the_committed_measurement():
+    """pu_sim/data/fitted/line_chance is exactly what the report's table writes."""
     report = json.loads(REPORT.read_text())
     table = np.array(report["chance"])
-    assert lc.TABLE_FILE.read_text() == lc.pxi_text(table, report["command"])
+    written = fitted.load_table("line_chance")["chance"]
+    assert np.array_equal(written, lc.table_arrays(table)["chance"])
     # more open squares never score more often; a line that is complete stays
     assert (np.diff(table[:, :, :-1], axis=1) <= 0).all()
     assert table[0, 0, :-1].min() > 0.95
@@ -152,14 +154,18 @@ def test_a_meteorite_is_worth_the_line_chance_collecting_it_frees():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = lc.TABLE_FILE.read_text()
-    assert lc.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
+    packaged = fitted.load_fitted().digest
+    args = ["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]
+    assert lc.main(args) == 0
     out = tmp_path / "line_chances" / "smoke"
     data = json.loads((out / "line_chances.json").read_text())
     assert np.shape(data["chance"]) == (2, lc.SQUARES, lc.ROUNDS + 1)
     assert sum(map(sum, data["seen"][0])) > 8 * 20  # every line, every round
     assert "| 12 |" in (out / "README.md").read_text()
-    assert lc.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged
+    assert lc.main([*args, "--tables", str(tmp_path / "fitted")]) == 0
+    written = fitted.load_table("line_chance", tmp_path / "fitted")["chance"]
+    assert np.array_equal(written, fitted.rounded(data["chance"]))
 
 
 def test_play_reading_rounds_reads_every_round_start_and_the_end():

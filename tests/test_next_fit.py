@@ -11,7 +11,8 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim._core import CONSTANTS, PLACE_FIT_TABLE
+from pu_sim._core import CONSTANTS
+from pu_sim.bots import fitted
 from pu_sim.game import Game
 from pu_sim.testing import values_after_redeals
 
@@ -34,7 +35,7 @@ def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
     plain = np.asarray(game.greedy_values(PLAIN))
     looks = not game.fields()["last_round"]
     kept = np.argsort(-plain, kind="stable")[: KEPT if looks else PLACE_FIT_K]
-    row = np.asarray(PLACE_FIT_TABLE)[pv.phase(game.fields()["round"])]
+    row = fitted.load_table("place_fit")["values"][pv.phase(game.fields()["round"])]
     fit = [row @ game.placement_features(moves[i]) for i in kept]
     out = plain.copy()
     for i, value in zip(kept, fit, strict=True):

@@ -10,6 +10,7 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
+from pu_sim.bots import fitted
 from pu_sim.game import Game
 from pu_sim.testing import marked_drawing, square_move
 
@@ -95,11 +96,12 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
     assert table.min() >= 0.0 and table.max() <= 1.0
 
 
-def test_core_table_is_the_committed_measurement():
-    """pu_sim/core/bots/objective_chance_table.pxi is exactly what the report's table writes."""
+def test_the_objective_table_is_the_committed_measurement():
+    """pu_sim/data/fitted/objective_chance is exactly what the report's table writes."""
     report = json.loads(REPORT.read_text())
     table = np.array(report["chance"])
-    assert oc.TABLE_FILE.read_text() == oc.pxi_text(table, report["command"])
+    written = fitted.load_table("objective_chance")["chance"]
+    assert np.array_equal(written, oc.table_arrays(table)["chance"])
     assert report["groups"] == list(oc.GROUPS)
     assert report["weights"]["objective_chance"] == 0.0  # the policy measured
     # a 3x3 block one square short in round 10 is met about half the time
@@ -149,14 +151,14 @@ def test_a_patch_on_the_window_is_credited_with_the_rectangle_chance():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = oc.TABLE_FILE.read_text()
+    packaged = fitted.load_fitted().digest
     assert oc.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     out = tmp_path / "objective_chances" / "smoke"
     data = json.loads((out / "objective_chances.json").read_text())
     assert np.shape(data["chance"]) == (len(oc.GROUPS), oc.MISSING, oc.ROUNDS + 1)
     assert sum(sum(map(sum, g)) for g in data["seen"]) > 8 * 10  # cards x rounds
     assert "## 3x3 rectangle" in (out / "README.md").read_text()
-    assert oc.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged
 
 
 def test_neighbour_adds_to_objective_for_the_neighbour_cards_only():

@@ -13,7 +13,7 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim._core import PLACE_FIT_TABLE
+from pu_sim.bots import fitted
 from pu_sim.game import Game
 from pu_sim.testing import find_placement, marked_drawing, place_move, placement_cells
 
@@ -153,20 +153,20 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
     move by s x the table's value of their features (relative to greedy's best
     placement); the others keep their value, and the bot plays the best of the
     re-ranked values, which is also the best of all scores (the search's order)."""
-    table = np.asarray(PLACE_FIT_TABLE)
+    table = fitted.load_table("place_fit")["values"]
     assert np.abs(table).sum() > 0  # the committed fit, not the all-zero stand-in
     # its lookaheads are tested in test_next_fit and test_end_chain
     tuned = {**bots.PRESETS["greedy_tuned"], "next_fit": 0.0, "end_chain": 0.0}
     base = bots.greedy("a", **{**tuned, "place_fit": 0.0})
-    fitted = bots.greedy("b", **{**tuned, "place_fit": 1.5})
+    refit = bots.greedy("b", **{**tuned, "place_fit": 1.5})
     checked = changed = 0
     for seed in range(4):
-        game = Game(1, bots=fitted, seed=seed)
+        game = Game(1, bots=refit, seed=seed)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > pv.KEPT:
                 before = np.asarray(game.greedy_values(base))
-                after = np.asarray(game.greedy_values(fitted))
+                after = np.asarray(game.greedy_values(refit))
                 kept = np.argsort(-before, kind="stable")[: pv.KEPT]
                 row = table[pv.phase(game.fields()["round"])]
                 own = [row @ game.placement_features(moves[i]) for i in kept]
@@ -184,14 +184,14 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
     assert changed > 0  # the table does change choices
 
 
-def test_core_table_is_the_committed_fit():
-    """pu_sim/core/bots/place_fit_table.pxi is what the report's fit writes, the core
-    compiled it, and the fit chose better than greedy on its held-out games."""
+def test_the_placement_table_is_the_committed_fit(rules):
+    """pu_sim/data/fitted/place_fit is what the report's fit writes, the core
+    holds it, and the fit chose better than greedy on its held-out games."""
     report = json.loads(REPORT.read_text())
-    assert pv.TABLE_FILE.read_text() == pv.pxi_text(report)
-    assert np.asarray(PLACE_FIT_TABLE) == pytest.approx(
-        np.asarray(report["fit"]["table"])
-    )
+    table = fitted.load_table("place_fit")["values"]
+    assert np.array_equal(table, pv.table_arrays(report)["values"])
+    assert np.array_equal(rules.core.fitted_arrays()["place_fit"], table)
+    assert table == pytest.approx(np.asarray(report["fit"]["table"]))
     held_out = report["held_out"]
     assert held_out["per_decision"] > 0 and held_out["decisions"] > 3000
 
@@ -216,11 +216,11 @@ def test_fit_recovers_known_placement_values():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = pv.TABLE_FILE.read_text()
+    packaged = fitted.load_fitted().digest
     assert pv.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     out = tmp_path / "placement_values" / "smoke"
     data = json.loads((out / "placement_values.json").read_text())
     assert np.shape(data["fit"]["table"]) == (pv.PHASES, pv.N_FEATURES)
     assert data["decisions"] >= 4 * 10  # every placement of 4 games
     assert "| 13+ |" in (out / "README.md").read_text()
-    assert pv.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged

@@ -12,6 +12,7 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
+from pu_sim.bots import fitted
 from pu_sim.game import Game
 from pu_sim.testing import marked_drawing
 
@@ -143,15 +144,19 @@ def test_a_greedy_value_that_predicts_nothing_learns_nothing():
     assert not tv.table_vector(got).any()
 
 
-def test_core_table_is_the_committed_fit():
-    """pu_sim/core/bots/track_fit_table.pxi is exactly what the report's fit writes."""
+def test_the_track_table_is_the_committed_fit():
+    """pu_sim/data/fitted/track_fit is exactly what the report's fit writes."""
     report = json.loads(REPORT.read_text())
     keys = [c.key for c in tv.load_rules().data.corporations]
-    text = tv.TABLE_FILE.read_text()
-    assert text == tv.pxi_text(report, keys)
+    table = fitted.load_table("track_fit")
+    expected = tv.table_arrays(report, keys)
+    assert set(table.arrays) == set(expected)
+    for name, values in expected.items():
+        assert np.array_equal(table[name], values), name
+    rows = table.rows()
     for r in report["held_out"]:
-        # a corporation whose fit chose worse on its held-out games keeps 0
-        assert (f"# {r['corporation']}: not used" in text) == (not tv.helps(r))
+        # a corporation whose fit chose worse on its held-out games has no row
+        assert (r["corporation"] in rows) == tv.helps(r)
     base = next(r for r in report["held_out"]
                 if r["corporation"] == tv.BASE_CORPORATION)  # fmt: skip
     assert tv.helps(base)
@@ -182,7 +187,7 @@ def test_greedy_adds_the_scaled_table_to_track_choices():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = tv.TABLE_FILE.read_text()
+    packaged = fitted.load_fitted().digest
     args = ["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write",
             "--corporations", "universal_coalition"]  # fmt: skip
     assert tv.main(args) == 0
@@ -192,4 +197,9 @@ def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
     assert np.shape(fit["cell"]) == (5, 16, 3)
     assert np.shape(fit["context"]) == (5, len(tv.CONTEXT))
     assert "| universal_coalition |" in (out / "README.md").read_text()
-    assert tv.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged
+    # with a folder to write into, the smoke run writes a table that loads
+    assert tv.main([*args, "--tables", str(tmp_path / "fitted")]) == 0
+    written = fitted.load_table("track_fit", tmp_path / "fitted")
+    assert set(written.rows()) <= {"universal_coalition"}
+    assert "track_values.py" in written.meta["command"]

@@ -1,18 +1,18 @@
 """Shared plumbing of the chance-table experiments (line and objective chances).
 
 Both play solo games with a random corporation and planet per game, count
-positions and outcomes at every round start, and write the measured table into
-a ``.pxi`` file the core includes.  Games are counted in chunks on joblib
-workers; the counts add up, so the table does not depend on ``--jobs``.  The
-rollout-fitted tables (track_values.py, placement_values.py) share the flags and
-the policy-without-its-feature.
+positions and outcomes at every round start, and write the measured table as
+a fitted-table data file (:mod:`pu_sim.bots.fitted`).  Games are counted in
+chunks on joblib workers; the counts add up, so the table does not depend on
+``--jobs``.  The rollout-fitted tables (track_values.py, placement_values.py)
+share the flags and the policy-without-its-feature.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -20,13 +20,12 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim import bots
-from pu_sim.bots import BotSpec
+from pu_sim.bots import BotSpec, fitted
 from pu_sim.game import Game
 from pu_sim.rules import load_rules
 
 ROUNDS = 20  # a game's usual length; later rounds count as the last
 PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds
-CORE_DIR = Path(__file__).resolve().parents[1]  # where the core's .pxi tables live
 SHOWN_ROUNDS = (1, 5, 10, 15, 18, 20)  # the rounds a report's tables show
 
 Floats = npt.NDArray[np.float64]
@@ -73,21 +72,42 @@ def count_in_chunks(
 def table_parser(
     description: str,
     seed: int,
-    table_file: Path,
+    table: str,
     games: int = 4000,
     games_help: str | None = None,
 ) -> argparse.ArgumentParser:
-    """The flags every script that writes a core table takes."""
+    """The flags every script that writes a fitted table takes.
+
+    ``--write`` writes the table into ``--tables`` (default: the packaged
+    ``pu_sim/data/fitted``); a ``--smoke`` run writes only into a ``--tables``
+    folder given explicitly, never over the packaged table.
+    """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=games, help=games_help)
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
-        "--write", action="store_true", help=f"rewrite {table_file.name}"
+        "--write", action="store_true", help=f"write the {table} table (--tables)"
     )
+    parser.add_argument(
+        "--tables", type=Path, default=None,
+        help="folder of fitted tables to write into (default: the packaged ones)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("reports"))
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
     return parser
+
+
+def write_if_asked(
+    args: argparse.Namespace,
+    table: str,
+    arrays: Mapping[str, npt.ArrayLike],
+    provenance: fitted.Provenance,
+) -> Path | None:
+    """Write the table when ``--write`` asks (see :func:`table_parser`)."""
+    if not args.write or (args.smoke and args.tables is None):
+        return None
+    return fitted.write_table(table, arrays, provenance, args.tables)
 
 
 def report_folder(
@@ -120,11 +140,3 @@ def rounds_table(
         *(f"| {label} | " + " | ".join(f"{chance[r - 1]:.3f}" for r in SHOWN_ROUNDS)
           + f" | {int(seen):,} |" for label, chance, seen in rows),
     ]  # fmt: skip
-
-
-def pxi_rows(values: Floats | Sequence[float], per_line: int = 8) -> list[str]:
-    """One table row as .pxi lines of `per_line` values."""
-    return [
-        "    " + ", ".join(f"{v:.4f}" for v in values[i : i + per_line]) + ","
-        for i in range(0, len(values), per_line)
-    ]

@@ -32,12 +32,12 @@ cdef enum:
     G_PLANET = 22           # scale of the planets' own scoring terms (core/bots/greedy_planets.pxi)
     G_SHAPE = 23            # scale of rectangle/area card targets (greedy_objectives.pxi)
     G_POCKET = 24           # penalty per pocket of 2-3 free squares the placement closes
-    G_TRACK_FIT = 25        # scale of the rollout-fitted track values (track_fit_table.pxi)
-    G_LINE_CHANCE = 26      # per medal of line-completion chance added (line_chance_table.pxi)
+    G_TRACK_FIT = 25        # scale of the rollout-fitted track values (greedy_track_fit.pxi)
+    G_LINE_CHANCE = 26      # per medal of line-completion chance added (line_chance_at)
     G_REGRESS_RECLAIM = 27  # benefits a regressed tracker claims again on its way back up
     G_REGRESS_DELAY = 28    # benefits ahead of a regressed tracker that it reaches later
     G_EARLY = 29            # benefits count 1 + w/2 times in round 1, 1 - w/2 in the last
-    G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (objective_chance_table.pxi)
+    G_OBJECTIVE_CHANCE = 30  # per medal of objective chance added (greedy_objectives.pxi)
     G_NEIGHBOUR = 31        # added to G_OBJECTIVE for the neighbour cards' incentives
     G_METEOR_LINES = 32     # per medal of line chance collecting a meteorite frees
     G_PLACE_FIT = 33        # scale of the fitted placement values (greedy_place_fit.pxi)
@@ -122,7 +122,7 @@ cdef inline double track_value(const Game_t* g, const Rules_t* R, const double* 
         return v
     v += inc.track[t] * room
     if inc.top_left[t] > 0:                # a tracker-at-the-top card: the chance added
-        v += inc.chance_w * chance_added(OG_TOP + t, inc.top_left[t], room,
+        v += inc.chance_w * chance_added(R, OG_TOP + t, inc.top_left[t], room,
                                          inc.chance_round)
     return v
 
@@ -245,19 +245,20 @@ cdef inline int touching_tracks(const Player_t* pl, const uint16_t* area) noexce
     return mask
 
 
-cdef inline double line_chance_at(int rem, bint meteor, int round_) noexcept nogil:
-    """Chance (experiments/line_chances.py) that a line with rem open squares at
-    the start of round_ scores its medal at the end; round_ past the last: the
-    game's end."""
+cdef inline double line_chance_at(const Rules_t* R, int rem, bint meteor,
+                                  int round_) noexcept nogil:
+    """Measured chance (the line_chance table) that a line with rem open squares
+    at the start of round_ scores its medal at the end; round_ past the last:
+    the game's end."""
     if rem > LINE_CHANCE_SQUARES - 1:
         rem = LINE_CHANCE_SQUARES - 1
     round_ = 1 if round_ < 1 else min(round_, LINE_CHANCE_ROUNDS + 1)
-    return LINE_CHANCE[((1 if meteor else 0) * LINE_CHANCE_SQUARES + rem)
-                       * (LINE_CHANCE_ROUNDS + 1) + round_ - 1]
+    return R.fitted.line_chance[1 if meteor else 0][rem][round_ - 1]
 
 
-cdef void line_chances(const Game_t* g, const double* w, int medal, int rem, bint meteor,
-                       double* chance, double* chance_met) noexcept nogil:
+cdef void line_chances(const Game_t* g, const Rules_t* R, const double* w, int medal,
+                       int rem, bint meteor, double* chance,
+                       double* chance_met) noexcept nogil:
     """What filling n of a line's rem open squares this round adds to its chance
     of scoring its medal (line_chance_at), for n = 1..rem; chance_met: when the
     tile's own meteorite lands in the line."""
@@ -268,10 +269,12 @@ cdef void line_chances(const Game_t* g, const double* w, int medal, int rem, bin
         chance_met[n] = 0.0
     if w[G_LINE_CHANCE] == 0.0 or rem == 0:
         return
-    before = line_chance_at(rem, meteor, r)
+    before = line_chance_at(R, rem, meteor, r)
     for n in range(1, rem + 1):
-        chance[n] = w[G_LINE_CHANCE] * medal * (line_chance_at(rem - n, meteor, r) - before)
-        chance_met[n] = w[G_LINE_CHANCE] * medal * (line_chance_at(rem - n, True, r) - before)
+        chance[n] = w[G_LINE_CHANCE] * medal * (
+            line_chance_at(R, rem - n, meteor, r) - before)
+        chance_met[n] = w[G_LINE_CHANCE] * medal * (
+            line_chance_at(R, rem - n, True, r) - before)
 
 
 cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -305,13 +308,13 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         medal = R.row_medal[pl.planet][y]
         e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
         e.row_unit[y] = w[G_LINE_FILL] * medal / e.row_rem[y] if e.row_rem[y] else 0.0
-        line_chances(g, w, medal, e.row_rem[y], (mrows >> y) & 1, e.row_chance[y],
+        line_chances(g, R, w, medal, e.row_rem[y], (mrows >> y) & 1, e.row_chance[y],
                      e.row_chance_met[y])
     for x in range(GRID):
         medal = R.col_medal[pl.planet][x]
         e.col_complete[x] = 0.0 if (mcols >> x) & 1 else w[G_LINE_COMPLETE] * medal
         e.col_unit[x] = w[G_LINE_FILL] * medal / e.col_rem[x] if e.col_rem[x] else 0.0
-        line_chances(g, w, medal, e.col_rem[x], (mcols >> x) & 1, e.col_chance[x],
+        line_chances(g, R, w, medal, e.col_rem[x], (mcols >> x) & 1, e.col_chance[x],
                      e.col_chance_met[x])
     # placed terrain per square, existing energy areas and what touches each
     # (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)
@@ -507,7 +510,7 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     v += e.inc.cluster[t.tb] * t.size_b if touch_b else e.inc.spread[t.tb]
     v += e.inc.ice * covered_ice
     if e.inc.ice_left and covered_ice:
-        v += e.inc.chance_w * chance_added(OG_ICE, e.inc.ice_left, covered_ice,
+        v += e.inc.chance_w * chance_added(R, OG_ICE, e.inc.ice_left, covered_ice,
                                            e.inc.chance_round)
     cx = x + ori.dx[ori.icon_a]
     cy = y + ori.dy[ori.icon_a]
@@ -783,10 +786,12 @@ cdef double meteorite_unblock(const Game_t* g, const Rules_t* R, const Player_t*
     for yy in range(GRID):
         in_col += (pl.meteorite[yy] >> x) & 1
     if popcount16(pl.meteorite[y]) == 1:
-        freed = line_chance_at(row_open[y], False, r) - line_chance_at(row_open[y], True, r)
+        freed = (line_chance_at(R, row_open[y], False, r)
+                 - line_chance_at(R, row_open[y], True, r))
         v += R.row_medal[pl.planet][y] * max0(freed)
     if in_col == 1:
-        freed = line_chance_at(col_open[x], False, r) - line_chance_at(col_open[x], True, r)
+        freed = (line_chance_at(R, col_open[x], False, r)
+                 - line_chance_at(R, col_open[x], True, r))
         v += R.col_medal[pl.planet][x] * max0(freed)
     return v
 
@@ -1224,7 +1229,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
             else:
                 v = track_value(g, R, w, p, t0, 1, &inc)
             if w[G_TRACK_FIT] != 0:
-                v += w[G_TRACK_FIT] * track_fit(g, ctx, p, t0)
+                v += w[G_TRACK_FIT] * track_fit(g, R, ctx, p, t0)
             argmax_offer(&a, g, i, v)
         return a.index
     if d == D_KEEP_OBJECTIVE:
