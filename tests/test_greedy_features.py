@@ -176,7 +176,7 @@ def committed_rates() -> list[tuple[float, float, float]]:
         Path(__file__)
         .resolve()
         .parents[1]
-        .glob("reports/objective_rates/*/tables/objective_rates.csv")
+        .glob("reports/bots/objective_rates/*/tables/objective_rates.csv")
     )
     frame = pl.read_csv(table).sort("card")
     return list(frame.select("rate", "lower", "upper").iter_rows())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -11,19 +10,19 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim.bots import fitted
+from pu_sim.bots.fitting import objective_chances as oc
 from pu_sim.game import Game
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import marked_drawing, square_move
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = (
-    ROOT
-    / "reports"
-    / "objective_chances"
-    / "20000-games-seed-37"
-    / "objective_chances.json"
-)
+REPORT = ROOT / "reports" / "bots" / "objective_chances" / "20000-games-seed-37"
 
-oc = load("objective_chances")
+
+def committed() -> dict:
+    """The committed measurement's numbers (its report manifest's results)."""
+    return read_report_manifest(REPORT)["results"]
+
 
 COMPLEX, RUBIK, AMAZON, CROWD_SOURCE = 37, 38, 46, 55  # 3x3 civ, 3x3 tech, water area
 ALT_ENERGY, CLEANUP, MELTDOWN = 60, 61, 63
@@ -98,7 +97,7 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
 
 def test_the_objective_table_is_the_committed_measurement():
     """pu_sim/data/fitted/objective_chance is exactly what the report's table writes."""
-    report = json.loads(REPORT.read_text())
+    report = committed()
     table = np.array(report["chance"])
     written = fitted.load_table("objective_chance")["chance"]
     assert np.array_equal(written, oc.table_arrays(table)["chance"])
@@ -112,7 +111,7 @@ def test_the_objective_table_is_the_committed_measurement():
 def test_a_track_step_is_credited_with_the_chance_it_adds():
     """Known answer: 5 x weight x (chance one step closer - chance now) for the
     civ tracker under a civ-at-the-top card; other tracks gain nothing."""
-    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    chance = np.array(committed()["chance"])
     game = drawn_game({}, [CROWD_SOURCE])
     game.set_tracks(0, {"civ": 12})
     game.give(0, ("energy", 0b11111, 0, 0))
@@ -130,7 +129,7 @@ def test_a_patch_on_the_window_is_credited_with_the_rectangle_chance():
     """Known answer: a biomass patch in a 3x3 biomass window that lacks one square
     gains 5 x weight x (chance complete - chance one short); a square elsewhere
     that joins no window gains nothing from the card."""
-    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    chance = np.array(committed()["chance"])
     landfill = 39  # 3x3 biomass
     window = {(x, y) for x in range(4, 7) for y in range(4, 7)}
     marks = {cell: "b" for cell in window - {(6, 6)}}
@@ -152,9 +151,12 @@ def test_a_patch_on_the_window_is_credited_with_the_rectangle_chance():
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
     packaged = fitted.load_fitted().digest
-    assert oc.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
-    out = tmp_path / "objective_chances" / "smoke"
-    data = json.loads((out / "objective_chances.json").read_text())
+    script = load("bots/objective_chances")
+    assert (
+        script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
+    )
+    out = tmp_path / "bots" / "objective_chances" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert np.shape(data["chance"]) == (len(oc.GROUPS), oc.MISSING, oc.ROUNDS + 1)
     assert sum(sum(map(sum, g)) for g in data["seen"]) > 8 * 10  # cards x rounds
     assert "## 3x3 rectangle" in (out / "README.md").read_text()

@@ -3,7 +3,6 @@ tables, the greedy's use of them."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -13,15 +12,20 @@ from experiment_scripts import load
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
 from pu_sim.bots import fitted
+from pu_sim.bots.fitting import track_values as tv
 from pu_sim.game import Game
+from pu_sim.report.manifest import read_report_manifest
+from pu_sim.rules import load_rules
+from pu_sim.rules.gamedata import TRACKS
 from pu_sim.testing import marked_drawing
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = (ROOT / "reports" / "track_values" / "400-games-seed-79"
-          / "track_values.json")  # fmt: skip
+REPORT = ROOT / "reports" / "bots" / "track_values" / "400-games-seed-79"
 
 
-tv = load("track_values")
+def committed() -> dict:
+    """The committed fit's numbers (its report manifest's results)."""
+    return read_report_manifest(REPORT)["results"]
 
 
 def context_reference(game: Game, p: int = 0) -> dict[str, float]:
@@ -146,8 +150,8 @@ def test_a_greedy_value_that_predicts_nothing_learns_nothing():
 
 def test_the_track_table_is_the_committed_fit():
     """pu_sim/data/fitted/track_fit is exactly what the report's fit writes."""
-    report = json.loads(REPORT.read_text())
-    keys = [c.key for c in tv.load_rules().data.corporations]
+    report = committed()
+    keys = [c.key for c in load_rules().data.corporations]
     table = fitted.load_table("track_fit")
     expected = tv.table_arrays(report, keys)
     assert set(table.arrays) == set(expected)
@@ -165,7 +169,7 @@ def test_the_track_table_is_the_committed_fit():
 def test_greedy_adds_the_scaled_table_to_track_choices():
     """At a track choice each option's value moves by track_fit x (its cell +
     its context terms . the player's context)."""
-    table = json.loads(REPORT.read_text())["tables"]["universal_coalition"]
+    table = committed()["tables"]["universal_coalition"]
     base = bots.greedy("a", **{**bots.PRESETS["greedy_tuned"], "track_fit": 0.0})
     fitted = bots.greedy("b", **{**bots.PRESETS["greedy_tuned"], "track_fit": 2.5})
     game = Game(1, bots=base, seed=5)
@@ -177,7 +181,7 @@ def test_greedy_adds_the_scaled_table_to_track_choices():
             ctx = np.array(game.track_context(0))
             for i, move in enumerate(game.legal_moves()):
                 track = game.describe(move).split()[-1]
-                t = tv.TRACKS.index(track)
+                t = TRACKS.index(track)
                 entry = (table["cell"][t][min(pos[track], 15)][tv.phase(rnd)]
                          + np.dot(table["context"][t], ctx))  # fmt: skip
                 assert after[i] - before[i] == pytest.approx(2.5 * entry, abs=1e-2)
@@ -186,20 +190,22 @@ def test_greedy_adds_the_scaled_table_to_track_choices():
     assert checked >= 3
 
 
-def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
+def test_smoke_run_writes_a_report_and_a_table_only_where_told(tmp_path):
+    """A smoke run never writes the packaged tables (Session.write_table,
+    tests/test_fitting_common.py); given a folder, it writes a table that loads."""
     packaged = fitted.load_fitted().digest
     args = ["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write",
-            "--corporations", "universal_coalition"]  # fmt: skip
-    assert tv.main(args) == 0
-    out = tmp_path / "track_values" / "smoke"
-    data = json.loads((out / "track_values.json").read_text())
+            "--corporations", "universal_coalition", "--tables",
+            str(tmp_path / "fitted")]  # fmt: skip
+    assert load("bots/track_values").main(args) == 0
+    out = tmp_path / "bots" / "track_values" / "smoke"
+    data = read_report_manifest(out)["results"]
     fit = data["tables"]["universal_coalition"]
     assert np.shape(fit["cell"]) == (5, 16, 3)
     assert np.shape(fit["context"]) == (5, len(tv.CONTEXT))
     assert "| universal_coalition |" in (out / "README.md").read_text()
     assert fitted.load_fitted().digest == packaged
-    # with a folder to write into, the smoke run writes a table that loads
-    assert tv.main([*args, "--tables", str(tmp_path / "fitted")]) == 0
     written = fitted.load_table("track_fit", tmp_path / "fitted")
     assert set(written.rows()) <= {"universal_coalition"}
-    assert "track_values.py" in written.meta["command"]
+    assert written.meta["command"].startswith("python experiments/bots/track_values.py")
+    assert written.meta["report"] == out.as_posix()
