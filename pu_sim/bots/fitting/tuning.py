@@ -45,9 +45,9 @@ TUNED_WEIGHTS: tuple[str, ...] = tuple(
 )
 """The weights the search moves on a log scale around their defaults: those with a
 positive default.  ``noise`` stays 0 (a deterministic bot); ``track_fit`` is set by
-the presets from a paired sweep (experiments/track_values.py fits the table it
-scales); the zero-default weights added later (``line_chance``, ``regress_*``,
-``early``, ``objective_chance``) are fitted by experiments/fit_greedy.py, and
+the presets from a paired sweep (experiments/bots/track_values.py fits the table
+it scales); the zero-default weights added later (``line_chance``, ``regress_*``,
+``early``, ``objective_chance``) are fitted by experiments/bots/fit_greedy.py, and
 ``neighbour`` is set by hand (solo fits cannot see neighbour cards)."""
 
 
