@@ -190,9 +190,8 @@ def start(
         value = getattr(ns, k)
         if value is not None:
             changes[k] = tuple(value) if isinstance(value, list) else value
-    for name in ("n_games", "games"):
-        if name in flagged and changes.get(name, 1) < 1:
-            parser.error(f"{flagged[name]} must be >= 1, got {changes[name]}")
+    if changes.get("n_games", 1) < 1:
+        parser.error(f"--games must be >= 1, got {changes['n_games']}")
     config = dataclasses.replace(config, **changes)  # type: ignore[type-var]
     problem = check(config) if check is not None else None
     if problem:
