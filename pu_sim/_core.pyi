@@ -10,8 +10,6 @@ import numpy.typing as npt
 ENGINE_VERSION: int
 RECORD_DTYPE: np.dtype[np.void]
 CONSTANTS: dict[str, int]
-PLACE_FIT_TABLE: list[list[float]]
-
 # The core's cpdef enums (core/engine/defs.pxi and the rooms beside it): IntEnum
 # classes whose members are the C enums' own, named PREFIX_LABEL.  The members are
 # not repeated here; code() and label() reach them by label.  (Planet masks, space
@@ -41,7 +39,12 @@ def labels(enum: type[IntEnum]) -> dict[int, str]: ...
 
 class CoreRules:
     tables: dict[str, npt.NDArray[Any]]
-    def __init__(self, tables: dict[str, npt.NDArray[Any]]) -> None: ...
+    def __init__(
+        self,
+        tables: dict[str, npt.NDArray[Any]],
+        fitted: dict[str, npt.NDArray[np.float64]],
+    ) -> None: ...
+    def fitted_arrays(self) -> dict[str, npt.NDArray[np.float64]]: ...
 
 def play_batch(
     rules: CoreRules,

@@ -46,13 +46,10 @@ include "core/engine/scoring.pxi"
 include "core/engine/resolve.pxi"
 include "core/engine/moves.pxi"
 include "core/engine/round.pxi"
-include "core/bots/objective_chance_table.pxi"
+include "core/bots/fitted_tables.pxi"
 include "core/bots/greedy_objectives.pxi"
 include "core/bots/greedy_planets.pxi"
 include "core/bots/greedy_corporations.pxi"
-include "core/bots/track_fit_table.pxi"
-include "core/bots/line_chance_table.pxi"
-include "core/bots/place_fit_table.pxi"
 include "core/bots/greedy.pxi"
 include "core/bots/greedy_next_fit.pxi"
 include "core/bots/greedy_end_chain.pxi"
@@ -115,12 +112,12 @@ CONSTANTS = {
     "LEVEL_NO_PLANET": LEVEL_NO_PLANET, "LEVEL_WAIVER": LEVEL_WAIVER,
     "LEVEL_NONE": LEVEL_NONE,
     "OBJ_CHANCE_GROUPS": OBJ_CHANCE_GROUPS, "OBJ_CHANCE_MISSING": OBJ_CHANCE_MISSING,
+    "OBJ_CHANCE_ROUNDS": OBJ_CHANCE_ROUNDS, "LINE_CHANCE_SQUARES": LINE_CHANCE_SQUARES,
+    "LINE_CHANCE_ROUNDS": LINE_CHANCE_ROUNDS, "N_CORPS": N_CORPS, "N_TRACKS": N_TRACKS,
+    "N_OBJECTIVES": N_OBJECTIVES,
     "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
 }
 """Sizes and special move values Python reads, each by its C name."""
-PLACE_FIT_TABLE = [[PLACE_FIT[k * N_PLACE_FEATURES + i] for i in range(N_PLACE_FEATURES)]
-                   for k in range(PLACE_FIT_PHASES)]
-"""The compiled placement-value table (core/bots/place_fit_table.pxi): [phase][feature]."""
 
 
 # ==== compiled rules ==========================================================
@@ -136,7 +133,8 @@ cdef _fill(dict tables, str name, void* dst, object dtype, Py_ssize_t count):
 
 
 cdef class CoreRules:
-    """The compiled rule tables as one C struct (built from pu_sim.rules tables)."""
+    """The compiled rule tables as one C struct (built from pu_sim.rules tables),
+    with the greedy bot's fitted tables (pu_sim.bots.fitted.core_arrays)."""
 
     cdef Rules_t* R
     cdef readonly dict tables
@@ -145,14 +143,20 @@ cdef class CoreRules:
         self.R = <Rules_t*>calloc(1, sizeof(Rules_t))
         if self.R == NULL:
             raise MemoryError()
+        self.R.fitted = <FittedTables_t*>calloc(1, sizeof(FittedTables_t))
+        if self.R.fitted == NULL:
+            raise MemoryError()
 
     def __dealloc__(self):
+        if self.R != NULL:
+            free(self.R.fitted)
         free(self.R)
 
-    def __init__(self, dict tables):
+    def __init__(self, dict tables, dict fitted):
         cdef Rules_t* R = self.R
         cdef int t, o, i, k, a, b
         self.tables = tables
+        fill_fitted(R.fitted, fitted)
         _fill(tables, "tile_shape", R.tile_shape, np.uint8, N_TILES)
         _fill(tables, "tile_ta", R.tile_ta, np.uint8, N_TILES)
         _fill(tables, "tile_tb", R.tile_tb, np.uint8, N_TILES)
@@ -257,6 +261,10 @@ cdef class CoreRules:
         _fill(tables, "event_arg", R.event_arg, np.uint8, N_EVENTS)
         _fill(tables, "objective_neighbour", R.obj_neighbour, np.uint8, N_OBJECTIVES * 6)
         _fill(tables, "objective_private", R.obj_private, np.uint8, N_OBJECTIVES * 5)
+
+    def fitted_arrays(self):
+        """The fitted tables as the core holds them (copies), for checks."""
+        return fitted_arrays(self.R.fitted)
 
 
 # ==== table spec ================================================================

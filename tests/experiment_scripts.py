@@ -11,9 +11,10 @@ EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
 
 def load(name: str) -> ModuleType:
-    """experiments/<name>.py as a module, registered so dataclasses resolve."""
+    """experiments/<name>.py (``bots/<name>``: a bot-development script) as a
+    module, registered so dataclasses resolve."""
     spec = importlib.util.spec_from_file_location(
-        f"exp_{name}", EXPERIMENTS / f"{name}.py"
+        "exp_" + name.replace("/", "_"), EXPERIMENTS / f"{name}.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -44,6 +44,7 @@ CLI_CASES = [
     ([*S, "--bots", "search:budget=-1"], "search:budget=-1"),
     ([*S, "--bots", "greedy:line_complete=nan"], "line_complete"),
     ([*S, "--bots", "greedy:line_complete=1e9"], "line_complete"),
+    ([*S, "--bots", "greedy:line_complete=-1e308"], "line_complete"),
     ([*S, "--bots", "greedy:foo=1"], "foo"),
     ([*S, "--bots", "search:budget=abc"], "budget=abc"),
     ([*S, "--bots", "search:budget=2.5"], "budget"),

@@ -9,7 +9,7 @@ import pu_sim
 from pu_sim import bots
 from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
-from pu_sim.bots.tuning import TUNED_WEIGHTS
+from pu_sim.bots.fitting.tuning import TUNED_WEIGHTS
 from pu_sim.cli import main
 
 
@@ -83,33 +83,21 @@ def test_greedy_tuned_beats_the_default_in_solo_on_fixed_seeds():
     assert np.median(tuned) > np.median(default)
 
 
-def test_presets_are_the_weights_the_committed_report_found():
-    """The pasted weights match the run that produced them (see PRESETS' comment)."""
+def test_the_tuning_record_and_its_weights_table_agree():
+    """The committed tuning study's manifest holds the weights its table shows
+    (the retired presets' weights among them); greedy_tuned went on from its
+    column by rollout fits (tests/test_fit_greedy.py: the latest refit started
+    from the preset)."""
     import csv
-    import json
     from pathlib import Path
 
-    report = Path(__file__).resolve().parents[1] / "reports" / "tune_greedy"
-    table = report / "20000-games-seed-2026" / "tables" / "tuned_weights.csv"
-    rows = list(csv.DictReader(table.read_text().splitlines()))
-    # greedy_tuned went on from there by rollout fits (tests/test_fit_greedy.py):
-    # the first (seed 6) started from these weights, the second (seed 7) from the
-    # first's result
-    fitted = Path(__file__).resolve().parents[1] / "reports" / "fit_greedy"
-    start = json.loads(
-        (fitted / "greedy_tuned-1000-games-seed-6" / "fit_greedy.json").read_text()
-    )
-    second = json.loads(
-        (fitted / "greedy_tuned-1000-games-seed-7" / "fit_greedy.json").read_text()
-    )
-    before = second["iterations"][0]["before"]
-    assert {k: before[k] for k in start["weights"]} == pytest.approx(start["weights"])
-    for name in PRESETS:
-        found = {r["weight"]: float(r[name]) for r in rows}
-        weights = (
-            start["iterations"][0]["before"]
-            if name == "greedy_tuned"
-            else PRESETS[name]
-        )
-        tuned = {k: v for k, v in weights.items() if k != "track_fit"}
-        assert found == pytest.approx(tuned, rel=1e-3), name
+    from pu_sim.report.manifest import read_report_manifest
+
+    report = Path(__file__).resolve().parents[1] / bots.RETIRED_WEIGHTS
+    rows = list(csv.DictReader(report.read_text().splitlines()))
+    record = read_report_manifest(report.parents[1])["results"]
+    assert record["config"]["weights"] == list(TUNED_WEIGHTS)
+    for name, weights in record["weights"].items():
+        table = {r["weight"]: float(r[name]) for r in rows}
+        assert table == pytest.approx(weights, rel=1e-3), name
+    assert set(bots.RETIRED_PRESETS) < set(record["weights"])

@@ -2,27 +2,47 @@
 
 from __future__ import annotations
 
-import pytest
-from experiment_scripts import load
+import ast
+from pathlib import Path
 
+import pytest
+from experiment_scripts import EXPERIMENTS, load
+
+from pu_sim.bots import fitted
+from pu_sim.bots.fitting import ladder
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.studies import main as study
 from pu_sim.studies import script as experiment
 
-SCRIPTS = ["corp_planet_balance", "solo_target_calibration", "seat_order",
-           "bot_comparison", "tune_greedy", "bot_ladder",
-           "objective_rates"]  # fmt: skip
+STUDIES = ["corp_planet_balance", "solo_target_calibration", "seat_order"]
+"""Designer-facing studies (experiments/)."""
+BOT_STUDIES = ["bot_comparison", "tune_greedy", "bot_ladder", "objective_rates"]
+"""Bot-development studies (experiments/bots/) whose reports have figures."""
+SCRIPTS = [*STUDIES, *(f"bots/{name}" for name in BOT_STUDIES)]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_experiment_smoke_run_writes_a_report(name, tmp_path):
     module = load(name)
-    assert module.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
-    report = tmp_path / module.STUDY / "smoke"
+    tables = ["--write", "--tables", str(tmp_path / "fitted")]
+    extra = tables if name == "bots/objective_rates" else []
+    assert module.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", *extra]) == 0
+    root = tmp_path / "bots" if name.startswith("bots/") else tmp_path
+    report = root / module.STUDY / "smoke"
     readme = (report / "README.md").read_text()
     assert "## Headline findings" in readme and "## Runs and reproducibility" in readme
     assert list((report / "figures").glob("*.png"))
     manifests = list(report.glob("runs/*/manifest.json"))
     assert manifests and all((m.parent / "data").is_dir() for m in manifests)
+    if name.startswith("bots/"):  # one manifest shape for every bot report
+        manifest = read_report_manifest(report)
+        assert manifest["study"] == module.STUDY and manifest["results"]
+        assert manifest["command"].startswith(f"python experiments/{name}.py ")
+        assert manifest["command"].endswith("--smoke")
+        assert len(manifest["runs"]) == len(manifests)
+    if extra:  # the setup discard's table, written where told
+        rates = fitted.load_table("objective_rate", tmp_path / "fitted")["rate"]
+        assert rates.shape == (28,) and 0 <= rates.min() <= rates.max() <= 1
 
 
 def test_every_script_has_a_frozen_config_and_main():
@@ -32,6 +52,34 @@ def test_every_script_has_a_frozen_config_and_main():
         with pytest.raises(AttributeError):
             config.n_games = 1  # frozen
         assert callable(module.main)
+
+
+def scripts() -> list[Path]:
+    return sorted(EXPERIMENTS.rglob("*.py"))
+
+
+def test_bot_scripts_live_apart_from_the_designer_studies():
+    names = {p.relative_to(EXPERIMENTS).as_posix() for p in scripts()}
+    assert {"benchmark.py", *(f"{s}.py" for s in STUDIES)} <= names
+    bots_ = {n for n in names if n.startswith("bots/")}
+    assert len(bots_) == 13 and names - bots_ == {"benchmark.py"} | {
+        f"{s}.py" for s in STUDIES
+    }
+
+
+@pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
+def test_scripts_are_thin_and_use_only_the_public_api(path):
+    """No script reaches into the compiled core; a bot script's main() is a few
+    dozen lines over pu_sim.bots.fitting."""
+    text = path.read_text()
+    for private in ("pu_sim._core", "import _core", "import_core", "_build_check"):
+        assert private not in text, (path.name, private)
+    if path.parent.name == "bots":
+        tree = ast.parse(text)
+        (main,) = [f for f in tree.body if isinstance(f, ast.FunctionDef)
+                   and f.name == "main"]  # fmt: skip
+        assert main.end_lineno - main.lineno < 40, path.name
+        assert "pu_sim.bots.fitting" in text
 
 
 def test_main_study_smoke(tmp_path):
@@ -61,18 +109,17 @@ def test_shared_flags(tmp_path):
 
 
 def test_bot_ladder_seats_every_subset_in_every_seat():
-    module = load("bot_ladder")
-    bots = module.Config().bots
+    bots = load("bots/bot_ladder").Config().bots
     assert [b.label for b in bots] == [
         "random", "greedy", "greedy_tuned", "search-8", "search-64"]  # fmt: skip
     assert bots[3].params["line_complete"] == bots[2].params["line_complete"] != 1.0
-    seatings = module.seatings(bots, 3)
+    seatings = ladder.seatings(bots, 3)
     assert len(seatings) == 30  # C(5, 3) subsets x 3 seat orders
     for bot in bots:  # every bot in every seat equally often
         seats = [[s.label for s in seating].index(bot.label)
                  for seating in seatings if bot in seating]  # fmt: skip
         assert sorted(seats) == sorted([0, 1, 2] * 6)
-    assert module.batch(12, 2) == 6 and module.batch(1, 2) == 1
+    assert ladder.batch(12, 2) == 6 and ladder.batch(1, 2) == 1
 
 
 def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):

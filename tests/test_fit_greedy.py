@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -12,16 +11,14 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim.bots import probes
+from pu_sim.bots.fitting import weights as fg
 from pu_sim.game import Game
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-8"
-CONVERGED = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-13"
-LATEST = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-14"
-PREVIOUS = ROOT / "reports" / "fit_greedy" / "greedy_tuned-1000-games-seed-7"
-
-fg = load("fit_greedy")
+LATEST = ROOT / "reports" / "bots" / "fit_greedy" / "greedy_tuned-1000-games-seed-14"
+script = load("bots/fit_greedy")
 
 
 def synthetic_records(beta: np.ndarray, coef: float, n: int) -> list[dict[str, object]]:
@@ -84,78 +81,29 @@ def test_the_size_slope_of_a_placement_is_the_tile_size():
     assert len(record["value"]) == len(top)
 
 
-def test_greedy_tuned_is_the_committed_fit():
-    """The preset is the weights the committed run found, and that run gained; the
-    neighbour cards (which solo fits cannot see) keep the previous fit's scale;
-    place_fit and track_fit (later: scales of tables fitted since) are 1 and 0.75,
-    next_fit (the one-depot lookahead, later still) 0.75 and next_fit_deep (the
-    second depot, last) 0.5."""
-    report = json.loads((REPORT / "fit_greedy.json").read_text())
-    previous = json.loads((PREVIOUS / "fit_greedy.json").read_text())["weights"]
-    fitted = {k: v for k, v in report["weights"].items() if k != "noise"}
-    assert report["weights"]["noise"] == 0.0
-    preset = dict(bots.PRESETS["greedy_tuned"])
-    assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
-    assert preset["next_fit"] == 0.75 and preset["next_fit_deep"] == 0.5
-    later = (
-        "neighbour",
-        "place_fit",
-        "track_fit",
-        "next_fit",
-        "next_fit_deep",
-        "end_chain",
-        "end_rounds",
-    )
-    solo_weights = {k: v for k, v in preset.items() if k not in later}
-    assert solo_weights == pytest.approx(
-        {k: v for k, v in fitted.items() if k != "track_fit"}
-    )
-    assert fitted["track_fit"] == 4.0  # the context-free table's scale of then
-    assert preset["objective"] + preset["neighbour"] == pytest.approx(
-        previous["objective"]
-    )
-    assert any(it["accepted"] for it in report["iterations"])
-    before = report["iterations"][0]["before"]
-    assert before != report["weights"]
-    # the run started from the previous fit, changed by its --start
-    start = json.loads(re.search(r"--start '(.*?)'", report["command"])[1])
-    assert before == pytest.approx({**previous, **start})
-
-
-def test_the_refits_started_from_the_preset_and_found_nothing_better():
-    """The seed-13 refit (with the context track table at track_fit 0.75; seed 12
-    before it with place_fit 1, seed 10 with meteor_lines 0.5) accepted no step,
-    so greedy_tuned keeps the seed-8 fit's weights."""
-    latest = json.loads((CONVERGED / "fit_greedy.json").read_text())
-    assert not any(it["accepted"] for it in latest["iterations"])
-    assert latest["weights"] == latest["iterations"][0]["before"]
-    assert "--start" not in latest["command"]  # from the preset as it is
-    preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
-    for later in ("next_fit", "next_fit_deep", "end_chain", "end_rounds"):
-        del preset[later]  # later weights than this fit
-    assert latest["weights"] == pytest.approx(preset)
-    assert latest["weights"]["place_fit"] == 1.0
-    assert latest["weights"]["track_fit"] == 0.75
-
-
-def test_the_refit_with_the_lookahead_was_not_confirmed_so_the_preset_stands():
+def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
     """The seed-14 refit (from greedy_tuned with next_fit 0.75) accepted a step
     by its own rule (fresh games), but 4,000 paired solo games on seed 11 did not
-    confirm it (README, Tuned greedy presets): the preset is its starting point."""
-    latest = json.loads((LATEST / "fit_greedy.json").read_text())
+    confirm it: the preset is its starting point.  Its later weights are scales
+    of tables and lookaheads fitted since: place_fit and track_fit 1 and 0.75,
+    next_fit 0.75 and next_fit_deep 0.5; noise is 0."""
+    latest = read_report_manifest(LATEST)["results"]
     (iteration,) = latest["iterations"]
     assert iteration["accepted"] and latest["weights"] != iteration["before"]
-    assert "--start" not in latest["command"]
+    assert "--start" not in read_report_manifest(LATEST)["command"]
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
+    assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
+    assert preset["next_fit"] == 0.75 and preset["next_fit_deep"] == 0.5
+    assert preset["noise"] == 0.0
     for later in ("next_fit_deep", "end_chain", "end_rounds"):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)
 
 
 def test_smoke_run_writes_a_report(tmp_path):
-    assert fg.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
-    out = tmp_path / "fit_greedy" / "smoke"
-    data = json.loads((out / "fit_greedy.json").read_text())
+    assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "bots" / "fit_greedy" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert data["iterations"][0]["decisions"] > 0
     assert {s["alpha"] for s in data["iterations"][0]["line_search"]} == set(fg.ALPHAS)
     assert "| place |" in (out / "README.md").read_text()
@@ -164,15 +112,14 @@ def test_smoke_run_writes_a_report(tmp_path):
 def test_start_changes_weights_before_the_fit_and_names_unknown_ones(tmp_path, capsys):
     args = ["--smoke", "--out", str(tmp_path), "--jobs", "1",
             "--start", '{"regress_delay": 1.25}']  # fmt: skip
-    assert fg.main(args) == 0
-    data = json.loads(
-        (tmp_path / "fit_greedy" / "smoke" / "fit_greedy.json").read_text()
-    )
+    assert script.main(args) == 0
+    manifest = read_report_manifest(tmp_path / "bots" / "fit_greedy" / "smoke")
+    data = {**manifest["results"], "command": manifest["command"]}
     before = data["iterations"][0]["before"]
     assert before["regress_delay"] == 1.25
     # weights the preset does not name start at greedy's defaults
     assert set(before) == set(bots.GREEDY_WEIGHTS)
     assert "--start '{\"regress_delay\": 1.25}'" in data["command"]
     with pytest.raises(SystemExit):
-        fg.main(["--smoke", "--start", '{"no_such_weight": 1}'])
+        script.main(["--smoke", "--start", '{"no_such_weight": 1}'])
     assert "no_such_weight" in capsys.readouterr().err

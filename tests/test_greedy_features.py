@@ -7,7 +7,6 @@ Setup discard: the measured base rates decide which card goes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -182,23 +181,17 @@ def committed_rates() -> list[tuple[float, float, float]]:
         Path(__file__)
         .resolve()
         .parents[1]
-        .glob("reports/objective_rates/*/tables/objective_rates.csv")
+        .glob("reports/bots/objective_rates/*/tables/objective_rates.csv")
     )
     frame = pl.read_csv(table).sort("card")
     return list(frame.select("rate", "lower", "upper").iter_rows())
 
 
 def core_rates() -> list[float]:
-    """OBJ_BASE_RATE as written in the core (comments stripped)."""
-    text = (
-        Path(__file__).resolve().parents[1]
-        / "pu_sim"
-        / "core/bots/greedy_objectives.pxi"
-    ).read_text()
-    block = re.search(r"OBJ_BASE_RATE\[:\] = \[(.*?)\]", text, re.S)
-    assert block is not None
-    values = re.sub(r"#.*", "", block.group(1))
-    return [float(v) for v in re.findall(r"\d+(?:\.\d+)?", values)]
+    """The objective_rate table the greedy bot's setup discard reads."""
+    from pu_sim.bots import fitted
+
+    return fitted.load_table("objective_rate")["rate"].tolist()
 
 
 def test_the_discard_rates_are_the_committed_measurement():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -10,13 +9,18 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import probes
+from pu_sim.bots import fitted, probes
+from pu_sim.bots.fitting import line_chances as lc
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame, marked_drawing, square_move, step_move
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "reports" / "line_chances" / "20000-games-seed-31" / "line_chances.json"
+REPORT = ROOT / "reports" / "bots" / "line_chances" / "20000-games-seed-31"
 
-lc = load("line_chances")
+
+def committed() -> dict:
+    """The committed measurement's numbers (its report manifest's results)."""
+    return read_report_manifest(REPORT)["results"]
 
 
 def drawn_game(marks, meteorites=()):
@@ -63,11 +67,12 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
     assert table.min() >= 0.0 and table.max() <= 1.0
 
 
-def test_core_table_is_the_committed_measurement():
-    """pu_sim/core/bots/line_chance_table.pxi is exactly what the report's table writes."""
-    report = json.loads(REPORT.read_text())
+def test_the_line_table_is_the_committed_measurement():
+    """pu_sim/data/fitted/line_chance is exactly what the report's table writes."""
+    report = committed()
     table = np.array(report["chance"])
-    assert lc.TABLE_FILE.read_text() == lc.pxi_text(table, report["command"])
+    written = fitted.load_table("line_chance")["chance"]
+    assert np.array_equal(written, lc.table_arrays(table)["chance"])
     # more open squares never score more often; a line that is complete stays
     assert (np.diff(table[:, :, :-1], axis=1) <= 0).all()
     assert table[0, 0, :-1].min() > 0.95
@@ -76,7 +81,7 @@ def test_core_table_is_the_committed_measurement():
 def test_a_patch_is_credited_with_the_chance_it_adds_to_its_row_and_column():
     """Known answer: medal x (chance with one open square less - chance now),
     from the report's table, for the row and the column of every square."""
-    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    chance = np.array(committed()["chance"])
     covered = {(x, 5): "c" for x in range(1, 10)} | {(4, y): "c" for y in range(2, 9)}
     game = drawn_game(covered, meteorites=[(4, 8)])
     game.give(0, ("patch", 0, 0, 0))
@@ -122,7 +127,7 @@ def test_a_meteorite_is_worth_the_line_chance_collecting_it_frees():
     keeps the other, so only the rows count.  meteor_lines adds medal x (chance
     without a meteorite - chance with one, at least 0) to each meteorite's target
     value."""
-    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    chance = np.array(committed()["chance"])
     probe = ScenarioGame(players=1, bots="random", seed=0).planet_of(0)
     covered = {(x, 3): "c" for x in range(12) if probe.is_grid(x, 3)}
     covered |= {(5, y): "c" for y in range(3, 8)}
@@ -155,14 +160,19 @@ def test_a_meteorite_is_worth_the_line_chance_collecting_it_frees():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = lc.TABLE_FILE.read_text()
-    assert lc.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
-    out = tmp_path / "line_chances" / "smoke"
-    data = json.loads((out / "line_chances.json").read_text())
+    packaged = fitted.load_fitted().digest
+    args = ["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]
+    script = load("bots/line_chances")
+    assert script.main(args) == 0
+    out = tmp_path / "bots" / "line_chances" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert np.shape(data["chance"]) == (2, lc.SQUARES, lc.ROUNDS + 1)
     assert sum(map(sum, data["seen"][0])) > 8 * 20  # every line, every round
     assert "| 12 |" in (out / "README.md").read_text()
-    assert lc.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged
+    assert script.main([*args, "--tables", str(tmp_path / "fitted")]) == 0
+    written = fitted.load_table("line_chance", tmp_path / "fitted")["chance"]
+    assert np.array_equal(written, fitted.rounded(data["chance"]))
 
 
 def test_play_reading_rounds_reads_every_round_start_and_the_end():

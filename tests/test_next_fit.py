@@ -4,20 +4,19 @@ placements leaves, re-derived here through the engine's public API."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim._core import CONSTANTS, PLACE_FIT_TABLE
-from pu_sim.bots import probes
+from pu_sim._core import CONSTANTS
+from pu_sim.bots import fitted, probes
+from pu_sim.bots.fitting import next_fit as nfv
+from pu_sim.bots.fitting import placement_values as pv
 from pu_sim.bots.probes import values_after_redeals
 from pu_sim.game import Game
+from pu_sim.report.manifest import read_report_manifest
 
-pv = load("placement_values")
-nfv = load("next_fit_values")
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
 PLACE_FIT_K = int(CONSTANTS["PLACE_FIT_K"])
 # the endgame chain has its own tests (test_end_chain.py)
@@ -35,7 +34,7 @@ def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
     plain = np.asarray(probes.greedy_values(game, PLAIN))
     looks = not game.fields()["last_round"]
     kept = np.argsort(-plain, kind="stable")[: KEPT if looks else PLACE_FIT_K]
-    row = np.asarray(PLACE_FIT_TABLE)[pv.phase(game.fields()["round"])]
+    row = fitted.load_table("place_fit")["values"][pv.phase(game.fields()["round"])]
     fit = [row @ probes.placement_features(game, moves[i]) for i in kept]
     out = plain.copy()
     for i, value in zip(kept, fit, strict=True):
@@ -171,9 +170,10 @@ def test_the_lookahead_reads_no_hidden_tile():
 
 
 def test_smoke_study_writes_a_report(tmp_path):
-    assert nfv.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
-    out = tmp_path / "next_fit_values" / "smoke"
-    data = json.loads((out / "next_fit_values.json").read_text())
+    script = load("bots/next_fit_values")
+    assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "bots" / "next_fit_values" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert data["decisions"] > 0
     assert [r["weight"] for r in data["offline"]] == list(nfv.OFFLINE_WEIGHTS)
     assert data["offline"][0]["gain"] == pytest.approx(0.0)  # weight 0: greedy's choice

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -10,19 +9,19 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import probes
+from pu_sim.bots import fitted, probes
+from pu_sim.bots.fitting import objective_chances as oc
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame, marked_drawing, square_move
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = (
-    ROOT
-    / "reports"
-    / "objective_chances"
-    / "20000-games-seed-37"
-    / "objective_chances.json"
-)
+REPORT = ROOT / "reports" / "bots" / "objective_chances" / "20000-games-seed-37"
 
-oc = load("objective_chances")
+
+def committed() -> dict:
+    """The committed measurement's numbers (its report manifest's results)."""
+    return read_report_manifest(REPORT)["results"]
+
 
 COMPLEX, RUBIK, AMAZON, CROWD_SOURCE = 37, 38, 46, 55  # 3x3 civ, 3x3 tech, water area
 ALT_ENERGY, CLEANUP, MELTDOWN = 60, 61, 63
@@ -95,11 +94,12 @@ def test_chances_are_smoothed_monotone_and_exact_at_the_end():
     assert table.min() >= 0.0 and table.max() <= 1.0
 
 
-def test_core_table_is_the_committed_measurement():
-    """pu_sim/core/bots/objective_chance_table.pxi is exactly what the report's table writes."""
-    report = json.loads(REPORT.read_text())
+def test_the_objective_table_is_the_committed_measurement():
+    """pu_sim/data/fitted/objective_chance is exactly what the report's table writes."""
+    report = committed()
     table = np.array(report["chance"])
-    assert oc.TABLE_FILE.read_text() == oc.pxi_text(table, report["command"])
+    written = fitted.load_table("objective_chance")["chance"]
+    assert np.array_equal(written, oc.table_arrays(table)["chance"])
     assert report["groups"] == list(oc.GROUPS)
     assert report["weights"]["objective_chance"] == 0.0  # the policy measured
     # a 3x3 block one square short in round 10 is met about half the time
@@ -110,7 +110,7 @@ def test_core_table_is_the_committed_measurement():
 def test_a_track_step_is_credited_with_the_chance_it_adds():
     """Known answer: 5 x weight x (chance one step closer - chance now) for the
     civ tracker under a civ-at-the-top card; other tracks gain nothing."""
-    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    chance = np.array(committed()["chance"])
     game = drawn_game({}, [CROWD_SOURCE])
     game.set_tracks(0, {"civ": 12})
     game.give(0, ("energy", 0b11111, 0, 0))
@@ -130,7 +130,7 @@ def test_a_patch_on_the_window_is_credited_with_the_rectangle_chance():
     """Known answer: a biomass patch in a 3x3 biomass window that lacks one square
     gains 5 x weight x (chance complete - chance one short); a square elsewhere
     that joins no window gains nothing from the card."""
-    chance = np.array(json.loads(REPORT.read_text())["chance"])
+    chance = np.array(committed()["chance"])
     landfill = 39  # 3x3 biomass
     window = {(x, y) for x in range(4, 7) for y in range(4, 7)}
     marks = {cell: "b" for cell in window - {(6, 6)}}
@@ -153,14 +153,17 @@ def test_a_patch_on_the_window_is_credited_with_the_rectangle_chance():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = oc.TABLE_FILE.read_text()
-    assert oc.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
-    out = tmp_path / "objective_chances" / "smoke"
-    data = json.loads((out / "objective_chances.json").read_text())
+    packaged = fitted.load_fitted().digest
+    script = load("bots/objective_chances")
+    assert (
+        script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
+    )
+    out = tmp_path / "bots" / "objective_chances" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert np.shape(data["chance"]) == (len(oc.GROUPS), oc.MISSING, oc.ROUNDS + 1)
     assert sum(sum(map(sum, g)) for g in data["seen"]) > 8 * 10  # cards x rounds
     assert "## 3x3 rectangle" in (out / "README.md").read_text()
-    assert oc.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged
 
 
 def test_neighbour_adds_to_objective_for_the_neighbour_cards_only():

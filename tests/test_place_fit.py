@@ -3,7 +3,6 @@ table and the greedy's re-ranking of its best placements."""
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +12,9 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim._core import PLACE_FIT_TABLE
-from pu_sim.bots import probes
+from pu_sim.bots import fitted, probes
+from pu_sim.bots.fitting import placement_values as pv
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import (
     ScenarioGame,
     find_placement,
@@ -24,10 +24,8 @@ from pu_sim.testing import (
 )
 
 Cell = tuple[int, int]
-pv = load("placement_values")
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = (ROOT / "reports" / "placement_values" / "800-games-seed-2028-base"
-          / "placement_values.json")  # fmt: skip
+REPORT = ROOT / "reports" / "bots" / "placement_values" / "800-games-seed-2028-base"
 
 
 def straight_three(game: ScenarioGame) -> int:
@@ -161,20 +159,20 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
     move by s x the table's value of their features (relative to greedy's best
     placement); the others keep their value, and the bot plays the best of the
     re-ranked values, which is also the best of all scores (the search's order)."""
-    table = np.asarray(PLACE_FIT_TABLE)
+    table = fitted.load_table("place_fit")["values"]
     assert np.abs(table).sum() > 0  # the committed fit, not the all-zero stand-in
     # its lookaheads are tested in test_next_fit and test_end_chain
     tuned = {**bots.PRESETS["greedy_tuned"], "next_fit": 0.0, "end_chain": 0.0}
     base = bots.greedy("a", **{**tuned, "place_fit": 0.0})
-    fitted = bots.greedy("b", **{**tuned, "place_fit": 1.5})
+    refit = bots.greedy("b", **{**tuned, "place_fit": 1.5})
     checked = changed = 0
     for seed in range(4):
-        game = ScenarioGame(players=1, bots=fitted, seed=seed)
+        game = ScenarioGame(players=1, bots=refit, seed=seed)
         while not game.is_terminal:
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > pv.KEPT:
                 before = np.asarray(probes.greedy_values(game, base))
-                after = np.asarray(probes.greedy_values(game, fitted))
+                after = np.asarray(probes.greedy_values(game, refit))
                 kept = np.argsort(-before, kind="stable")[: pv.KEPT]
                 row = table[pv.phase(game.fields()["round"])]
                 own = [row @ probes.placement_features(game, moves[i]) for i in kept]
@@ -192,14 +190,14 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
     assert changed > 0  # the table does change choices
 
 
-def test_core_table_is_the_committed_fit():
-    """pu_sim/core/bots/place_fit_table.pxi is what the report's fit writes, the core
-    compiled it, and the fit chose better than greedy on its held-out games."""
-    report = json.loads(REPORT.read_text())
-    assert pv.TABLE_FILE.read_text() == pv.pxi_text(report)
-    assert np.asarray(PLACE_FIT_TABLE) == pytest.approx(
-        np.asarray(report["fit"]["table"])
-    )
+def test_the_placement_table_is_the_committed_fit(rules):
+    """pu_sim/data/fitted/place_fit is what the report's fit writes, the core
+    holds it, and the fit chose better than greedy on its held-out games."""
+    report = read_report_manifest(REPORT)["results"]
+    table = fitted.load_table("place_fit")["values"]
+    assert np.array_equal(table, pv.table_arrays(report)["values"])
+    assert np.array_equal(rules.core.fitted_arrays()["place_fit"], table)
+    assert table == pytest.approx(np.asarray(report["fit"]["table"]))
     held_out = report["held_out"]
     assert held_out["per_decision"] > 0 and held_out["decisions"] > 3000
 
@@ -224,11 +222,14 @@ def test_fit_recovers_known_placement_values():
 
 
 def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = pv.TABLE_FILE.read_text()
-    assert pv.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
-    out = tmp_path / "placement_values" / "smoke"
-    data = json.loads((out / "placement_values.json").read_text())
+    packaged = fitted.load_fitted().digest
+    script = load("bots/placement_values")
+    assert (
+        script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
+    )
+    out = tmp_path / "bots" / "placement_values" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert np.shape(data["fit"]["table"]) == (pv.PHASES, pv.N_FEATURES)
-    assert data["decisions"] >= 4 * 10  # every placement of 4 games
+    assert data["decisions"] >= 2 * 10  # every placement of 2 games
     assert "| 13+ |" in (out / "README.md").read_text()
-    assert pv.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged

@@ -251,8 +251,8 @@ def test_search_beats_greedy_in_paired_solo_games():
 def test_strength_script_smoke_run(tmp_path):
     from experiment_scripts import load
 
-    module = load("search_strength")
+    module = load("bots/search_strength")
     assert module.main(["--smoke", "--out", str(tmp_path)]) == 0
-    text = (tmp_path / "README.md").read_text()
+    text = (tmp_path / "bots" / "search_strength" / "smoke" / "README.md").read_text()
     assert "| search-2x4 | 2 | 4 |" in text and "| greedy | 0 | 1 |" in text
     assert "| 2 | 4 vs 2 |" in text and "Two players, search (2x2)" in text

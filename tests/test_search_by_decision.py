@@ -1,15 +1,14 @@
-"""experiments/search_by_decision.py: pairing with the preset, groups, report."""
+"""The search restricted to one kind of decision: pairing with the preset,
+groups, report."""
 
 from __future__ import annotations
-
-import json
 
 from experiment_scripts import load
 
 import pu_sim
+from pu_sim.bots.fitting import search_by_decision as sbd
 from pu_sim.game import Game
-
-sbd = load("search_by_decision")
+from pu_sim.report.manifest import read_report_manifest
 
 
 def test_unsearched_games_are_the_presets_own_games():
@@ -33,11 +32,15 @@ def test_groups_name_real_decisions_once():
 
 
 def test_a_searched_group_changes_play_and_the_smoke_report(tmp_path):
-    plain = [sbd.play("greedy_tuned", "none", i, 5) for i in range(4)]
-    searched = [sbd.play("greedy_tuned", "place", i, 5) for i in range(4)]
+    # default greedy's games: its rollouts are fast (greedy_tuned's pairing: above)
+    plain = [sbd.play("greedy", "none", i, 5) for i in range(4)]
+    searched = [sbd.play("greedy", "place", i, 5) for i in range(4)]
     assert plain != searched
-    assert sbd.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
-    out = tmp_path / "search_by_decision" / "smoke"
-    data = json.loads((out / "search_by_decision.json").read_text())
-    assert [g["group"] for g in data["groups"]] == list(sbd.GROUPS)
+    assert plain == pu_sim.simulate(4, bots="greedy", seed=5)["score"].to_list()
+    script = load("bots/search_by_decision")
+    assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "bots" / "search_by_decision" / "smoke"
+    data = read_report_manifest(out)["results"]
+    assert [g["group"] for g in data["groups"]] == list(script.SMOKE["groups"])
     assert "| place |" in (out / "README.md").read_text()
+    assert script.Config().groups == tuple(sbd.GROUPS)  # the full study: every group

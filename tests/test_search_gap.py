@@ -1,8 +1,6 @@
-"""experiments/search_gap.py: pairing, the rollout breakdowns, the report."""
+"""Where search's medals come from: pairing, the rollout breakdowns, the report."""
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 import pytest
@@ -10,9 +8,9 @@ from experiment_scripts import load
 
 import pu_sim
 from pu_sim.bots import probes
+from pu_sim.bots.fitting import search_gap as sg
 from pu_sim.game import SCORE_KEYS, Game
-
-sg = load("search_gap")
+from pu_sim.report.manifest import read_report_manifest
 
 
 def test_the_greedy_side_is_the_presets_own_games():
@@ -36,7 +34,7 @@ def test_rollout_scores_add_up_and_match_the_rollout():
 
 
 def test_placement_pairs_are_the_second_best_minus_the_best():
-    pairs = sg.placement_pairs("greedy_tuned", range(1), 2, 5)
+    pairs = sg.placement_pairs(range(1), "greedy_tuned", 2, 5)
     assert len(pairs) >= 15  # about 20 placements a game
     for round_, diff in pairs:
         assert 1 <= round_ <= 25 and diff.shape == (2, len(SCORE_KEYS))
@@ -65,9 +63,10 @@ def test_oracle_gain_known_answers():
 
 
 def test_smoke_report(tmp_path):
-    assert sg.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
-    out = tmp_path / "search_gap" / "smoke"
-    data = json.loads((out / "search_gap.json").read_text())
+    script = load("bots/search_gap")
+    assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    out = tmp_path / "bots" / "search_gap" / "smoke"
+    data = read_report_manifest(out)["results"]
     assert [r["column"] for r in data["categories"]][: len(SCORE_KEYS)] == list(
         SCORE_KEYS
     )

@@ -3,7 +3,6 @@ tables, the greedy's use of them."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -12,15 +11,20 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import probes
+from pu_sim.bots import fitted, probes
+from pu_sim.bots.fitting import track_values as tv
+from pu_sim.report.manifest import read_report_manifest
+from pu_sim.rules import load_rules
+from pu_sim.rules.gamedata import TRACKS
 from pu_sim.testing import ScenarioGame, marked_drawing
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = (ROOT / "reports" / "track_values" / "400-games-seed-79"
-          / "track_values.json")  # fmt: skip
+REPORT = ROOT / "reports" / "bots" / "track_values" / "400-games-seed-79"
 
 
-tv = load("track_values")
+def committed() -> dict:
+    """The committed fit's numbers (its report manifest's results)."""
+    return read_report_manifest(REPORT)["results"]
 
 
 def context_reference(game: ScenarioGame, p: int = 0) -> dict[str, float]:
@@ -143,15 +147,19 @@ def test_a_greedy_value_that_predicts_nothing_learns_nothing():
     assert not tv.table_vector(got).any()
 
 
-def test_core_table_is_the_committed_fit():
-    """pu_sim/core/bots/track_fit_table.pxi is exactly what the report's fit writes."""
-    report = json.loads(REPORT.read_text())
-    keys = [c.key for c in tv.load_rules().data.corporations]
-    text = tv.TABLE_FILE.read_text()
-    assert text == tv.pxi_text(report, keys)
+def test_the_track_table_is_the_committed_fit():
+    """pu_sim/data/fitted/track_fit is exactly what the report's fit writes."""
+    report = committed()
+    keys = [c.key for c in load_rules().data.corporations]
+    table = fitted.load_table("track_fit")
+    expected = tv.table_arrays(report, keys)
+    assert set(table.arrays) == set(expected)
+    for name, values in expected.items():
+        assert np.array_equal(table[name], values), name
+    rows = table.rows()
     for r in report["held_out"]:
-        # a corporation whose fit chose worse on its held-out games keeps 0
-        assert (f"# {r['corporation']}: not used" in text) == (not tv.helps(r))
+        # a corporation whose fit chose worse on its held-out games has no row
+        assert (r["corporation"] in rows) == tv.helps(r)
     base = next(r for r in report["held_out"]
                 if r["corporation"] == tv.BASE_CORPORATION)  # fmt: skip
     assert tv.helps(base)
@@ -160,7 +168,7 @@ def test_core_table_is_the_committed_fit():
 def test_greedy_adds_the_scaled_table_to_track_choices():
     """At a track choice each option's value moves by track_fit x (its cell +
     its context terms . the player's context)."""
-    table = json.loads(REPORT.read_text())["tables"]["universal_coalition"]
+    table = committed()["tables"]["universal_coalition"]
     base = bots.greedy("a", **{**bots.PRESETS["greedy_tuned"], "track_fit": 0.0})
     fitted = bots.greedy("b", **{**bots.PRESETS["greedy_tuned"], "track_fit": 2.5})
     game = ScenarioGame(players=1, bots=base, seed=5)
@@ -175,7 +183,7 @@ def test_greedy_adds_the_scaled_table_to_track_choices():
             ctx = np.array(probes.track_context(game, 0))
             for i, move in enumerate(game.legal_moves()):
                 track = game.describe(move).split()[-1]
-                t = tv.TRACKS.index(track)
+                t = TRACKS.index(track)
                 entry = (table["cell"][t][min(pos[track], 15)][tv.phase(rnd)]
                          + np.dot(table["context"][t], ctx))  # fmt: skip
                 assert after[i] - before[i] == pytest.approx(2.5 * entry, abs=1e-2)
@@ -184,15 +192,22 @@ def test_greedy_adds_the_scaled_table_to_track_choices():
     assert checked >= 3
 
 
-def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
-    table = tv.TABLE_FILE.read_text()
+def test_smoke_run_writes_a_report_and_a_table_only_where_told(tmp_path):
+    """A smoke run never writes the packaged tables (Session.write_table,
+    tests/test_fitting_common.py); given a folder, it writes a table that loads."""
+    packaged = fitted.load_fitted().digest
     args = ["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write",
-            "--corporations", "universal_coalition"]  # fmt: skip
-    assert tv.main(args) == 0
-    out = tmp_path / "track_values" / "smoke"
-    data = json.loads((out / "track_values.json").read_text())
+            "--corporations", "universal_coalition", "--tables",
+            str(tmp_path / "fitted")]  # fmt: skip
+    assert load("bots/track_values").main(args) == 0
+    out = tmp_path / "bots" / "track_values" / "smoke"
+    data = read_report_manifest(out)["results"]
     fit = data["tables"]["universal_coalition"]
     assert np.shape(fit["cell"]) == (5, 16, 3)
     assert np.shape(fit["context"]) == (5, len(tv.CONTEXT))
     assert "| universal_coalition |" in (out / "README.md").read_text()
-    assert tv.TABLE_FILE.read_text() == table
+    assert fitted.load_fitted().digest == packaged
+    written = fitted.load_table("track_fit", tmp_path / "fitted")
+    assert set(written.rows()) <= {"universal_coalition"}
+    assert written.meta["command"].startswith("python experiments/bots/track_values.py")
+    assert written.meta["report"] == out.as_posix()

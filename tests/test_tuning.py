@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pu_sim import bots
-from pu_sim.bots import GREEDY_WEIGHTS, tuning
+from pu_sim.bots import GREEDY_WEIGHTS
+from pu_sim.bots.fitting import tuning
 
 
 def concave(optimum: np.ndarray, scales: np.ndarray):

@@ -2,8 +2,9 @@
 
 A core bot is a kind plus a parameter vector (:mod:`pu_sim.bots.specs`): the
 random bot, the greedy bot with named weights and its tuned presets, and the
-search bot.  :mod:`pu_sim.bots.tuning` and :mod:`pu_sim.bots.chance_tables`
-hold the bot-development plumbing the scripts under ``experiments/`` use.
+search bot.  :mod:`pu_sim.bots.fitted` reads and writes the greedy bot's fitted
+tables (run-time data the rules load); :mod:`pu_sim.bots.fitting` holds the
+bot-development studies the scripts under ``experiments/bots/`` run.
 
 Examples
 --------

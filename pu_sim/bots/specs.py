@@ -89,14 +89,13 @@ BOT_KINDS = ("random", "greedy", "search")
 """The core's bot kinds, in its order (pu_sim/core/engine/defs.pxi BOT_*); a preset is a
 greedy bot with named weights."""
 
-# Found by experiments/tune_greedy.py; report:
-# reports/tune_greedy/20000-games-seed-2026/README.md (weights rounded to 4 digits).
-# greedy_tuned then went on by experiments/fit_greedy.py (weights fitted to rollouts;
-# report: reports/fit_greedy/greedy_tuned-1000-games-seed-6/README.md), and again
-# with the line-chance and regress features (reports/fit_greedy/
-# greedy_tuned-1000-games-seed-7/README.md, started from regress_delay 1), and with
-# objective chances (reports/fit_greedy/greedy_tuned-1000-games-seed-8/README.md,
-# started from objective_chance 2, shape 0, objective 0.8).
+# Found by experiments/bots/tune_greedy.py; report:
+# reports/bots/tune_greedy/20000-games-seed-2026/README.md (weights rounded to 4
+# digits).  greedy_tuned then went on by experiments/bots/fit_greedy.py (weights
+# fitted to rollouts, seeds 6, 7 and 8: with the line-chance and regress features,
+# then objective chances; those superseded reports are in the repository's
+# history); the latest refit, reports/bots/fit_greedy/greedy_tuned-1000-games-
+# seed-14, started from these weights and was not kept.
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
     {
         # every corporation and planet: tuned on the base game (solo score and wins
@@ -163,7 +162,9 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 plays every corporation's seat (see RETIRED_PRESETS).
 """
 
-RETIRED_WEIGHTS = "reports/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
+RETIRED_WEIGHTS = (
+    "reports/bots/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
+)
 """Where the retired presets' weights stay (relative to the repository)."""
 
 RETIRED_PRESETS: Mapping[str, str] = MappingProxyType(
@@ -233,10 +234,10 @@ class BotSpec:
         return greedy().vector()
 
 
-MAX_WEIGHT = 1000.0
+MAX_WEIGHT = 1e6
 """Greedy weights must be finite and within +-MAX_WEIGHT (the tuned ones stay
-within +-10): a NaN or huge weight would make every move's value NaN or inf and
-the bot's choice meaningless."""
+within +-10): a NaN, an infinity or a weight near the float limit makes a
+move's value NaN or inf, and the bot's choice meaningless."""
 
 MAX_BUDGET = 100_000
 """Search rollouts per decision at most (budget 64 already takes ~35 s a game)."""

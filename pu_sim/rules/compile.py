@@ -13,7 +13,8 @@ enum member spells it (``"advance_distinct_trackers"`` is
 ``RULES_VERSION`` is bumped by hand whenever the rules' behaviour changes (not
 when code is only refactored); ``rules_digest()`` hashes the data files.  Both
 go into every run manifest, and golden traces fail when behaviour moves without
-a bump.
+a bump.  The greedy bot's fitted tables (:mod:`pu_sim.bots.fitted`) travel with
+the rules into the core; their digest goes into the manifests too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pu_sim._build_check import import_core
+from pu_sim.bots.fitted import FITTED_DIR, FittedTables, core_arrays, load_fitted
 from pu_sim.rules.gamedata import (
     COLOURS,
     TERRAINS,
@@ -602,13 +604,22 @@ def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
 
 @dataclass(frozen=True)
 class Rules:
-    """The game data, its compiled tables and the core's view of them."""
+    """The game data, its compiled tables and the core's view of them.
+
+    ``fitted`` are the greedy bot's fitted tables the core was given.
+    """
 
     data: GameData
     tables: dict[str, npt.NDArray[Any]]
     core: Any  # pu_sim._core.CoreRules
     digest: str
+    fitted: FittedTables
     version: int = RULES_VERSION
+
+    @property
+    def fitted_digest(self) -> str:
+        """The fitted tables' digest: which bot knowledge plays (manifests)."""
+        return self.fitted.digest
 
 
 def rules_digest(data_dir: Path = DATA_DIR) -> str:
@@ -620,12 +631,26 @@ def rules_digest(data_dir: Path = DATA_DIR) -> str:
     return h.hexdigest()
 
 
+def load_rules(fitted_dir: str | Path | None = None) -> Rules:
+    """Load, validate and compile the packaged game data (once per process).
+
+    The greedy bot's fitted tables come from ``fitted_dir`` (default: the
+    packaged ``pu_sim/data/fitted``), read at run time: a table written there
+    plays without a rebuild.  Each folder's rules are built once per process.
+    """
+    folder = FITTED_DIR if fitted_dir is None else Path(fitted_dir)
+    return _load_rules(folder.resolve())
+
+
 @functools.cache
-def load_rules() -> Rules:
-    """Load, validate and compile the packaged game data (once per process)."""
+def _load_rules(fitted_dir: Path) -> Rules:
+    """load_rules for one resolved folder of fitted tables."""
     core = import_core()
     data = load_game_data()
     tables = compile_tables(data)
+    bot_tables = load_fitted(fitted_dir)
+    lowered = core_arrays(bot_tables, [c.key for c in data.corporations])
     return Rules(
-        data=data, tables=tables, core=core.CoreRules(tables), digest=rules_digest()
-    )
+        data=data, tables=tables, core=core.CoreRules(tables, lowered),
+        digest=rules_digest(), fitted=bot_tables,
+    )  # fmt: skip

@@ -34,7 +34,11 @@ def library_versions() -> dict[str, str | None]:
 
 
 def game_versions() -> dict[str, Any]:
-    """The versions that decide a game: pu_sim, rules, engine and the data digest."""
+    """The versions that decide a game: pu_sim, rules, engine and the digests.
+
+    The data's digest and that of the greedy bot's fitted tables (which bot
+    knowledge played).
+    """
     import pu_sim
     from pu_sim._build_check import import_core
     from pu_sim.rules import RULES_VERSION, load_rules
@@ -44,6 +48,7 @@ def game_versions() -> dict[str, Any]:
         "rules": RULES_VERSION,
         "engine": import_core().ENGINE_VERSION,
         "rules_digest": load_rules().digest,
+        "fitted_digest": load_rules().fitted_digest,
     }
 
 

@@ -107,7 +107,7 @@ IDENTITY = ("players", "corporations", "planets", "bots", "options",
             "unique_asymmetric", "group_size")  # fmt: skip
 """Arguments that decide the games: a folder resumes only with the same ones."""
 
-VERSION_KEYS = ("pu_sim", "rules", "engine", "rules_digest")
+VERSION_KEYS = ("pu_sim", "rules", "engine", "rules_digest", "fitted_digest")
 """Versions that decide the games: a folder resumes only with the same ones."""
 
 MANIFEST_EVERY_S = 10.0

@@ -48,13 +48,14 @@ cdef inline void add_item_incentive(Incentive* inc, int item, double v) noexcept
 
 # ==== measured chances: what a move adds to a card's chance of being met ===========
 #
-# experiments/objective_chances.py records, at every round start of many games,
-# how many units each kept card still misses (objective_missing) and whether it
-# was met; OBJ_CHANCE holds the share met.  A move that brings a card n units
-# closer is worth 5 medals x (chance at missing - n - chance at missing).
+# The objective_chance table (pu_sim/data/fitted, measured by the objective
+# chances experiment) holds, per card group, units a kept card still misses
+# (objective_missing) and round start, the share of such cards met at the end.
+# A move that brings a card n units closer is worth 5 medals x (chance at
+# missing - n - chance at missing).
 
 cdef enum:
-    OG_RECT_SQUARE = 0          # the chance groups (experiments/objective_chances.py)
+    OG_RECT_SQUARE = 0          # the chance groups (the objective_chance table's)
     OG_RECT_LONG = 1
     OG_AREA = 2
     OG_TOP = 3                  # 3..7: a tracker at the top, by track
@@ -63,7 +64,8 @@ cdef enum:
     OBJ_DEAD = OBJ_CHANCE_MISSING - 1  # a rectangle with no free window left
 
 
-cdef inline double objective_chance_at(int group, int missing, int round_) noexcept nogil:
+cdef inline double objective_chance_at(const Rules_t* R, int group, int missing,
+                                       int round_) noexcept nogil:
     """Measured chance that a card of the group, `missing` units from done at the
     start of round_, is met at the end (round_ past the last: the game's end)."""
     if missing < 0:
@@ -71,14 +73,14 @@ cdef inline double objective_chance_at(int group, int missing, int round_) noexc
     elif missing > OBJ_DEAD:
         missing = OBJ_DEAD
     round_ = 1 if round_ < 1 else min(round_, OBJ_CHANCE_ROUNDS + 1)
-    return OBJ_CHANCE[(group * OBJ_CHANCE_MISSING + missing) * (OBJ_CHANCE_ROUNDS + 1)
-                      + round_ - 1]
+    return R.fitted.objective_chance[group][missing][round_ - 1]
 
 
-cdef inline double chance_added(int group, int missing, int n, int round_) noexcept nogil:
+cdef inline double chance_added(const Rules_t* R, int group, int missing, int n,
+                                int round_) noexcept nogil:
     """What coming n units closer adds to a card's measured chance."""
-    return (objective_chance_at(group, missing - n, round_)
-            - objective_chance_at(group, missing, round_))
+    return (objective_chance_at(R, group, missing - n, round_)
+            - objective_chance_at(R, group, missing, round_))
 
 
 cdef int objective_chance_group(const Rules_t* R, int card) noexcept nogil:
@@ -167,7 +169,7 @@ cdef void objective_chance_incentives(const Game_t* g, const Rules_t* R, const d
         if group == OG_ICE:
             inc.ice_left = missing
         elif group == OG_COLLECT:
-            add_item_incentive(inc, 1, inc.chance_w * chance_added(group, missing, 1,
+            add_item_incentive(inc, 1, inc.chance_w * chance_added(R, group, missing, 1,
                                                                    inc.chance_round))
         else:
             inc.top_left[group - OG_TOP] = missing
@@ -237,29 +239,16 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
             add_item_incentive(inc, o[1], (0.15 if o[5] else -0.15) * Wn)
 
 
-# How often greedy_tuned met each private card it kept in 20,000 solo base games,
-# by card index (reports/objective_rates prints it; a test keeps every value in
-# that report's 95% interval).  The setup discard gives up the card least likely
-# to pay, which no rule of thumb got right: the old one kept Coveralls, never
-# met, and gave up Overdrive, met 94%.
-cdef double OBJ_BASE_RATE[N_OBJECTIVES]
-OBJ_BASE_RATE[:] = [
-    0.0741, 0.0655, 0.155, 0.0849, 0.0875, 0.0534,   # 3 x 3 rectangles
-    0.214, 0.228, 0.248, 0.286, 0.268, 0.265,        # areas with 6 icons
-    0.0342, 0.132, 0.0674, 0.0787, 0.0746, 0.0372,   # 2 x 5 rectangles
-    0.683, 0.239, 0.405, 0.67, 0.945,                # trackers at the top
-    0.468, 0.403, 0.191, 0.919, 0,                   # energy, meteorites, pods, ice, land
-]
-
-
 cdef double objective_prospect(const Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
     """Rough chance that player p meets a private card by the end (discard choice):
-    the measured base rate before the first tile, the card's progress after."""
+    the measured base rate before the first tile (the objective_rate table: how
+    often greedy_tuned met each card it kept; the setup discard gives up the card
+    least likely to pay, which no rule of thumb got right), its progress after."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint8_t* o = R.obj_private[card]
     cdef int kind = o[0], n
     if not pl.placed_any:
-        return OBJ_BASE_RATE[card]
+        return R.fitted.objective_rate[card]
     if objective_met(g, R, p, card):
         return 0.9 if (kind == OC_RESOURCE_COUNT_AT_MOST
                        or kind == OC_COLLECTED_GREATER_THAN) else 1.0
@@ -368,8 +357,8 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
             # measured chances: n more squares in the window, or starting again
             group = objective_chance_group(R, pl.priv[i])
             for n in range(MAX_GAIN + 1):
-                st.gain[k][n] = Wc * chance_added(group, area - have, n, r)
-            st.spoil[k] += Wc * chance_added(group, area, have, r)
+                st.gain[k][n] = Wc * chance_added(R, group, area - have, n, r)
+            st.spoil[k] += Wc * chance_added(R, group, area, have, r)
         else:
             st.area[k] = True
             # the area of the terrain holding most of the card's icons
@@ -380,7 +369,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
             for y in range(GRID):
                 st.win[k][y] &= grid[y] & ~pl.occ[y]
             st.join[k] = W / (o[3] - top if o[3] > top else 1)
-            st.join[k] += Wc * chance_added(OG_AREA, o[3] - top, 1, r)
+            st.join[k] += Wc * chance_added(R, OG_AREA, o[3] - top, 1, r)
         st.n += 1
 
 

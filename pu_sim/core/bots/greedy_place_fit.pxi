@@ -1,7 +1,7 @@
 # The greedy bot's learned placement correction: afterstate features of a
 # candidate placement (open regions the tile leaves, lines it brings close to
-# complete, its size), valued by a table fitted to rollouts
-# (experiments/placement_values.py writes core/bots/place_fit_table.pxi).
+# complete, its size), valued by a table fitted to rollouts (the place_fit
+# table, run-time data: core/bots/fitted_tables.pxi).
 #
 # Why: the hand-made placement features value each square and line on its own.
 # Rollouts show that, at equal greedy value, a placement that splits the free
@@ -9,6 +9,10 @@
 # worth more early than late.  Counting regions needs a flood fill per
 # candidate, so only greedy's best PLACE_FIT_K placements are re-ranked (NEXT_FIT_K
 # when the next-tile lookahead is on: core/bots/greedy_next_fit.pxi).
+
+cdef enum:
+    PLACE_FIT_K = 6       # greedy-best placements the fitted values re-rank
+
 
 cdef enum:
     PLF_SIZE = 0          # squares the tile covers
@@ -112,12 +116,13 @@ cdef inline void line_feature(double* f, int missing, int medal) noexcept nogil:
 cdef double place_fit_value(const Game_t* g, const Rules_t* R, int p, const PlaceEval* e,
                             uint32_t move) noexcept nogil:
     """The fitted table's value of placement `move` (greedy units)."""
-    cdef int slot = 0, o = 0, x = 0, y = 0, k, base
+    cdef int slot = 0, o = 0, x = 0, y = 0, k
     cdef double f[N_PLACE_FEATURES]
     cdef double v = 0.0
+    cdef const double* table
     unpack_place(move, &slot, &o, &x, &y)
     placement_features(R, &g.pl[p], e, &R.orient[depot_tile(g, R, p, slot)][o], x, y, f)
-    base = place_fit_phase(g.round) * N_PLACE_FEATURES
+    table = R.fitted.place_fit[place_fit_phase(g.round)]
     for k in range(N_PLACE_FEATURES):
-        v += PLACE_FIT[base + k] * f[k]
+        v += table[k] * f[k]
     return v

@@ -1,8 +1,9 @@
 # The greedy bot's learned track-choice correction: at a choice among trackers
 # (synergy, energy, a card's advance), each option gets a value fitted to
-# rollouts (experiments/track_values.py writes core/bots/track_fit_table.pxi): one
+# rollouts (the track_fit table, run-time data: core/bots/fitted_tables.pxi): one
 # number per (track, tracker position, part of the game) and, per track, a
-# linear term in the player's context below.
+# linear term in the player's context below.  A corporation the fit left out
+# has zeros there and plays greedy's own values.
 #
 # Why: greedy values a step by what the space prints and the medals it adds,
 # the same in every position.  Rollouts show that a step's worth also depends
@@ -64,13 +65,13 @@ cdef inline int track_fit_phase(int round_) noexcept nogil:
     return 0 if phase < 0 else min(phase, TRACK_FIT_PHASES - 1)
 
 
-cdef double track_fit(const Game_t* g, const double* ctx, int p, int t) noexcept nogil:
+cdef double track_fit(const Game_t* g, const Rules_t* R, const double* ctx, int p,
+                      int t) noexcept nogil:
     """Fitted value (greedy units, relative to the other trackers) of advancing
     tracker t now; ctx is track_context(p)."""
     cdef int corp = g.pl[p].corp, pos = min(g.pl[p].track[t], TRACK_FIT_POSITIONS - 1), k
-    cdef int base = (corp * N_TRACKS + t) * TRACK_FIT_CONTEXT
-    cdef double v = TRACK_CELL_FIT[((corp * N_TRACKS + t) * TRACK_FIT_POSITIONS + pos)
-                                   * TRACK_FIT_PHASES + track_fit_phase(g.round)]
+    cdef const double* context = R.fitted.track_context[corp][t]
+    cdef double v = R.fitted.track_cell[corp][t][pos][track_fit_phase(g.round)]
     for k in range(TRACK_FIT_CONTEXT):
-        v += TRACK_CONTEXT_FIT[base + k] * ctx[k]
+        v += context[k] * ctx[k]
     return v

@@ -35,7 +35,7 @@ cdef struct SearchScratch:
 cdef inline bint major_decision(int decision) noexcept nogil:
     """Placements and track choices: where search gains most over greedy.
 
-    reports/search_by_decision: searching only these gained +2.8 and +1.2 medals
+    reports/bots/search_by_decision: searching only these gained +2.8 and +1.2 medals
     over greedy_tuned; every other kind of decision +0.5 or less, though they
     are three in five of the decisions searched (rover steps, resolution order).
     """

@@ -544,6 +544,8 @@ cdef struct Rules_t:
     # objectives (index = id - 37): neighbour (kind, a, b, c, d, higher) and private
     uint8_t obj_neighbour[N_OBJECTIVES][6]
     uint8_t obj_private[N_OBJECTIVES][5]
+    # the greedy bot's fitted tables (core/bots/fitted_tables.pxi), run-time data
+    FittedTables_t* fitted
 
 
 cdef struct Rng_t:

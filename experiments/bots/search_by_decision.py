@@ -1,0 +1,72 @@
+"""Where search beats greedy: a search restricted to one kind of decision.
+
+The preset's solo base games, searching (the preset's best 2 moves, 4
+rollouts each) only the decisions of one group at a time, paired with the
+preset's own games (``pu_sim.bots.fitting.search_by_decision``).
+
+Usage: ``python experiments/bots/search_by_decision.py [--preset NAME]
+[--games N] [--seed S] [--groups NAME ...] [--jobs J] [--out reports] [--smoke]``
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from pu_sim import bots
+from pu_sim.bots.fitting import search_by_decision as sbd
+from pu_sim.bots.fitting.common import start
+
+STUDY = "search_by_decision"
+GROUPS = tuple(sbd.GROUPS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Config:
+    preset: str = field(
+        default="greedy_tuned", metadata={"choices": ("greedy", *bots.PRESETS)}
+    )
+    n_games: int = 400
+    seed: int = 101
+    groups: tuple[str, ...] = field(default=GROUPS, metadata={"choices": GROUPS})
+
+    def run_name(self) -> str:
+        return f"{self.preset}-{self.n_games}-games-seed-{self.seed}"
+
+
+# default greedy (fast rollouts), two games, two groups
+SMOKE = {"preset": "greedy", "n_games": 2, "groups": ("place", "civ")}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    run = start(
+        STUDY, Config(), argv, doc=__doc__, smoke=SMOKE, run_name=Config.run_name
+    )
+    c = run.config
+    scores = {
+        group: np.array(Parallel(n_jobs=run.jobs)(
+            delayed(sbd.play)(c.preset, group, i, c.seed) for i in range(c.n_games)
+        ))
+        for group in ("none", *c.groups)
+    }  # fmt: skip
+    rows = sbd.group_rows(scores, c.groups)
+    results = {
+        "width": sbd.WIDTH, "rollouts": sbd.ROLLOUTS, "games": c.n_games,
+        "seconds": round(time.perf_counter() - run.started, 1),
+        "preset_mean": float(scores["none"].mean()),
+        "preset_median": float(np.median(scores["none"])), "groups": rows,
+    }  # fmt: skip
+    run.finish(
+        title="Where search beats greedy, by kind of decision",
+        games=c.n_games * len(scores), results=results,
+        readme=sbd.report_text(c.preset, run.command, results),
+    )  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

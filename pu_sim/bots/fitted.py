@@ -1,0 +1,475 @@
+"""The greedy bot's fitted tables: run-time data files, read and written here only.
+
+Five tables of measured or rollout-fitted numbers steer the greedy bot (the
+track values, the placement values, the line and objective chances, the
+objectives' base rates).  Each is a file pair in ``pu_sim/data/fitted/``:
+``<name>.npz`` holds the arrays, ``<name>.toml`` says how they were made (the
+command, the seed, the engine version, the date) and what every axis means.
+The rules load them into the compiled core at run time
+(:func:`pu_sim.rules.load_rules`), so a refit writes files and needs no build.
+
+Why one module: the layout of each table (its arrays, their axes and the core
+constants that size them) is declared once, in :data:`TABLES`; loading checks
+every file against it (one error naming the file, the array and the expected
+and found shapes), writing checks the arrays before any file is touched, and
+:func:`core_arrays` lowers the tables to the layout the core copies.
+
+The track table is keyed by corporation key (its ``corporations`` array), not
+by the corporation count compiled into the core: a corporation without an
+entry gets zeros, so its bot plays greedy's own values, and a new corporation
+needs no refit before it can play.
+
+Examples
+--------
+>>> from pu_sim.bots import fitted
+>>> sorted(fitted.TABLES)
+['line_chance', 'objective_chance', 'objective_rate', 'place_fit', 'track_fit']
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FITTED_DIR = Path(__file__).resolve().parents[1] / "data" / "fitted"
+"""The packaged tables."""
+
+KEYS = "corporations"
+"""The array naming the rows of a keyed table (its first axis)."""
+
+Floats = npt.NDArray[np.float64]
+
+
+class FittedTableError(ValueError):
+    """A fitted table file is missing, unreadable or not of its table's layout."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a table's array: its name and size.
+
+    ``size`` is a number or the name of one of the core's ``CONSTANTS`` (plus
+    ``extra``): the core indexes the array by it, so the file must agree.
+    """
+
+    name: str
+    size: int | str
+    extra: int = 0
+
+    def expected(self, constants: Mapping[str, int]) -> int:
+        """The size the core expects."""
+        base = self.size if isinstance(self.size, int) else int(constants[self.size])
+        return base + self.extra
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What one table holds: its arrays' axes and what each axis means.
+
+    A ``keyed`` table's arrays have one more, leading axis: one row per key
+    of its :data:`KEYS` array (corporation keys).
+    """
+
+    description: str
+    arrays: Mapping[str, tuple[Axis, ...]]
+    axes: Mapping[str, str]
+    keyed: bool = False
+
+    def shape(self, array: str, constants: Mapping[str, int]) -> tuple[int, ...]:
+        """The expected shape of one array without the key axis."""
+        return tuple(a.expected(constants) for a in self.arrays[array])
+
+
+TABLES: Mapping[str, Layout] = {
+    "track_fit": Layout(
+        description=(
+            "Rollout-fitted value of advancing a tracker at a choice among "
+            "trackers, in greedy's units and relative to the other options: a "
+            "cell per (track, tracker position, part of the game) plus, per "
+            "track, a linear term in the player's context "
+            "(pu_sim/core/bots/greedy_track_fit.pxi)."
+        ),
+        arrays={
+            "cell": (
+                Axis("track", "N_TRACKS"),
+                Axis("position", "TRACK_FIT_POSITIONS"),
+                Axis("phase", "TRACK_FIT_PHASES"),
+            ),
+            "context": (
+                Axis("track", "N_TRACKS"),
+                Axis("context", "TRACK_FIT_CONTEXT"),
+            ),
+        },
+        axes={
+            "corporation": "the corporation key in `corporations`; a corporation "
+            "with no row plays greedy's own values (zeros)",
+            "track": "civ, water, biomass, rover, tech",
+            "position": "the tracker's position before the step (higher ones: "
+            "the last)",
+            "phase": "third of a 20-round game the round falls in",
+            "context": "Game.track_context's entries: lifepods, lifepods within 2 "
+            "and 4 squares of a rover, rovers on the planet and in supply, covered "
+            "squares, civ cards, tech level, meteorites, lifepods collected, the "
+            "five tracker positions",
+        },
+        keyed=True,
+    ),
+    "place_fit": Layout(
+        description=(
+            "Rollout-fitted value of a placement's afterstate features, in "
+            "greedy's units and relative to greedy's best placement "
+            "(pu_sim/core/bots/greedy_place_fit.pxi)."
+        ),
+        arrays={
+            "values": (
+                Axis("phase", "PLACE_FIT_PHASES"),
+                Axis("feature", "N_PLACE_FEATURES"),
+            )
+        },
+        axes={
+            "phase": "part of the game, PLACE_FIT_ROUND_SPAN (4) rounds each, the "
+            "last one open-ended",
+            "feature": "Game.placement_features: size, regions, free_1, free_2_3, "
+            "free_4_7, free_8, line_1, line_2, line_3_4",
+        },
+    ),
+    "line_chance": Layout(
+        description=(
+            "Measured chance that a row or column scores its medal at the end "
+            "(pu_sim/core/bots/greedy.pxi line_chance_at)."
+        ),
+        arrays={
+            "chance": (
+                Axis("meteorite", 2),
+                Axis("open", "LINE_CHANCE_SQUARES"),
+                Axis("round", "LINE_CHANCE_ROUNDS", extra=1),
+            )
+        },
+        axes={
+            "meteorite": "0: the line holds no meteorite, 1: it holds one",
+            "open": "open squares of the line 0..12",
+            "round": "the round whose start the line is seen at, 1..20 (later "
+            "rounds count as the last); the last entry is the game's end",
+        },
+    ),
+    "objective_chance": Layout(
+        description=(
+            "Measured chance that a private objective card is met at the end "
+            "(pu_sim/core/bots/greedy_objectives.pxi objective_chance_at)."
+        ),
+        arrays={
+            "chance": (
+                Axis("group", "OBJ_CHANCE_GROUPS"),
+                Axis("missing", "OBJ_CHANCE_MISSING"),
+                Axis("round", "OBJ_CHANCE_ROUNDS", extra=1),
+            )
+        },
+        axes={
+            "group": "3x3 rectangle, 2x5 rectangle, area with 6 icons, civ / "
+            "water / biomass / rover / tech tracker at the top, 9 meteorites "
+            "collected, no uncovered ice",
+            "missing": "units the card still misses 0..15; 16: a rectangle with "
+            "no free window left",
+            "round": "the round whose start the card is seen at, 1..20 (later "
+            "rounds count as the last); the last entry is the game's end",
+        },
+    ),
+    "objective_rate": Layout(
+        description=(
+            "Measured share of games in which greedy_tuned met each private "
+            "card it kept: the setup discard gives up the card least likely to "
+            "pay (pu_sim/core/bots/greedy_objectives.pxi objective_prospect)."
+        ),
+        arrays={"rate": (Axis("card", "N_OBJECTIVES"),)},
+        axes={"card": "objective card id - 37 (ids 37..64)"},
+    ),
+}
+"""Every fitted table's layout, by name (the file stem)."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """How a table was made, for its TOML file.
+
+    ``command`` re-creates the table (``--write``); ``report`` is the report
+    folder that holds its measurement; ``created`` defaults to today.
+    """
+
+    command: str
+    seed: int | None = None
+    engine_version: int | None = None
+    report: str | None = None
+    created: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class FittedTable:
+    """One table: its arrays (a keyed table's keys included) and its metadata."""
+
+    name: str
+    arrays: Mapping[str, npt.NDArray[Any]]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, array: str) -> npt.NDArray[Any]:
+        return self.arrays[array]
+
+    def rows(self) -> dict[str, int]:
+        """A keyed table's key -> row index (empty for other tables)."""
+        if KEYS not in self.arrays:
+            return {}
+        return {str(k): i for i, k in enumerate(self.arrays[KEYS])}
+
+
+@dataclass(frozen=True)
+class FittedTables(Mapping[str, FittedTable]):
+    """Every table of one folder, with the digest of their arrays."""
+
+    folder: Path
+    tables: Mapping[str, FittedTable]
+    digest: str
+
+    def __getitem__(self, name: str) -> FittedTable:
+        return self.tables[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.tables)
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+
+# --------------------------------------------------------------------------------
+# Checking
+# --------------------------------------------------------------------------------
+
+
+def _constants() -> Mapping[str, int]:
+    """The core's sizes (the core is imported only when a table is checked)."""
+    from pu_sim._build_check import import_core
+
+    return import_core().CONSTANTS  # type: ignore[no-any-return]
+
+
+def check_arrays(
+    name: str,
+    arrays: Mapping[str, npt.ArrayLike],
+    where: str,
+    constants: Mapping[str, int] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of table ``name`` as numpy arrays, or one clear error.
+
+    Every array of the layout must be there (and no other), of the shape the
+    core expects, finite; a keyed table's keys must be distinct strings, one
+    per row.  ``where`` names the file in the error.
+    """
+    if name not in TABLES:
+        raise FittedTableError(f"{where}: no fitted table is called {name!r}")
+    layout = TABLES[name]
+    constants = _constants() if constants is None else constants
+    expected = set(layout.arrays) | ({KEYS} if layout.keyed else set())
+    if set(arrays) != expected:
+        missing = sorted(expected - set(arrays))
+        extra = sorted(set(arrays) - expected)
+        raise FittedTableError(
+            f"{where}: arrays {sorted(arrays)}, expected {sorted(expected)}"
+            + (f" (missing {missing})" if missing else "")
+            + (f" (unexpected {extra})" if extra else "")
+        )
+    out: dict[str, npt.NDArray[Any]] = {}
+    lead: tuple[int, ...] = ()
+    if layout.keyed:
+        keys = np.asarray(arrays[KEYS])
+        if keys.ndim != 1 or keys.dtype.kind != "U":
+            raise FittedTableError(
+                f"{where}: array {KEYS!r} must be one row of strings, found "
+                f"shape {keys.shape} of {keys.dtype}"
+            )
+        if len(set(keys.tolist())) != len(keys):
+            raise FittedTableError(f"{where}: array {KEYS!r} repeats a key")
+        out[KEYS] = keys
+        lead = (len(keys),)
+    for array in layout.arrays:
+        values = np.asarray(arrays[array])
+        want = lead + layout.shape(array, constants)
+        if values.shape != want:
+            raise FittedTableError(
+                f"{where}: array {array!r} has shape {values.shape}, expected {want}"
+                + (f" (one row per entry of {KEYS!r})" if layout.keyed else "")
+            )
+        if values.dtype.kind not in "fiu":
+            raise FittedTableError(
+                f"{where}: array {array!r} holds {values.dtype}, expected numbers"
+            )
+        values = values.astype(np.float64)
+        if not np.isfinite(values).all():
+            raise FittedTableError(f"{where}: array {array!r} holds non-finite values")
+        out[array] = values
+    return out
+
+
+# --------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------
+
+
+def load_table(name: str, folder: str | Path | None = None) -> FittedTable:
+    """Read and check one table from ``folder`` (default: the packaged ones)."""
+    base = Path(FITTED_DIR if folder is None else folder)
+    npz, toml = base / f"{name}.npz", base / f"{name}.toml"
+    for path in (npz, toml):
+        if not path.is_file():
+            raise FittedTableError(f"{path}: file not found")
+    try:
+        with np.load(npz, allow_pickle=False) as data:
+            raw = {k: data[k] for k in data.files}
+    except (OSError, ValueError) as exc:
+        raise FittedTableError(f"{npz}: unreadable ({exc})") from None
+    try:
+        meta = tomllib.loads(toml.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise FittedTableError(f"{toml}: invalid TOML ({exc})") from None
+    if meta.get("table") != name:
+        raise FittedTableError(f"{toml}: describes table {meta.get('table')!r}")
+    return FittedTable(name, check_arrays(name, raw, str(npz)), meta)
+
+
+def load_fitted(folder: str | Path | None = None) -> FittedTables:
+    """Every table of :data:`TABLES` from ``folder`` (default: the packaged ones)."""
+    base = Path(FITTED_DIR if folder is None else folder)
+    tables = {name: load_table(name, base) for name in TABLES}
+    return FittedTables(folder=base, tables=tables, digest=tables_digest(tables))
+
+
+def tables_digest(tables: Mapping[str, FittedTable]) -> str:
+    """SHA-256 over the tables' arrays (names, dtypes, shapes, values).
+
+    Over the values, not the files: the same numbers give the same digest
+    whatever the archive's timestamps or the metadata's wording.
+    """
+    h = hashlib.sha256()
+    for name in sorted(tables):
+        for array in sorted(tables[name].arrays):
+            values = np.ascontiguousarray(tables[name].arrays[array])
+            h.update(f"{name}/{array}/{values.dtype.str}/{values.shape}".encode())
+            h.update(values.tobytes())
+    return h.hexdigest()
+
+
+def core_arrays(
+    tables: Mapping[str, FittedTable], corporations: Sequence[str]
+) -> dict[str, Floats]:
+    """The tables in the core's layout (``CoreRules(..., fitted=...)``).
+
+    The track table gets one row per corporation of the rules, in their order:
+    a corporation's own row from the file, zeros when the file has none (keys
+    the rules do not know are left out).
+    """
+    track = tables["track_fit"]
+    rows = track.rows()
+    cell = np.zeros((len(corporations), *track["cell"].shape[1:]))
+    context = np.zeros((len(corporations), *track["context"].shape[1:]))
+    for i, key in enumerate(corporations):
+        if key in rows:
+            cell[i] = track["cell"][rows[key]]
+            context[i] = track["context"][rows[key]]
+    return {
+        "track_cell": cell,
+        "track_context": context,
+        "place_fit": np.asarray(tables["place_fit"]["values"], np.float64),
+        "line_chance": np.asarray(tables["line_chance"]["chance"], np.float64),
+        "objective_chance": np.asarray(
+            tables["objective_chance"]["chance"], np.float64
+        ),
+        "objective_rate": np.asarray(tables["objective_rate"]["rate"], np.float64),
+    }
+
+
+# --------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------
+
+
+def rounded(values: npt.ArrayLike, decimals: int = 4) -> Floats:
+    """Values as their ``decimals``-place decimal text reads back.
+
+    The tables store exactly these doubles (the core's generated source once
+    held them as such literals), so a refit writes what a reader of the
+    report's numbers would type.
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    flat = [float(f"{v:.{decimals}f}") for v in arr.ravel().tolist()]
+    return np.asarray(flat, dtype=np.float64).reshape(arr.shape)
+
+
+def write_table(
+    name: str,
+    arrays: Mapping[str, npt.ArrayLike],
+    provenance: Provenance,
+    folder: str | Path | None = None,
+) -> Path:
+    """Check and write ``<name>.npz`` and ``<name>.toml``; returns the npz path.
+
+    Nothing is written unless every array fits the table's layout.
+    """
+    base = Path(FITTED_DIR if folder is None else folder)
+    checked = check_arrays(name, arrays, f"{name} (to write)")
+    base.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    np.savez(buffer, **checked)  # type: ignore[arg-type]
+    npz = base / f"{name}.npz"
+    npz.write_bytes(buffer.getvalue())
+    (base / f"{name}.toml").write_text(metadata_text(name, checked, provenance))
+    return npz
+
+
+def metadata_text(
+    name: str, arrays: Mapping[str, npt.NDArray[Any]], provenance: Provenance
+) -> str:
+    """The TOML describing a table: how it was made, its arrays, its axes."""
+    layout = TABLES[name]
+    created = provenance.created or dt.date.today().isoformat()
+    lines = [
+        f"# How {name}.npz was made and what its axes mean (pu_sim.bots.fitted).",
+        f"table = {_toml(name)}",
+        f"description = {_toml(layout.description)}",
+        f"command = {_toml(provenance.command)}",
+    ]
+    if provenance.seed is not None:
+        lines.append(f"seed = {provenance.seed}")
+    if provenance.engine_version is not None:
+        lines.append(f"engine_version = {provenance.engine_version}")
+    lines.append(f"created = {_toml(created)}")
+    if provenance.report is not None:
+        lines.append(f"report = {_toml(provenance.report)}")
+    if provenance.notes is not None:
+        lines.append(f"notes = {_toml(provenance.notes)}")
+    if layout.keyed:
+        keys = [str(k) for k in arrays[KEYS]]
+        lines.append(f"{KEYS} = [{', '.join(_toml(k) for k in keys)}]")
+    for array, axes in layout.arrays.items():
+        names = (["corporation"] if layout.keyed else []) + [a.name for a in axes]
+        lines += [
+            "",
+            f"[arrays.{array}]",
+            f"shape = [{', '.join(str(n) for n in arrays[array].shape)}]",
+            f"axes = [{', '.join(_toml(n) for n in names)}]",
+        ]
+    lines += ["", "[axes]"]
+    lines += [f"{axis} = {_toml(meaning)}" for axis, meaning in layout.axes.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml(text: str) -> str:
+    """A TOML basic string."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
