@@ -213,3 +213,11 @@ def test_an_explicit_cluster_column_and_runs():
     # two runs of the same games: the default key keeps their clusters apart
     runs = pl.concat([df.with_columns(run=pl.lit(r)) for r in ("x", "y")])
     assert clusters.cluster_means(runs, group_size=2)["clusters"].to_list() == [20, 20]
+
+
+def test_a_game_id_shared_by_two_runs_is_refused_for_derived_values():
+    df = pl.concat([copies(3, 1), copies(3, 1)])  # two runs, no run column
+    with pytest.raises(ValueError, match="more rows than seats"):
+        clusters.cluster_win_rates(df)
+    runs = pl.concat([copies(3, 1).with_columns(run=pl.lit(r)) for r in "xy"])
+    assert clusters.cluster_win_rates(runs)["n"].to_list() == [6, 6]

@@ -132,16 +132,27 @@ def cluster_frame(
     missing = sorted(c for c in need if c not in names)
     if missing:
         raise ValueError(f"the frame lacks column(s) {missing}; it has {names}")
-    return (
+    derived = value in DERIVED_VALUES
+    out = (
         lazy.select([c for c in names if c in need])
         .select(
             "n_players",
             *dict.fromkeys([*labels, *extra]),
             value_expr(value, gk).alias(VALUE),
             key.alias(CLUSTER),
+            *([(pl.len().over(gk) > pl.col("n_players")).alias("_crowded")]
+              if derived else []),
         )
         .collect()
-    )
+    )  # fmt: skip
+    if derived:
+        if out["_crowded"].any():
+            raise ValueError(
+                f"some games have more rows than seats: {gk} does not identify a "
+                "game (concatenated runs need a 'run' column)"
+            )
+        out = out.drop("_crowded")
+    return out
 
 
 def label_order(df: pl.DataFrame, labels: Sequence[str]) -> list[pl.Expr]:
