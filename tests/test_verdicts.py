@@ -61,7 +61,7 @@ def test_significance_flags_override_the_intervals():
     assert label(SIG, b, significant_a=[True], significant_b=[True]) == "robust"
 
 
-def test_verdicts_join_two_tables():
+def test_judge_findings_joins_two_tables():
     a = pl.DataFrame(
         {
             "corporation": ["x", "y", "z"],
@@ -78,7 +78,7 @@ def test_verdicts_join_two_tables():
             "upper": [0.06, 0.15, 0.13],
         }
     )
-    out = verdicts.verdicts(a, b, on=["corporation"])  # fmt: skip
+    out = verdicts.judge_findings(a, b, on=["corporation"])  # fmt: skip
     assert out["corporation"].to_list() == ["x", "y", "z"]
     assert out["label"].to_list() == ["robust", "bot-dependent", "unresolved"]
     assert out["excess_b"].to_list() == [0.08, 0.1, 0.01]

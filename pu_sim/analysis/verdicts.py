@@ -138,7 +138,7 @@ def _flags(
     return np.asarray(given, dtype=np.bool_).ravel()
 
 
-def verdicts(
+def judge_findings(
     table_a: Frame,
     table_b: Frame,
     *,
