@@ -52,7 +52,7 @@ from pu_sim.analysis.solo_decks import (
 T = TypeVar("T", bound=Target)
 
 DEFAULT_ROUNDING_BOOTSTRAP = 200
-"""Resamples for rounding stability: a 5% flip share to about +-1.5 points."""
+"""Resamples for rounding stability: a 5% flip share is known to +-1.5 points."""
 
 
 def _solo(games: Frame) -> pl.DataFrame:
