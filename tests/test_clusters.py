@@ -104,6 +104,40 @@ def test_cr1_difference_by_hand_and_as_a_regression():
     assert cov[1, 1] == pytest.approx(var)
 
 
+def test_a_linear_contrast_is_the_difference_with_its_cr1_interval():
+    df = multiplayer_frame(600, 2, corp_effect={"Alpha Corp": 3}, setup_sd=4.0,
+                           group_size=2, seed=4,
+                           corporations=["Alpha Corp", "Beta Corp"])  # fmt: skip
+    x = np.column_stack([np.ones(df.height), (df["corporation"] == "Alpha Corp")])
+    groups = (df["game_id"] // 2).to_numpy()
+    out = cluster_stats.linear_contrast(x, df["score"].to_numpy(), groups, [0, 1])
+    diff = clusters.cluster_difference(
+        df, a="Alpha Corp", b="Beta Corp", group_size=2
+    ).row(0, named=True)
+    for key in ("se", "lower", "upper", "p_value"):
+        assert out[key] == pytest.approx(diff[key])
+    assert out["estimate"] == pytest.approx(diff["difference"])
+    assert out["clusters"] == diff["clusters"] == 300
+
+
+def test_bootstrap_difference_and_win_rates_agree_with_cr1():
+    df = multiplayer_frame(3000, 2, corp_effect={"Alpha Corp": 2}, setup_sd=4.0,
+                           group_size=2, seed=7)  # fmt: skip
+    run = {"group_size": 2, "n_boot": 600, "seed": 5}
+    cr1 = clusters.cluster_difference(df, a="Alpha Corp", b="Beta Corp", group_size=2)
+    boot = clusters.cluster_difference(
+        df, a="Alpha Corp", b="Beta Corp", method="bootstrap", **run
+    )
+    assert boot["se"][0] == pytest.approx(cr1["se"][0], rel=0.15)
+    assert boot["difference"][0] == cr1["difference"][0]
+    wins = clusters.cluster_win_rates(df, group_size=2)
+    wins_boot = clusters.cluster_win_rates(df, method="bootstrap", **run)
+    assert wins_boot["se"].to_numpy() == pytest.approx(wins["se"].to_numpy(), rel=0.15)
+    assert wins_boot["lower"].to_numpy() == pytest.approx(
+        wins["lower"].to_numpy(), abs=0.01
+    )
+
+
 def test_cluster_ols_single_coefficient_by_hand():
     beta, cov = cluster_stats.cluster_ols(np.ones((4, 1)), [1, 3, 5, 7], [0, 0, 1, 1])
     assert beta[0] == 4.0 and cov[0, 0] == pytest.approx(2 * (16 + 16) / 16)

@@ -66,6 +66,45 @@ def cluster_ols(
     return np.asarray(beta, np.float64), np.asarray(cov, np.float64)
 
 
+def linear_contrast(
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
+    clusters: npt.ArrayLike,
+    contrast: npt.ArrayLike,
+    confidence: float = 0.95,
+) -> dict[str, float]:
+    """A linear contrast ``w'beta`` of OLS coefficients with its CR1 interval.
+
+    ``se = sqrt(w' cov w)`` from :func:`cluster_ols`, Student's t with ``G - 1``
+    degrees of freedom (G clusters) for the interval and the two-sided p-value
+    of ``w'beta = 0``.
+
+    Returns
+    -------
+    dict
+        ``estimate, se, lower, upper, p_value, clusters``.
+
+    Examples
+    --------
+    >>> x = [[1.0, 0.0], [1.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    >>> out = linear_contrast(x, [1, 3, 2, 5], [0, 0, 1, 1], [0.0, 1.0])
+    >>> out["estimate"], out["clusters"]  # second group's mean minus the first's
+    (2.5, 2.0)
+    """
+    beta, cov = cluster_ols(x, y, clusters)
+    w = np.asarray(contrast, dtype=np.float64).ravel()
+    g = float(np.unique(np.asarray(clusters).ravel()).size)
+    estimate = float(w @ beta)
+    se = float(np.sqrt(w @ cov @ w))
+    lo, hi, p = t_limits(
+        np.array([estimate]), np.array([se]), np.array([g - 1.0]), confidence
+    )
+    return {
+        "estimate": estimate, "se": se, "lower": float(lo[0]), "upper": float(hi[0]),
+        "p_value": float(p[0]), "clusters": g,
+    }  # fmt: skip
+
+
 def design_effect(influence: npt.ArrayLike, clusters: npt.ArrayLike) -> float:
     """Variance with clusters as units over the variance with rows as units.
 
