@@ -12,6 +12,7 @@ Nothing here imports the compiled core: analyses run on any saved frame.
 # depth, game feel, solo deck calibration.
 from pu_sim.analysis.cluster_stats import cluster_ols as cluster_ols
 from pu_sim.analysis.cluster_stats import design_effect as design_effect
+from pu_sim.analysis.cluster_stats import linear_contrast as linear_contrast
 from pu_sim.analysis.clusters import cluster_difference as cluster_difference
 from pu_sim.analysis.clusters import cluster_means as cluster_means
 from pu_sim.analysis.clusters import cluster_win_rates as cluster_win_rates
