@@ -122,3 +122,29 @@ def test_signal_spread_is_zero_when_the_options_never_differ():
     assert signal < 0.15  # pure noise: any estimate left is sampling error
     with pytest.raises(ValueError, match="rollouts >= 2"):
         stats.signal_spread(np.zeros((10, 1)))
+
+
+def test_benjamini_hochberg_by_hand():
+    """Sorted p 0.005, 0.01, 0.03, 0.04 (m = 4): p * m / rank = 0.02, 0.02, 0.04,
+    0.04, then the running minimum from the largest down."""
+    out = stats.benjamini_hochberg([0.01, 0.04, 0.03, 0.005])
+    assert out.tolist() == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert np.all(out <= stats.holm([0.01, 0.04, 0.03, 0.005]))  # never stricter
+    kept = stats.benjamini_hochberg([0.01, math.nan, 0.04])
+    assert kept[0] == pytest.approx(0.02) and kept[2] == pytest.approx(0.04)
+    assert math.isnan(kept[1])
+
+
+def test_kendall_counts_pairs():
+    # 3 points, pairs (1,2) (1,3) concordant, (2,3) discordant: (2 - 1) / 3
+    assert stats.kendall([1, 2, 3], [1, 3, 2]) == pytest.approx(1 / 3)
+    assert stats.kendall([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    assert math.isnan(stats.kendall([1, 1, 1], [1, 2, 3]))
+
+
+def test_t_test_and_mean_interval_edges():
+    # se 0 with an effect: certain; df <= 0 or one observation: no answer
+    p = stats.t_test([1.0, 1.0], [0.0, 0.5], [5, 0])
+    assert p[0] == 0.0 and math.isnan(p[1])
+    lo, hi = stats.mean_interval([1.0, 2.0], [1.0, math.nan], [1, 5])
+    assert np.isnan(lo).all() and np.isnan(hi).all()

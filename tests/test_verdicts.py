@@ -1,0 +1,195 @@
+"""Verdict labels, rank agreement and corrected cell tests with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats as sps
+from synthetic_games import multiplayer_frame
+
+from pu_sim.analysis import stats, verdicts
+
+SIG = ([2.0], [1.0], [3.0])  # estimate, lower, upper: significant and positive
+
+
+def label(a, b, **kw):
+    return verdicts.finding_labels(*a, *b, **kw)[0]
+
+
+# ---------------------------------------------------------------- the label rule
+
+
+def test_robust_needs_both_significant_in_the_same_direction():
+    assert label(SIG, ([0.5], [0.1], [0.9])) == "robust"
+    assert label(([-2.0], [-3.0], [-1.0]), ([-0.5], [-0.9], [-0.1])) == "robust"
+
+
+def test_opposite_significant_directions_are_bot_dependent():
+    assert label(SIG, ([-2.0], [-3.0], [-1.0])) == "bot-dependent"
+
+
+def test_one_significant_and_a_significant_difference_is_bot_dependent():
+    """a: 2 +- 1 (se 0.51), b: -0.5 +- 1: the difference 2.5 exceeds 1.96 *
+    sqrt(2) * 0.51 = 1.41, so the policies disagree although b is not
+    significant on its own."""
+    other = ([-0.5], [-1.5], [0.5])
+    assert label(SIG, other) == "bot-dependent"
+    assert label(other, SIG) == "bot-dependent"  # symmetric
+
+
+def test_one_significant_and_the_other_too_noisy_is_unresolved():
+    assert label(SIG, ([1.0], [-0.1], [2.1])) == "unresolved"  # difference 1 < 1.41
+    assert label(SIG, ([0.0], [-9.0], [9.0])) == "unresolved"  # b knows nothing
+    assert label(([0.1], [-1.0], [1.2]), ([0.0], [-1.0], [1.0])) == "unresolved"
+
+
+def test_the_interval_rule_asks_the_other_interval_to_exclude_the_estimate():
+    noisy_below = ([0.5], [-0.5], [1.5])  # excludes 2.0, difference 1.5 > 1.41
+    assert label(SIG, noisy_below, disagreement="interval") == "bot-dependent"
+    wide = ([0.5], [-0.5], [2.5])  # includes 2.0
+    assert label(SIG, wide, disagreement="interval") == "unresolved"
+    assert label(SIG, wide) == "unresolved"
+    with pytest.raises(ValueError, match="disagreement"):
+        label(SIG, wide, disagreement="vote")
+
+
+def test_significance_flags_override_the_intervals():
+    """An adjusted p-value may take significance away from a CI excluding 0."""
+    b = ([1.5], [1.1], [1.9])
+    assert label(SIG, b, significant_a=[True], significant_b=[False]) == "unresolved"
+    assert label(SIG, b, significant_a=[True], significant_b=[True]) == "robust"
+
+
+def test_judge_findings_joins_two_tables():
+    a = pl.DataFrame(
+        {
+            "corporation": ["x", "y", "z"],
+            "excess": [0.1, -0.1, 0.0],
+            "lower": [0.05, -0.15, -0.05],
+            "upper": [0.15, -0.05, 0.05],
+        }
+    )
+    b = pl.DataFrame(
+        {
+            "corporation": ["z", "y", "x"],
+            "excess": [0.01, 0.1, 0.08],
+            "lower": [-0.04, 0.05, 0.03],
+            "upper": [0.06, 0.15, 0.13],
+        }
+    )
+    out = verdicts.judge_findings(a, b, on=["corporation"])  # fmt: skip
+    assert out["corporation"].to_list() == ["x", "y", "z"]
+    assert out["label"].to_list() == ["robust", "bot-dependent", "unresolved"]
+    assert out["excess_b"].to_list() == [0.08, 0.1, 0.01]
+    assert out.schema["label"] == verdicts.Label
+
+
+# ---------------------------------------------------------------- rank agreement
+
+
+def fixed_scores(means: dict[str, float], n_setups: int = 30) -> pl.DataFrame:
+    """Solo-like rows, one per label and setup, with the same score everywhere."""
+    rows = [
+        (setup, 1, corp, value)
+        for setup in range(n_setups)
+        for corp, value in means.items()
+    ]
+    return pl.DataFrame(
+        rows, schema=["game_id", "n_players", "corporation", "score"], orient="row"
+    )
+
+
+def test_rank_agreement_known_values_and_a_degenerate_bootstrap():
+    """Orders a > b > c > d and a > b > d > c: Spearman 1 - 6 * 2 / (4 * 15) =
+    0.8, Kendall (5 - 1) / 6; every setup alike, so every resample agrees."""
+    a = fixed_scores({"a": 40, "b": 30, "c": 20, "d": 10})
+    b = fixed_scores({"a": 45, "b": 35, "c": 5, "d": 15})
+    out = verdicts.rank_agreement(a, b, value="score", n_boot=200).row(0, named=True)
+    assert out["labels"] == 4 and out["shared_clusters"] == 30
+    assert out["spearman"] == pytest.approx(0.8)
+    assert out["kendall"] == pytest.approx(4 / 6)
+    assert (out["spearman_lower"], out["spearman_upper"]) == pytest.approx((0.8, 0.8))
+    assert (out["kendall_lower"], out["kendall_upper"]) == pytest.approx((4 / 6,) * 2)
+
+
+def test_rank_agreement_of_a_policy_with_itself_and_its_reverse():
+    games = multiplayer_frame(1500, 3, corp_effect={"Alpha Corp": 3, "Beta Corp": 1,
+                              "Delta Corp": -3}, group_size=3, seed=4)  # fmt: skip
+    same = verdicts.rank_agreement(games, games, group_size=3, n_boot=200)
+    assert same["spearman"][0] == 1.0 and same["spearman_lower"][0] == 1.0
+    flipped = games.with_columns(
+        won=pl.col("rank") == pl.col("rank").max().over("game_id")
+    )
+    reverse = verdicts.rank_agreement(games, flipped, group_size=3, n_boot=200)
+    assert reverse["spearman"][0] < 0 and reverse["spearman_upper"][0] <= 0.5
+
+
+def test_row_correlations_match_scipy_with_ties():
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 4, (50, 6)).astype(float)
+    b = rng.integers(0, 4, (50, 6)).astype(float)
+    keep = (a.std(1) > 0) & (b.std(1) > 0)
+    rho = verdicts.row_spearman(a, b)[keep]
+    tau = verdicts.row_kendall(a, b)[keep]
+    assert rho == pytest.approx(
+        [sps.spearmanr(x, y).statistic for x, y in zip(a[keep], b[keep], strict=True)]
+    )
+    assert tau == pytest.approx(
+        [sps.kendalltau(x, y).statistic for x, y in zip(a[keep], b[keep], strict=True)]
+    )
+
+
+# ---------------------------------------------------------------- corrected cells
+
+
+def test_cell_effects_adjust_over_every_cell():
+    games = multiplayer_frame(3000, 2, corp_effect={"Alpha Corp": 4}, seed=6)
+    holm = verdicts.cell_effects(games, correction="holm")
+    bh = verdicts.cell_effects(games, correction="bh")
+    none = verdicts.cell_effects(games, correction="none")
+    assert holm.height == 4 * 3
+    p = holm["p_value"].to_numpy()
+    assert holm["p_adjusted"].to_numpy() == pytest.approx(stats.holm(p))
+    assert bh["p_adjusted"].to_numpy() == pytest.approx(stats.benjamini_hochberg(p))
+    assert none["p_adjusted"].to_numpy() == pytest.approx(p)
+    assert bh["significant"].sum() >= holm["significant"].sum()
+    alpha = holm.filter(pl.col("corporation") == "Alpha Corp")
+    assert alpha["significant"].all() and (alpha["effect"] > 0.1).all()
+    with pytest.raises(ValueError, match="correction"):
+        verdicts.adjust_pvalues([0.1], "sidak")  # type: ignore[arg-type]
+
+
+def test_cell_effects_on_scores_against_the_table():
+    games = multiplayer_frame(2000, 2, planet_effect={"North": 5}, seed=8)
+    cells = verdicts.cell_effects(games, value="score_vs_table", correction="bh")
+    north = cells.filter(pl.col("planet") == "North")
+    assert north["significant"].all() and (north["effect"] > 1.0).all()
+
+
+# ---------------------------------------------------------------- one-look table
+
+
+def test_verdict_table_labels_known_effects():
+    """Alpha strong under both policies, Delta weak under a and strong under b,
+    Beta and Gamma fair under both; planets fair."""
+    a = multiplayer_frame(3000, 3, corp_effect={"Alpha Corp": 4, "Delta Corp": -4},
+                          group_size=3, setup_sd=3, seed=11)  # fmt: skip
+    b = multiplayer_frame(3000, 3, corp_effect={"Alpha Corp": 4, "Delta Corp": 4},
+                          group_size=3, setup_sd=3, seed=12)  # fmt: skip
+    out = verdicts.verdict_table(a, b, group_size=3)
+    corps = out.filter(pl.col("kind") == "corporation")
+    assert corps["name"].to_list()[0] == "Alpha Corp"  # sorted by effect under a
+    assert corps["name"].to_list()[-1] == "Delta Corp"
+    assert corps["win_pp_a"].is_sorted(descending=True)
+    got = dict(zip(corps["name"], corps["label"], strict=True))
+    assert got["Alpha Corp"] == "robust"
+    assert got["Delta Corp"] == "bot-dependent"
+    scores = dict(zip(corps["name"], corps["score_label"], strict=True))
+    assert scores["Alpha Corp"] == "robust" and scores["Delta Corp"] == "bot-dependent"
+    planets = out.filter(pl.col("kind") == "planet")
+    assert set(planets["label"]) == {"unresolved"}
+    assert out.columns[:4] == ["n_players", "kind", "name", "win_pp_a"]
+    row = corps.row(0, named=True)
+    assert row["win_lower_a"] < row["win_pp_a"] < row["win_upper_a"]
+    assert 15 < row["win_pp_a"] < 35  # percentage points, not a share
