@@ -141,10 +141,6 @@ cdef inline void jump_rover_moved(Game_t* g, int p, int fx, int fy, int x, int y
 
 # ---- tech C (3): a synergy twice ---------------------------------------------------------
 
-cdef enum:
-    SYNERGY_TWICE = 0x10        # D_SYNERGY move: track | SYNERGY_TWICE
-
-
 cdef inline bint jump_synergy_twice(const Game_t* g, int p) noexcept nogil:
     return jump_has_tech(&g.pl[p], 3) and not (g.pl[p].used_round >> 3) & 1
 

@@ -3,6 +3,7 @@
 cdef enum:
     ALL_RANKS = 5               # a pick from every pile at once (Republic tech 5)
 
+
 cdef inline void civ_setup(Game_t* g, const Rules_t* R) noexcept nogil:
     """ST-11: per rank keep (players + 1) random cards; the rest is the reserve."""
     cdef uint8_t cards[CIV_PER_RANK]

@@ -3,6 +3,10 @@
 # legal_moves() and apply_move() are the whole interface of a decision: the fast
 # path, the slow path (GameState), golden traces and bots all go through them.
 
+cdef enum:
+    SYNERGY_TWICE = 0x10        # D_SYNERGY move track | SYNERGY_TWICE (corp_synergy_twice)
+
+
 cdef inline int gen_squares(const uint16_t* g, uint32_t* out, int n) noexcept nogil:
     """Append every set square of g (as y * 12 + x) to out."""
     cdef int y
