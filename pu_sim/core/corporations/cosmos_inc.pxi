@@ -8,15 +8,6 @@ cdef enum:
     POD_AREA = 0xFF
 
 
-cdef inline bint pod_at(const Player_t* pl, int t, int pos) noexcept nogil:
-    return pl.corp == CORP_COSMOS and (pl.pod_on[t] >> pos) & 1
-
-
-cdef inline int scoring_lifepods(const Player_t* pl) noexcept nogil:
-    """Collected lifepods in the scoring area (not on tracks or tech slots)."""
-    return pl.lifepods_collected - pl.pods_on_tracks - pl.pods_on_slots
-
-
 cdef inline bint pod_space_free(const Player_t* pl, int t, int pos) noexcept nogil:
     """C1: a space without a tracker or a lifepod, never a top space."""
     return pos < TOP and pl.track[t] != pos and not (pl.pod_on[t] >> pos) & 1
@@ -94,10 +85,29 @@ cdef inline int cosmos_space_below(const Player_t* pl, int t, int pos) noexcept 
     return pos
 
 
+cdef inline int cosmos_regress_room(const Player_t* pl, int t) noexcept nogil:
+    """How many single steps tracker t can go down: lifepods are jumped."""
+    cdef int n = 0, pos = cosmos_space_below(pl, t, pl.track[t])
+    while pos >= 0:
+        n += 1
+        pos = cosmos_space_below(pl, t, pos)
+    return n
+
+
+cdef inline void cosmos_regress_once(Player_t* pl, int t) noexcept nogil:
+    pl.track[t] = <int8_t>cosmos_space_below(pl, t, pl.track[t])
+
+
 cdef inline bint cosmos_milestone_covered(const Player_t* pl, const Rules_t* R,
                                           int level) noexcept nogil:
     """C2: a lifepod on a tech milestone locks that level (higher ones stay usable)."""
     return (pl.pod_on[TECH] >> R.tech_pos[CORP_COSMOS][level]) & 1
+
+
+cdef inline bint cosmos_has_tech(const Game_t* g, const Rules_t* R, int p,
+                                 int level) noexcept nogil:
+    """A reached tech not under a lifepod (C2)."""
+    return board_has_tech(g, R, p, level) and not cosmos_milestone_covered(&g.pl[p], R, level)
 
 
 cdef inline int cosmos_medal(const Player_t* pl, const Rules_t* R, int t) noexcept nogil:
@@ -116,6 +126,14 @@ cdef inline void cosmos_lifepod_collected(Game_t* g, int p) noexcept nogil:
     push_item(g, p, IT_POD_PLACE, 0, 0, 0)
 
 
+cdef inline bint cosmos_collected_lifepod_lost(Game_t* g, int p) noexcept nogil:
+    """Event 114: with lifepods on tracks, which one is lost matters (a decision)."""
+    if g.pl[p].pods_on_tracks == 0:
+        return False                                 # the standard rule: no choice
+    push_item(g, p, IT_POD_DESTROY, 0, 0, 0)
+    return True
+
+
 cdef inline bint cosmos_power_available(const Game_t* g, const Rules_t* R, int p,
                                         int level) noexcept nogil:
     """Techs 2 and 5 move collected lifepods: there must be one to move."""
@@ -130,7 +148,7 @@ cdef void cosmos_use_power(Game_t* g, const Rules_t* R, int p, int level) noexce
 
 cdef inline void cosmos_tile_placed(Game_t* g, const Rules_t* R, int p, int tile) noexcept nogil:
     """Tech 3: a tile with an energy resource lets the player move one lifepod."""
-    if (g.pl[p].corp == CORP_COSMOS and g.pl[p].lifepods_collected > 0
+    if (g.pl[p].lifepods_collected > 0
             and (R.tile_ta[tile] == ENERGY or R.tile_tb[tile] == ENERGY)
             and has_tech(g, R, p, 3)):
         push_item(g, p, IT_POD_MOVE, 1, 0, 0)
@@ -140,7 +158,7 @@ cdef inline bint cosmos_step_free(const Game_t* g, const Rules_t* R, int p, int 
                                   int y) noexcept nogil:
     """Tech 4: entering energy terrain costs no movement (Petra's currents too)."""
     cdef const Player_t* pl = &g.pl[p]
-    if pl.corp != CORP_COSMOS or not has_tech(g, R, p, 4):
+    if not has_tech(g, R, p, 4):
         return False
     if grid_has(pl.terr[ENERGY], x, y):
         return True
@@ -149,24 +167,22 @@ cdef inline bint cosmos_step_free(const Game_t* g, const Rules_t* R, int p, int 
 
 cdef inline bint cosmos_diagonal(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Tech 1: rovers may also move diagonally."""
-    return g.pl[p].corp == CORP_COSMOS and has_tech(g, R, p, 1)
+    return has_tech(g, R, p, 1)
 
 
-cdef inline int gen_pod_places(const Player_t* pl, uint32_t* out) noexcept nogil:
-    """Where a newly collected lifepod may go besides the scoring area."""
-    if pl.corp == CORP_JUMP:
-        return gen_slots(pl, out, 0)                 # Jump Drive: a locked tech's slot
-    return gen_pod_spaces(pl, out, 0)                # Cosmos: a free track space
+cdef inline bint cosmos_diagonal_reach(const Rules_t* R, const Player_t* pl) noexcept nogil:
+    """Tech 1 on the board, for the bots' rover distances (no lock or suppression)."""
+    return R.tech_level_at[CORP_COSMOS][pl.track[TECH]] >= 1
 
 
 # ---- the pool items and their decisions -----------------------------------------------
 
-cdef void pod_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
+cdef void cosmos_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
     """Start IT_POD_PLACE / IT_POD_MOVE / IT_POD_DESTROY (nothing to choose: no decision)."""
     cdef Player_t* pl = &g.pl[p]
     cdef uint32_t buf[N_TRACKS * 16 + 1]
     if it.kind == IT_POD_PLACE:
-        if scoring_lifepods(pl) == 0 or gen_pod_places(pl, buf) == 0:
+        if scoring_lifepods(pl) == 0 or gen_pod_spaces(pl, buf, 0) == 0:
             return                                   # already moved, or nowhere to go
         g.item = it
         set_decision(g, D_POD_PLACE, p)
@@ -182,28 +198,26 @@ cdef void pod_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept
         set_decision(g, D_POD_DESTROY, p)
 
 
-cdef int pod_legal(const Game_t* g, int d, int p, uint32_t* out) noexcept nogil:
+cdef int cosmos_legal_moves(const Game_t* g, int p, int d, uint32_t* out) noexcept nogil:
     cdef const Player_t* pl = &g.pl[p]
     cdef int n
     if d == D_POD_PLACE:
-        n = gen_pod_places(pl, out)
+        n = gen_pod_spaces(pl, out, 0)                # a free track space, or the area
         out[n] = POD_AREA
         return n + 1
     if d == D_POD_MOVE:
         n = gen_pod_moves(pl, out)
         out[n] = MV_DONE
         return n + 1
-    return gen_pod_sources(pl, out, 0)              # D_POD_DESTROY
+    if d == D_POD_DESTROY:
+        return gen_pod_sources(pl, out, 0)
+    return 0
 
 
-cdef void pod_apply(Game_t* g, int d, int p, uint32_t mv) noexcept nogil:
+cdef void cosmos_apply_move(Game_t* g, int p, int d, uint32_t mv) noexcept nogil:
     cdef Player_t* pl = &g.pl[p]
     if d == D_POD_PLACE:
-        if pl.corp == CORP_JUMP:
-            if mv != POD_AREA:
-                slot_put(pl, <int>(mv - POD_SLOT))     # the tech is unlocked for good
-        else:
-            pod_put(pl, <int>mv)
+        pod_put(pl, <int>mv)
     elif d == D_POD_MOVE:
         if mv == MV_DONE:
             return
@@ -211,7 +225,7 @@ cdef void pod_apply(Game_t* g, int d, int p, uint32_t mv) noexcept nogil:
         pod_put(pl, <int>(mv & 0xFF))
         if g.item.a > 1:
             push_item(g, p, IT_POD_MOVE, g.item.a - 1, 0, 0)
-    else:                                            # D_POD_DESTROY (event 114)
+    elif d == D_POD_DESTROY:                         # event 114
         pod_take(pl, <int>mv)
         pl.lifepods_collected -= 1
         pl.lifepods_lost += 1

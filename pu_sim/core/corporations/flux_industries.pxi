@@ -6,22 +6,27 @@
 # movement comes from the rovers' squares at the start of the tile phase
 # (Player_t.flux_counts per terrain, F1).
 
+cdef enum:
+    FLUX_CHOICE_POWERS = 1 << 1  # F1: tech 1 is a round-start tech used by choice
+
+
+cdef inline bint flux_has_tech(const Game_t* g, const Rules_t* R, int p,
+                               int level) noexcept nogil:
+    """Only the newest tech is active."""
+    return board_has_tech(g, R, p, level) and tech_level(g, R, p) == level
+
+
 cdef inline bint flux_improves(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
     """Tech 3: the flux track (never tech) plays as its improved version."""
-    return (g.pl[p].corp == CORP_FLUX and g.pl[p].flux_track == t and t != TECH
-            and has_tech(g, R, p, 3))
+    return g.pl[p].flux_track == t and t != TECH and has_tech(g, R, p, 3)
 
 
-cdef inline const int8_t* track_space(const Game_t* g, const Rules_t* R, int p, int t,
-                                      int pos) noexcept nogil:
-    """The printed space a tracker claims (Flux tech 3: the improved flux track)."""
+cdef inline const int8_t* flux_track_space(const Game_t* g, const Rules_t* R, int p, int t,
+                                           int pos) noexcept nogil:
+    """The printed space a tracker claims (tech 3: the improved flux track)."""
     if flux_improves(g, R, p, t):
         return R.flux_space[t][pos]
-    if oasis_water(&g.pl[p], t):
-        return R.space[CORP_OASIS][R.path_track[pos]][R.path_row[pos]]  # the path
-    if makeshift(&g.pl[p]):
-        return R.space[CORP_MAKESHIFT][g.pl[p].col[t]][pos]            # its column
-    return R.space[g.pl[p].corp][t][pos]
+    return R.space[CORP_FLUX][t][pos]
 
 
 cdef inline int flux_movement_bonus(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
@@ -35,6 +40,24 @@ cdef inline int flux_movement_bonus(const Game_t* g, const Rules_t* R, int p) no
 cdef inline void flux_tech_unlocked(Game_t* g, int p) noexcept nogil:
     """A tech milestone was entered: place the flux token again."""
     push_item(g, p, IT_FLUX_TRACK, 0, 0, 0)
+
+
+cdef inline void flux_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
+    if it.kind == IT_FLUX_TRACK:
+        g.item = it
+        set_decision(g, D_FLUX_TRACK, p)
+
+
+cdef inline int flux_legal_moves(int d, uint32_t* out) noexcept nogil:
+    """D_FLUX_TRACK: any of the five tracks."""
+    if d == D_FLUX_TRACK:
+        return gen_track_moves((1 << N_TRACKS) - 1, out)
+    return 0
+
+
+cdef inline void flux_apply_move(Game_t* g, int p, int d, uint32_t mv) noexcept nogil:
+    if d == D_FLUX_TRACK:
+        g.pl[p].flux_track = <int8_t>mv
 
 
 # ---- tech 1: movement for rovers on flux terrain ---------------------------------------
@@ -128,7 +151,7 @@ cdef void flux_use_power(Game_t* g, const Rules_t* R, int p, int level) noexcept
 
 cdef inline void flux_tile_placed(Game_t* g, const Rules_t* R, int p, int tile) noexcept nogil:
     cdef const Player_t* pl = &g.pl[p]
-    if (pl.corp == CORP_FLUX and pl.flux_track >= 0 and has_tech(g, R, p, 4)
+    if (pl.flux_track >= 0 and has_tech(g, R, p, 4)
             and (R.tile_ta[tile] == pl.flux_track or R.tile_tb[tile] == pl.flux_track)
             and grid_any(pl.meteorite)):
         push_item(g, p, IT_COLLECT_METEORITE, 1, 0, 0)

@@ -49,20 +49,32 @@ cdef void horizon_enter(Game_t* g, const Rules_t* R, int p, int fx, int fy, int 
         set_decision(g, D_YES_NO, p)
 
 
-cdef void horizon_destroy_answer(Game_t* g, const Rules_t* R, int p, Item_t it,
-                                 bint yes) noexcept nogil:
+cdef void horizon_option_answer(Game_t* g, const Rules_t* R, int p, Item_t it,
+                                bint yes) noexcept nogil:
     """Tech 4's choice: the meteorite leaves the game, neither collected nor scored."""
     cdef Player_t* pl = &g.pl[p]
+    if it.a != OPTION_HORIZON_DESTROY:
+        return
     if yes and grid_has(pl.meteorite, it.b, it.c):
         grid_clear_sq(pl.meteorite, it.b, it.c)
         pl.meteorites_destroyed += 1
 
 
-cdef inline bint horizon_tile_skips_adjacency(const Game_t* g, const Rules_t* R, int p,
-                                              int ta, int tb) noexcept nogil:
-    """Tech 1: a tile with rover terrain need not touch earlier tiles (H4: only that)."""
-    return (g.pl[p].corp == CORP_HORIZON and (ta == ROVER or tb == ROVER)
-            and has_tech(g, R, p, 1))
+cdef inline void horizon_meteorite_collected(Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Tech 3: a collected meteorite also gives a patch."""
+    if has_tech(g, R, p, 3):
+        push_item(g, p, IT_PATCH, 0, 0, 0)
+
+
+cdef inline int horizon_rover_tiles_exempt(const Game_t* g, const Rules_t* R,
+                                           int p) noexcept nogil:
+    """Tech 1: a tile with rover terrain need not touch earlier tiles (H4: only that;
+    BGA's option: it skips every check but grid and overlap)."""
+    if not has_tech(g, R, p, 1):
+        return ROVER_TILES_CHECKED
+    if g.options & OPT_HORIZON_TECH1_SCOPE_ALL_CHECKS:
+        return ROVER_TILES_UNCHECKED
+    return ROVER_TILES_FREE
 
 
 cdef void horizon_round_income(Game_t* g, const Rules_t* R, int p) noexcept nogil:

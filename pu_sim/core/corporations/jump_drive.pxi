@@ -10,7 +10,13 @@ cdef enum:
 
 
 cdef inline bint jump_has_tech(const Player_t* pl, int level) noexcept nogil:
+    """A tech is usable once its slot holds a lifepod, for good (no suppression)."""
     return (pl.jd_techs >> level) & 1
+
+
+cdef inline int jump_tech_level(const Player_t* pl) noexcept nogil:
+    """The number of techs its lifepods unlocked."""
+    return popcount16(pl.jd_techs)
 
 
 cdef inline void jump_lifepod_collected(Game_t* g, int p) noexcept nogil:
@@ -33,16 +39,60 @@ cdef inline void slot_put(Player_t* pl, int level) noexcept nogil:
     pl.pods_on_slots += 1
 
 
+cdef void jump_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
+    """Start IT_POD_PLACE, IT_KEEP_OBJECTIVE (tech F) or IT_CLAIM_ROW (tech E)."""
+    cdef uint32_t buf[JD_TECHS]
+    if it.kind == IT_POD_PLACE:
+        if scoring_lifepods(&g.pl[p]) == 0 or gen_slots(&g.pl[p], buf, 0) == 0:
+            return                                   # already placed, or all unlocked
+        g.item = it
+        set_decision(g, D_POD_PLACE, p)
+    elif it.kind == IT_KEEP_OBJECTIVE:
+        if g.n_drawn == 0:
+            return
+        g.item = it
+        set_decision(g, D_KEEP_OBJECTIVE, p)
+    elif it.kind == IT_CLAIM_ROW:
+        begin_track_item(g, R, p, it)
+
+
+cdef int jump_legal_moves(const Game_t* g, int p, int d, uint32_t* out) noexcept nogil:
+    cdef int i, n
+    if d == D_POD_PLACE:
+        n = gen_slots(&g.pl[p], out, 0)              # a locked tech's slot, or the area
+        out[n] = POD_AREA
+        return n + 1
+    if d == D_KEEP_OBJECTIVE:
+        for i in range(g.n_drawn):
+            out[i] = g.drawn[i]
+        return g.n_drawn
+    return 0
+
+
+cdef void jump_apply_move(Game_t* g, int p, int d, uint32_t mv) noexcept nogil:
+    if d == D_POD_PLACE:
+        if mv != POD_AREA:
+            slot_put(&g.pl[p], <int>(mv - POD_SLOT))   # the tech is unlocked for good
+    elif d == D_KEEP_OBJECTIVE:
+        g.pl[p].extra_obj = <uint8_t>mv              # the other drawn cards are discarded
+        g.n_drawn = 0
+
+
 # ---- tech A (1): a patch becomes a synergy ----------------------------------------------
 
-cdef inline bint jump_offers_patch_swap(const Game_t* g, const Rules_t* R, int p,
-                                        const Item_t* it) noexcept nogil:
-    return (g.pl[p].corp == CORP_JUMP and it.a == 0 and it.b == 0
-            and jump_has_tech(&g.pl[p], 1) and not (g.pl[p].used_round >> 1) & 1)
+cdef inline int jump_patch_option(const Game_t* g, const Rules_t* R, int p,
+                                  const Item_t* it) noexcept nogil:
+    """Once per round, a patch gain may become a synergy boost instead."""
+    if (it.a == 0 and it.b == 0 and jump_has_tech(&g.pl[p], 1)
+            and not (g.pl[p].used_round >> 1) & 1):
+        return OPTION_JUMP_PATCH_SWAP
+    return 0
 
 
-cdef void jump_patch_swap_answer(Game_t* g, int p, bint yes) noexcept nogil:
+cdef void jump_option_answer(Game_t* g, int p, Item_t it, bint yes) noexcept nogil:
     """Yes: a synergy boost instead of the patch; no: the patch (not asked again)."""
+    if it.a != OPTION_JUMP_PATCH_SWAP:
+        return
     if yes:
         g.pl[p].used_round |= 1 << 1
         push_item(g, p, IT_SYNERGY, 0, 0, 0)
@@ -60,7 +110,7 @@ cdef int jump_teleports(const Game_t* g, const Rules_t* R, int p, int r,
     cdef int t, y, n = 0, x0 = pl.rover_x[r], y0 = pl.rover_y[r]
     cdef uint16_t dest[GRID]
     cdef uint16_t bits
-    if (pl.used_round >> 2) & 1:
+    if not jump_has_tech(pl, 2) or (pl.used_round >> 2) & 1:
         return 0
     for t in range(N_TERRAINS):
         if grid_has(pl.terr[t], x0, y0):
@@ -85,19 +135,19 @@ cdef int jump_teleports(const Game_t* g, const Rules_t* R, int p, int r,
 
 cdef inline void jump_rover_moved(Game_t* g, int p, int fx, int fy, int x, int y) noexcept nogil:
     """A move that was no orthogonal (or diagonal) step used tech B this round."""
-    if g.pl[p].corp == CORP_JUMP and abs(fx - x) + abs(fy - y) != 1:
+    if abs(fx - x) + abs(fy - y) != 1:
         g.pl[p].used_round |= 1 << 2
 
 
 # ---- tech C (3): a synergy twice ---------------------------------------------------------
 
-cdef enum:
-    SYNERGY_TWICE = 0x10        # D_SYNERGY move: track | SYNERGY_TWICE
-
-
 cdef inline bint jump_synergy_twice(const Game_t* g, int p) noexcept nogil:
-    return (g.pl[p].corp == CORP_JUMP and jump_has_tech(&g.pl[p], 3)
-            and not (g.pl[p].used_round >> 3) & 1)
+    return jump_has_tech(&g.pl[p], 3) and not (g.pl[p].used_round >> 3) & 1
+
+
+cdef inline void jump_synergy_doubled(Game_t* g, int p) noexcept nogil:
+    """Once per round."""
+    g.pl[p].used_round |= 1 << 3
 
 
 # ---- tech D (4): tech as energy ------------------------------------------------------------
@@ -135,6 +185,16 @@ cdef int jump_tech_as_energy(const Game_t* g, const Rules_t* R, const Player_t* 
     if other < N_TRACKS:
         mask |= 1 << other
     return mask | (1 << TECH)
+
+
+cdef inline void jump_tile_resource(const Game_t* g, const Rules_t* R, int p, int tile,
+                                    int terrain, const uint16_t* part, const uint16_t* other,
+                                    Item_t* res) noexcept nogil:
+    """Tech D: the tile's tech resource may act as an energy resource."""
+    if terrain == TECH and jump_has_tech(&g.pl[p], 4):
+        res.kind = IT_ENERGY
+        res.a = <uint8_t>jump_tech_as_energy(g, R, &g.pl[p], tile, part, other)
+        res.b = res.c = 0
 
 
 # ---- tech E (5) and F (6): once per game -----------------------------------------------------
@@ -184,27 +244,37 @@ cdef void claim_row(Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
         claim_space(g, R, p, u, row, False)
 
 
-cdef void score_extra_objectives(Game_t* g, const Rules_t* R) noexcept nogil:
-    """Tech F: each kept card is contested by every player: 5 to the best alone,
+cdef inline int jump_track_options(const Game_t* g, int p, const Item_t* it) noexcept nogil:
+    if it.kind == IT_CLAIM_ROW:
+        return claim_row_options(g, p)
+    return 0
+
+
+cdef inline void jump_track_choice(Game_t* g, const Rules_t* R, int p, Item_t it,
+                                   int t) noexcept nogil:
+    if it.kind == IT_CLAIM_ROW:
+        claim_row(g, R, p, t)
+
+
+cdef void jump_score_objectives(Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Tech F: the kept card is contested by every player: 5 to the best alone,
     2 each to tied best (BGA competeAll)."""
-    cdef int p, q, card, best, m, n_best
+    cdef int q, card = g.pl[p].extra_obj, best, n_best
     cdef int measure[MAX_PLAYERS]
-    for p in range(g.n_players):
-        card = g.pl[p].extra_obj
-        if card == NO_CARD:
-            continue
-        for q in range(g.n_players):
-            measure[q] = objective_measure(g, R, q, card)
-            if not R.obj_neighbour[card][5]:
-                measure[q] = -measure[q]               # "fewer wins"
-        best = measure[0]
-        for q in range(g.n_players):
-            if measure[q] > best:
-                best = measure[q]
-        n_best = 0
-        for q in range(g.n_players):
-            if measure[q] == best:
-                n_best += 1
-        for q in range(g.n_players):
-            if measure[q] == best:
-                g.pl[q].s_neighbour += OBJ_WIN if n_best == 1 else OBJ_TIE
+    if card == NO_CARD:
+        return
+    for q in range(g.n_players):
+        measure[q] = objective_measure(g, R, q, card)
+        if not R.obj_neighbour[card][5]:
+            measure[q] = -measure[q]                   # "fewer wins"
+    best = measure[0]
+    for q in range(g.n_players):
+        if measure[q] > best:
+            best = measure[q]
+    n_best = 0
+    for q in range(g.n_players):
+        if measure[q] == best:
+            n_best += 1
+    for q in range(g.n_players):
+        if measure[q] == best:
+            g.pl[q].s_neighbour += OBJ_WIN if n_best == 1 else OBJ_TIE

@@ -15,10 +15,6 @@ cdef enum:
     STEP_BEYOND = 0x20
 
 
-cdef inline bint makeshift(const Player_t* pl) noexcept nogil:
-    return pl.corp == CORP_MAKESHIFT
-
-
 cdef inline bint ms_taken(const Player_t* pl, int col, int row) noexcept nogil:
     """Does some tracker stand on board space (col, row)?"""
     cdef int t
@@ -63,6 +59,28 @@ cdef int ms_targets(const Game_t* g, const Rules_t* R, int p, int t, uint32_t* o
     return n
 
 
+cdef inline bint ms_can_advance(const Game_t* g, const Rules_t* R, int p,
+                                int t) noexcept nogil:
+    """Z1: a free target exists (BGA option: a blocked tracker may be chosen)."""
+    cdef uint32_t buf[2 * N_TRACKS + 1]
+    cdef const Player_t* pl = &g.pl[p]
+    if g.options & OPT_SYNERGY_TARGET_MUST_MOVE_OFF:
+        return pl.track[t] < TOP or pl.col[t] == ROVER
+    return ms_targets(g, R, p, t, buf, False) > 0
+
+
+cdef inline bint ms_can_climb(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
+    """Unionization's climb allows no sideways shift."""
+    cdef uint32_t buf[2 * N_TRACKS + 1]
+    return ms_targets(g, R, p, t, buf, True) > 0
+
+
+cdef inline const int8_t* ms_track_space(const Rules_t* R, const Player_t* pl, int t,
+                                         int pos) noexcept nogil:
+    """A tracker claims the space of the column it stands on."""
+    return R.space[CORP_MAKESHIFT][pl.col[t]][pos]
+
+
 cdef void ms_take_step(Game_t* g, const Rules_t* R, int p, int t, uint32_t mv, bint claim,
                        bint skip_synergy) noexcept nogil:
     """Move tracker t to the chosen target and claim what is printed there."""
@@ -90,9 +108,13 @@ cdef bint makeshift_advance(Game_t* g, const Rules_t* R, int p, int t, bint clai
     return True
 
 
-cdef void ms_begin_step(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
+cdef void ms_begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
+    """IT_STEP: the step's target, chosen if there is a choice (D_DIRECTION)."""
     cdef uint32_t buf[2 * N_TRACKS + 1]
-    cdef int n = ms_targets(g, R, p, it.a, buf, it.c != 0)
+    cdef int n
+    if it.kind != IT_STEP:
+        return
+    n = ms_targets(g, R, p, it.a, buf, it.c != 0)
     if n == 0:
         return                                        # blocked meanwhile: lost
     if n == 1:
@@ -100,6 +122,19 @@ cdef void ms_begin_step(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept 
         return
     g.item = it
     set_decision(g, D_DIRECTION, p)
+
+
+cdef inline int ms_legal_moves(const Game_t* g, const Rules_t* R, int p, int d,
+                               uint32_t* out) noexcept nogil:
+    if d == D_DIRECTION:
+        return ms_targets(g, R, p, g.item.a, out, g.item.c != 0)
+    return 0
+
+
+cdef inline void ms_apply_move(Game_t* g, const Rules_t* R, int p, int d,
+                               uint32_t mv) noexcept nogil:
+    if d == D_DIRECTION:
+        ms_take_step(g, R, p, g.item.a, mv, g.item.b != 0, g.item.c != 0)
 
 
 cdef inline int ms_step_item(const Player_t* pl) noexcept nogil:
@@ -151,6 +186,14 @@ cdef inline int ms_rover_column(const Player_t* pl) noexcept nogil:
         if pl.col[t] == ROVER:
             n += 1
     return n
+
+
+cdef inline int ms_conditional_movement(const Player_t* pl) noexcept nogil:
+    """Tech 2's points (Player_t.cond_move) count while two trackers are on the rover
+    column."""
+    if pl.cond_move > 0 and ms_rover_column(pl) >= 2:
+        return pl.cond_move
+    return 0
 
 
 cdef inline void ms_movement_gained(Game_t* g, const Rules_t* R, int p) noexcept nogil:

@@ -7,10 +7,25 @@
 
 cdef enum:
     OASIS_TOP = 23              # the water path's last step
+    OASIS_CHOICE_POWERS = 1 << 2  # BGA's option: tech 2 is used by choice (O2)
 
 
-cdef inline bint oasis_water(const Player_t* pl, int t) noexcept nogil:
-    return pl.corp == CORP_OASIS and t == WATER
+cdef inline int oasis_track_top(const Player_t* pl, int t) noexcept nogil:
+    """Water's last position is the path's last step."""
+    return OASIS_TOP if t == WATER else TOP
+
+
+cdef inline int oasis_board_row(const Rules_t* R, const Player_t* pl, int t) noexcept nogil:
+    """The water tracker's row is its path step's (civ card "5th position", corp-G1)."""
+    return R.path_row[pl.track[WATER]] if t == WATER else pl.track[t]
+
+
+cdef inline const int8_t* oasis_track_space(const Rules_t* R, const Player_t* pl, int t,
+                                            int pos) noexcept nogil:
+    """Water claims the path's spaces."""
+    if t == WATER:
+        return R.space[CORP_OASIS][R.path_track[pos]][R.path_row[pos]]
+    return R.space[CORP_OASIS][t][pos]
 
 
 cdef inline bint oasis_taken(const Rules_t* R, const Player_t* pl, int mover, int col,
@@ -52,27 +67,64 @@ cdef int oasis_target(const Game_t* g, const Rules_t* R, int p, int t) noexcept 
     return -1
 
 
-cdef inline int oasis_medal(const Game_t* g, const Player_t* pl, const Rules_t* R) noexcept nogil:
+cdef inline bint oasis_can_advance(const Game_t* g, const Rules_t* R, int p,
+                                   int t) noexcept nogil:
+    """Z1: not onto another tracker (BGA option: blocked trackers may be chosen)."""
+    if (t == ROVER and g.pl[p].track[t] >= TOP) or g.options & OPT_SYNERGY_TARGET_MUST_MOVE_OFF:
+        return board_can_advance(g, R, p, t)
+    return not at_top(&g.pl[p], t) and oasis_target(g, R, p, t) >= 0
+
+
+cdef inline bint oasis_advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,
+                                    bint skip_synergy) noexcept nogil:
+    """Onto the next free space; a blocked advance is lost (O3)."""
+    cdef int target
+    if t == ROVER and g.pl[p].track[t] >= TOP:
+        return board_advance_once(g, R, p, t, claim, skip_synergy)  # the top repeat
+    target = oasis_target(g, R, p, t)
+    if target < 0:
+        return False
+    g.pl[p].track[t] = <int8_t>target
+    if claim:
+        claim_space(g, R, p, t, target, skip_synergy)
+    return True
+
+
+cdef inline int oasis_regress_room(const Rules_t* R, const Player_t* pl, int t) noexcept nogil:
+    """Straight down, never onto another tracker."""
+    cdef int pos = pl.track[t] - 1, n = 0
+    while pos >= 0 and oasis_free(R, pl, t, pos):
+        n += 1
+        pos -= 1
+    return n
+
+
+cdef inline int oasis_track_medals(const Game_t* g, const Rules_t* R, int p,
+                                   int t) noexcept nogil:
     """Only water medals along the path count: the last one reached (O1: the row-11
     medal is 9 as on the board; BGA's code has 8)."""
-    cdef int medal = R.path_score[pl.track[WATER]]
+    cdef int medal
+    if t != WATER:
+        return board_track_medals(g, R, p, t)
+    medal = R.path_score[g.pl[p].track[WATER]]
     if medal == 9 and g.options & OPT_OASIS_ROW11_MEDAL_8:
         return 8
     return medal
 
 
-cdef inline int oasis_row(const Rules_t* R, const Player_t* pl) noexcept nogil:
-    """The board row the water tracker is on (civ card "5th position", corp-G1)."""
-    return R.path_row[pl.track[WATER]]
-
-
-cdef inline int oasis_water_squares(const Rules_t* R, const Player_t* pl,
-                                    const uint16_t* part) noexcept nogil:
-    """Special rule: a water tile advances once per water square on planetary ice."""
+cdef inline void oasis_tile_resource(const Game_t* g, const Rules_t* R, int p, int terrain,
+                                     const uint16_t* part, Item_t* res) noexcept nogil:
+    """Special rule: a water tile advances once per water square on planetary ice, as
+    one resolution (c = the count)."""
     cdef int y, n = 0
+    if terrain != WATER:
+        return
     for y in range(GRID):
-        n += popcount16(part[y] & R.pmask[pl.planet][PM_ICE][y])
-    return n
+        n += popcount16(part[y] & R.pmask[g.pl[p].planet][PM_ICE][y])
+    res.kind = IT_ADVANCE if n > 0 else 0
+    res.a = WATER if n > 0 else 0
+    res.b = 1 if n > 0 else 0
+    res.c = <uint8_t>(n if n > 1 else 0)
 
 
 cdef void oasis_tile_placed(Game_t* g, const Rules_t* R, int p, int tile,
@@ -82,8 +134,6 @@ cdef void oasis_tile_placed(Game_t* g, const Rules_t* R, int p, int tile,
     cdef const Player_t* pl = &g.pl[p]
     cdef int y
     cdef bint icy = False
-    if pl.corp != CORP_OASIS:
-        return
     if has_tech(g, R, p, 3):
         for y in range(GRID):
             if foot[y] & R.pmask[pl.planet][PM_ICE][y]:

@@ -1,10 +1,6 @@
 # Republic (corporations.md 3.8): seven civ milestones, each paid for with a
 # step of another tracker; techs 1-5.
 
-cdef enum:
-    ALL_RANKS = 5               # an owed pick from every pile at once (tech 5)
-
-
 cdef void republic_civ_milestone(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """A civ milestone was claimed: regress another tracker (R2: also at the end);
     tech 4 adds a synergy boost."""
@@ -36,15 +32,19 @@ cdef int republic_civ_slots(const Game_t* g, const Rules_t* R, int p) noexcept n
     return m
 
 
-cdef inline bint republic_offers_civ_first(const Game_t* g, const Rules_t* R,
-                                           int p) noexcept nogil:
+cdef inline int republic_draft_option(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Tech 1 (designer FAQ A12): select the civ tile first and move before placing."""
-    return (g.pl[p].corp == CORP_REPUBLIC and has_tech(g, R, p, 1)
-            and republic_tile_movement(g, R, p) > 0 and republic_civ_slots(g, R, p) != 0)
+    if (has_tech(g, R, p, 1) and republic_tile_movement(g, R, p) > 0
+            and republic_civ_slots(g, R, p) != 0):
+        return OPTION_REPUBLIC_CIV_FIRST
+    return 0
 
 
-cdef void republic_civ_first_answer(Game_t* g, const Rules_t* R, int p, bint yes) noexcept nogil:
+cdef void republic_option_answer(Game_t* g, const Rules_t* R, int p, Item_t it,
+                                 bint yes) noexcept nogil:
     """Yes: gain the movement now, spend it, then place one of the civ tiles."""
+    if it.a != OPTION_REPUBLIC_CIV_FIRST:
+        return
     if not yes:
         set_decision(g, D_PLACE, p)
         return
@@ -56,48 +56,18 @@ cdef void republic_civ_first_answer(Game_t* g, const Rules_t* R, int p, bint yes
 
 cdef inline void republic_tile_taken(Game_t* g, const Rules_t* R, int p, int tile) noexcept nogil:
     """A civ tile taken without selecting it first still gives the movement (tech 1)."""
-    if (g.pl[p].corp == CORP_REPUBLIC and g.place_from_depot == 0 and g.preselected != 2
+    if (g.place_from_depot == 0 and g.preselected != 2
             and tile_has_resource(R, tile, CIV) and has_tech(g, R, p, 1)):
         g.pl[p].move_budget += republic_tile_movement(g, R, p)
 
 
 # ---- tech 2: a card of the next rank -------------------------------------------------
 
-cdef void prepare_pick(Game_t* g, const Rules_t* R, int p, int rank) noexcept nogil:
-    """Set up a civ pick of `rank`; Republic tech 2 adds a random card of the next
-    rank from its pile in play (designer FAQ A11)."""
-    g.pick_rank = <uint8_t>rank
-    g.pick_extra = 0
-    if (g.pl[p].corp == CORP_REPUBLIC and rank < 4 and g.pile_n[rank] > 0
-            and has_tech(g, R, p, 2)):
+cdef inline void republic_pick_prepared(Game_t* g, const Rules_t* R, int p,
+                                        int rank) noexcept nogil:
+    """Add a random card of the next rank from its pile in play (designer FAQ A11)."""
+    if rank < 4 and g.pile_n[rank] > 0 and has_tech(g, R, p, 2):
         g.pick_extra = g.pile[rank][rng_below(&g.rng, g.pile_n[rank])]
-
-
-cdef int gen_pick_moves(const Game_t* g, uint32_t* out) noexcept nogil:
-    """Cards the pending pick may keep."""
-    cdef int rank, i, n = 0
-    if g.pick_rank == ALL_RANKS:
-        for rank in range(4):
-            for i in range(g.pile_n[rank]):
-                out[n] = g.pile[rank][i]
-                n += 1
-        return n
-    for i in range(g.pile_n[g.pick_rank - 1]):
-        out[n] = g.pile[g.pick_rank - 1][i]
-        n += 1
-    if g.pick_extra:
-        out[n] = g.pick_extra
-        n += 1
-    return n
-
-
-cdef inline int pick_pool_size(const Game_t* g, int rank) noexcept nogil:
-    cdef int r, n = 0
-    if rank == ALL_RANKS:
-        for r in range(4):
-            n += g.pile_n[r]
-        return n
-    return g.pile_n[rank - 1]
 
 
 # ---- tech 3: jumps between civ icons -------------------------------------------------
@@ -111,6 +81,8 @@ cdef int republic_jumps(const Game_t* g, const Rules_t* R, int p, int r,
     cdef int y, n = 0
     cdef uint16_t bits
     cdef const uint16_t* civ = pl.icon[CIV]
+    if not has_tech(g, R, p, 3):
+        return 0
     if g.options & OPT_REPUBLIC_TECH3_SQUARES_TERRAIN:
         civ = pl.terr[CIV]
     if not grid_has(civ, pl.rover_x[r], pl.rover_y[r]):
@@ -130,12 +102,14 @@ cdef int republic_jumps(const Game_t* g, const Rules_t* R, int p, int r,
 # ---- tech 5: two cards from every pile ------------------------------------------------
 
 cdef inline bint republic_end_cards_due(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    return (g.pl[p].corp == CORP_REPUBLIC and has_tech(g, R, p, 5)
-            and not (g.pl[p].used_game >> 5) & 1)
+    return has_tech(g, R, p, 5) and not (g.pl[p].used_game >> 5) & 1
 
 
-cdef inline void republic_end_cards(Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Tech 5: at game end, choose 2 cards among every card still in the piles."""
+cdef inline void republic_end_effects(Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Tech 5: at game end, choose 2 cards among every card still in the piles (the
+    picks follow in the end phase)."""
+    if not republic_end_cards_due(g, R, p):
+        return
     g.pl[p].used_game |= 1 << 5
     owe_civ_pick(g, p, ALL_RANKS)
     owe_civ_pick(g, p, ALL_RANKS)

@@ -9,16 +9,11 @@ cdef inline int patch_squares(const Game_t* g, const Rules_t* R, int p,
     """Legal squares for a biomass patch; returns their number."""
     cdef PlaceCtx c
     cdef int y, n = 0
-    cdef const Player_t* pl = &g.pl[p]
-    cdef bint on_tiles = wormhole_patch_on_tiles(g, R, p)
-    cdef bint on_meteorites = wormhole_patch_on_meteorites(g, R, p)
     place_ctx(g, R, p, LEVEL_ALL, True, &c)
     for y in range(GRID):
         out[y] = c.allow[BIOMASS][y]
-        if on_tiles:
-            # Wormhole tech 2 (and 5): onto tile squares, never a patch or meteorite
-            out[y] |= pl.occ[y] & ~pl.patch[y] & (ROW_BITS if on_meteorites
-                                                  else ~pl.meteorite[y])
+    corp_patch_squares(g, R, p, out)                    # e.g. onto tiles (Wormhole)
+    for y in range(GRID):
         if c.need_anchor:
             out[y] &= c.anchor[y]
         n += popcount16(out[y])
@@ -28,8 +23,8 @@ cdef inline int patch_squares(const Game_t* g, const Rules_t* R, int p,
 cdef inline void place_patch(Game_t* g, int p, int x, int y) noexcept nogil:
     """Cover (x, y) with a biomass patch; lifepods and rovers there are destroyed.
 
-    Wormhole may cover a tile square: the square then shows biomass only (its
-    terrain and icon are hidden) and a meteorite there leaves the game (tech 5).
+    A patch may cover a tile square (Wormhole): the square then shows biomass only
+    (its terrain and icon are hidden) and a meteorite there leaves the game.
     """
     cdef Player_t* pl = &g.pl[p]
     cdef uint16_t sq[GRID]

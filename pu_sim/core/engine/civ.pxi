@@ -1,5 +1,9 @@
 # Civ cards: piles, picks and card effects (rules.md 3.4, 8.6; cards.md 4).
 
+cdef enum:
+    ALL_RANKS = 5               # a pick from every pile at once (Republic tech 5)
+
+
 cdef inline void civ_setup(Game_t* g, const Rules_t* R) noexcept nogil:
     """ST-11: per rank keep (players + 1) random cards; the rest is the reserve."""
     cdef uint8_t cards[CIV_PER_RANK]
@@ -19,6 +23,41 @@ cdef inline void civ_setup(Game_t* g, const Rules_t* R) noexcept nogil:
 
 cdef inline bint holds_card(const Player_t* pl, int card) noexcept nogil:
     return (pl.civ_cards >> (card - 1)) & 1
+
+
+cdef inline int pick_pool_size(const Game_t* g, int rank) noexcept nogil:
+    """Cards a pick of `rank` chooses among (CV-3: none, no pick)."""
+    cdef int r, n = 0
+    if rank == ALL_RANKS:
+        for r in range(4):
+            n += g.pile_n[r]
+        return n
+    return g.pile_n[rank - 1]
+
+
+cdef void prepare_pick(Game_t* g, const Rules_t* R, int p, int rank) noexcept nogil:
+    """Set up a civ pick of `rank` (CV-2; a corporation may add a card)."""
+    g.pick_rank = <uint8_t>rank
+    g.pick_extra = 0
+    corp_pick_prepared(g, R, p, rank)
+
+
+cdef int gen_pick_moves(const Game_t* g, uint32_t* out) noexcept nogil:
+    """Cards the pending pick may keep."""
+    cdef int rank, i, n = 0
+    if g.pick_rank == ALL_RANKS:
+        for rank in range(4):
+            for i in range(g.pile_n[rank]):
+                out[n] = g.pile[rank][i]
+                n += 1
+        return n
+    for i in range(g.pile_n[g.pick_rank - 1]):
+        out[n] = g.pile[g.pick_rank - 1][i]
+        n += 1
+    if g.pick_extra:
+        out[n] = g.pick_extra
+        n += 1
+    return n
 
 
 cdef inline void take_card(Game_t* g, const Rules_t* R, int p, int card) noexcept nogil:
@@ -72,8 +111,7 @@ cdef inline bint push_end_effects(Game_t* g, const Rules_t* R, int p) noexcept n
     cdef Player_t* pl = &g.pl[p]
     cdef int card, k
     cdef bint added = False
-    if republic_end_cards_due(g, R, p):
-        republic_end_cards(g, R, p)                  # picks follow in the end phase
+    corp_end_effects(g, R, p)                        # picks it owes follow in the end phase
     while pl.stored_patches > 0:
         pl.stored_patches -= 1
         push_item(g, p, IT_PATCH, 1, 0, 0)     # a = 1: cannot be stored again
@@ -94,7 +132,7 @@ cdef inline bint has_end_work(const Game_t* g, const Rules_t* R, int p) noexcept
     """Stored patches or an end-game card whose end step has not run yet."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int card, k
-    if pl.stored_patches > 0 or republic_end_cards_due(g, R, p):
+    if pl.stored_patches > 0 or corp_end_work_due(g, R, p):
         return True
     for card in range(1, N_CIV + 1):
         if holds_card(pl, card) and not (pl.end_effects_done >> (card - 1)) & 1:

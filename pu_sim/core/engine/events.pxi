@@ -174,9 +174,8 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     elif op == EV_DESTROY_LIFEPOD_ON_PLANET:
         push_item(g, p, IT_DESTROY_LIFEPOD, 0, 0, 0)
     elif op == EV_DESTROY_COLLECTED_LIFEPOD:
-        if pl.pods_on_tracks > 0:
-            push_item(g, p, IT_POD_DESTROY, 0, 0, 0)     # Cosmos: which one matters
-        elif pl.lifepods_collected > pl.pods_on_slots:   # 114: no choice among identical
+        # 114: no choice among identical lifepods, unless the corporation's differ
+        if not corp_collected_lifepod_lost(g, p) and scoring_lifepods(pl) > 0:
             pl.lifepods_collected -= 1
             pl.lifepods_lost += 1
     elif op == EV_DESTROY_COLLECTED_METEORITE:
@@ -207,26 +206,9 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
 
 
 cdef inline int regress_room(const Rules_t* R, const Player_t* pl, int t) noexcept nogil:
-    """How many single steps tracker t can go down (Cosmos: lifepods are jumped;
-    Wormhole biomass: whole levels)."""
-    cdef int pos, n = 0
-    if wormhole_biomass(pl, t):
-        return wh_level(R, pl)
-    if pl.corp == CORP_MAKESHIFT:
-        return ms_regress_room(pl, t)
-    if pl.corp == CORP_OASIS:
-        pos = pl.track[t] - 1                       # never onto another tracker
-        while pos >= 0 and oasis_free(R, pl, t, pos):
-            n += 1
-            pos -= 1
-        return n
-    if pl.corp != CORP_COSMOS:
-        return pl.track[t]
-    pos = cosmos_space_below(pl, t, pl.track[t])
-    while pos >= 0:
-        n += 1
-        pos = cosmos_space_below(pl, t, pos)
-    return n
+    """How many single steps tracker t can go down (2.4; a corporation's track may
+    have fewer)."""
+    return corp_regress_room(R, pl, t)
 
 
 cdef inline int regress_amount(const Game_t* g, const Rules_t* R, int p, int mask,
@@ -258,15 +240,9 @@ cdef inline int regress_options(const Game_t* g, const Rules_t* R, int p,
 cdef inline void regress_tracker(Game_t* g, const Rules_t* R, int p, int t,
                                  int steps) noexcept nogil:
     """2.4: down `steps` spaces, claiming nothing (tech levels follow the position)."""
-    cdef Player_t* pl = &g.pl[p]
     cdef int s
     for s in range(steps):
-        if wormhole_biomass(pl, t):
-            wormhole_regress(pl, R)
-        elif pl.corp == CORP_COSMOS:
-            pl.track[t] = <int8_t>cosmos_space_below(pl, t, pl.track[t])
-        else:
-            pl.track[t] -= 1
+        corp_regress_once(R, &g.pl[p], t)
 
 
 cdef inline int empty_meteor_symbols(const Player_t* pl, uint16_t* out) noexcept nogil:

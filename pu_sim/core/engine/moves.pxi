@@ -3,6 +3,10 @@
 # legal_moves() and apply_move() are the whole interface of a decision: the fast
 # path, the slow path (GameState), golden traces and bots all go through them.
 
+cdef enum:
+    SYNERGY_TWICE = 0x10        # D_SYNERGY move track | SYNERGY_TWICE (corp_synergy_twice)
+
+
 cdef inline int gen_squares(const uint16_t* g, uint32_t* out, int n) noexcept nogil:
     """Append every set square of g (as y * 12 + x) to out."""
     cdef int y
@@ -70,27 +74,13 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         out[0] = 0
         out[1] = 1
         return 2
-    if d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
-        return pod_legal(g, d, p, out)
-    if d == D_BRANCH:
-        out[0] = 0
-        out[1] = 1
-        return 2
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         n = gen_track_moves(track_options(g, R, p, &g.item), out)
-        if d == D_SYNERGY and jump_synergy_twice(g, p):
-            for i in range(n):                         # Jump Drive tech C: twice
+        if d == D_SYNERGY and corp_synergy_twice(g, p):
+            for i in range(n):                         # each track once or twice
                 out[n + i] = out[i] | SYNERGY_TWICE
             n *= 2
         return n
-    if d == D_FLUX_TRACK:
-        return gen_track_moves((1 << N_TRACKS) - 1, out)
-    if d == D_DIRECTION:
-        return ms_targets(g, R, p, g.item.a, out, g.item.c != 0)
-    if d == D_KEEP_OBJECTIVE:
-        for i in range(g.n_drawn):
-            out[i] = g.drawn[i]
-        return g.n_drawn
     if d == D_PATCH:
         patch_squares(g, R, p, sq)
         n = gen_squares(sq, out, 0)
@@ -174,7 +164,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         for i in range(pl.n_priv):
             out[i] = pl.priv[i]
         return pl.n_priv
-    return 0
+    return corp_legal_moves(g, R, p, d, out)           # a corporation's own decision
 
 
 cdef inline void discard_card(uint8_t* cards, uint8_t* n, int card) noexcept nogil:
@@ -206,7 +196,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
     elif d == D_PLACE:
         unpack_place(mv, &slot, &o, &x, &y)
         tile = take_depot_tile(g, R, p, slot)
-        republic_tile_taken(g, R, p, tile)             # before placing (FAQ A12)
+        corp_tile_taken(g, R, p, tile)                 # before placing (FAQ A12)
         g.preselected = 0
         g.draft_barred = 0
         if g.place_level == LEVEL_NO_PLANET:
@@ -236,16 +226,9 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             begin_item(g, R, p, it)
     elif d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         if mv & SYNERGY_TWICE:
-            pl.used_round |= 1 << 3                    # Jump Drive tech C
+            corp_synergy_doubled(g, p)
             apply_track_choice(g, R, p, g.item, <int>(mv & 7))
         apply_track_choice(g, R, p, g.item, <int>(mv & 7))
-    elif d == D_FLUX_TRACK:
-        pl.flux_track = <int8_t>mv
-    elif d == D_DIRECTION:
-        ms_take_step(g, R, p, g.item.a, mv, g.item.b != 0, g.item.c != 0)
-    elif d == D_KEEP_OBJECTIVE:
-        pl.extra_obj = <uint8_t>mv                     # the other drawn cards are discarded
-        g.n_drawn = 0
     elif d == D_PATCH:
         if mv == MV_STORE:
             pl.stored_patches += 1
@@ -265,9 +248,9 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             r = mv >> 8
             x = (mv & 0xFF) % GRID
             y = (mv & 0xFF) // GRID
-            if not cosmos_step_free(g, R, p, x, y):
-                spend_movement(pl, 1)                  # Cosmos tech 4: energy is free
-            jump_rover_moved(g, p, pl.rover_x[r], pl.rover_y[r], x, y)
+            if not corp_step_is_free(g, R, p, x, y):
+                spend_movement(pl, 1)                  # RV-2: one movement a square
+            corp_rover_moved(g, p, pl.rover_x[r], pl.rover_y[r], x, y)
             put_rover(g, R, p, r, x, y, True)
     elif d == D_CIV_PICK:
         take_card(g, R, p, <int>mv)
@@ -304,11 +287,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         else:
             use_power(g, R, p, <int>mv)
     elif d == D_YES_NO:
-        apply_option(g, R, p, g.item, mv == 1)
-    elif d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
-        pod_apply(g, d, p, mv)
-    elif d == D_BRANCH:
-        branch_choice(g, R, p, g.item, <int>mv)
+        corp_option_answer(g, R, p, g.item, mv == 1)
     elif d == D_CHOOSE_ONE:
         if mv == 0:
             push_item(g, p, IT_SYNERGY, 0, 0, 0)
@@ -339,3 +318,5 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
             discard_card(pl.dealt, &pl.n_dealt, <int>mv)
         else:
             discard_card(pl.priv, &pl.n_priv, <int>mv)
+    else:
+        corp_apply_move(g, R, p, d, mv)                # a corporation's own decision

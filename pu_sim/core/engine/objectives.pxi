@@ -184,6 +184,7 @@ cdef void score_objectives(Game_t* g, const Rules_t* R) noexcept nogil:
         else:
             g.pl[a].s_neighbour += OBJ_TIE
             g.pl[b].s_neighbour += OBJ_TIE
-    score_extra_objectives(g, R)                         # Jump Drive tech F
+    for p in range(n):
+        corp_score_objectives(g, R, p)                   # e.g. Jump Drive's contested card
     for p in range(n):
         g.pl[p].s_objectives = g.pl[p].s_private + g.pl[p].s_neighbour

@@ -27,12 +27,19 @@ cdef enum:
     LEVEL_NONE = 255            # nothing fits: the player cannot place (9.2)
 
 
+# Checks a tile showing rover terrain may skip (a corporation's tech: Horizon tech 1)
+cdef enum:
+    ROVER_TILES_CHECKED = 0     # every rule applies
+    ROVER_TILES_FREE = 1        # no adjacency needed
+    ROVER_TILES_UNCHECKED = 2   # only the grid and overlap rules apply
+
+
 cdef struct PlaceCtx:
     uint16_t allow[N_TERRAINS][GRID]     # squares a tile square of terrain t may cover
     uint16_t anchor[GRID]                # squares one tile square must cover
     bint need_anchor
-    bint rover_tiles_free                # Horizon tech 1: rover tiles skip adjacency
-    bint rover_tiles_unchecked           # ... and every other check (BGA option)
+    bint rover_tiles_free                # rover tiles skip adjacency (ROVER_TILES_FREE)
+    bint rover_tiles_unchecked           # ... and every other check (ROVER_TILES_UNCHECKED)
     uint16_t open_sq[GRID]               # uncovered grid squares (unchecked rover tiles)
     # Planet placement restrictions in force (planets.md 3; 0 once dropped, 2.8):
     uint32_t prules                      # PF_* restriction flags
@@ -51,7 +58,7 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef uint16_t base[GRID]
-    cdef int y, t
+    cdef int y, t, rover_exempt = corp_rover_tiles_exempt(g, R, p)
     for y in range(GRID):
         base[y] = grid[y] & ~pl.occ[y]               # PL-1, PL-2
         c.open_sq[y] = base[y]
@@ -60,8 +67,7 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             c.allow[t][y] = base[y]
     c.need_anchor = True
     c.rover_tiles_free = False
-    c.rover_tiles_unchecked = (not patch and g.options & OPT_HORIZON_TECH1_SCOPE_ALL_CHECKS
-                               and horizon_tile_skips_adjacency(g, R, p, ROVER, ROVER))
+    c.rover_tiles_unchecked = not patch and rover_exempt == ROVER_TILES_UNCHECKED
     if not grid_any(pl.occ):
         # PL-3: the first tile covers a perimeter square (planet may override)
         if R.planet_flags[pl.planet] & PF_FIRST_CELLS:
@@ -76,9 +82,9 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             for y in range(GRID):
                 base[y] = pl.occ[y] & ~pl.patch[y]
             dilate(base, c.anchor)
-        if tech_ignores_adjacency(g, R, p) or level >= LEVEL_WAIVER:
-            c.need_anchor = False
-        c.rover_tiles_free = horizon_tile_skips_adjacency(g, R, p, ROVER, ROVER)
+        if corp_ignores_adjacency(g, R, p) or level >= LEVEL_WAIVER:
+            c.need_anchor = False                       # PL-5
+        c.rover_tiles_free = rover_exempt != ROVER_TILES_CHECKED
     if not patch and level == LEVEL_ALL and rule_restricts_tiles(g):
         apply_tile_rule(g, R, pl, c)                    # events: tiles only (14.26)
     c.planet = pl.planet
@@ -310,56 +316,43 @@ cdef inline void push_resolutions(Game_t* g, int p, Item_t a, Item_t b) noexcept
         push_item(g, p, b.kind, b.a, b.b, b.c)
 
 
+cdef inline void tile_resource(const Game_t* g, const Rules_t* R, int p, int terrain,
+                               const uint16_t* part, Item_t* res) noexcept nogil:
+    """RS-1: the resolution one resource icon of the placed tile gives (kind 0: none)."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
+    cdef int mask, y
+    res.kind = 0
+    res.a = res.b = res.c = 0
+    if terrain == WATER:
+        # WA-1: water advances only if a water square of the tile is on ice;
+        # c = 1: tech L4 may double it when it resolves (WA-2, RS-2)
+        for y in range(GRID):
+            if part[y] & ice[y]:
+                res.kind = IT_ADVANCE
+                res.a = WATER
+                res.b = 1
+                res.c = 1
+                break
+    elif terrain == ENERGY:
+        # EN-4: candidates fixed right after placement
+        energy_candidates_after(R, pl, part, &mask)
+        res.kind = IT_ENERGY
+        res.a = <uint8_t>mask
+    else:
+        res.kind = IT_ADVANCE
+        res.a = <uint8_t>terrain
+        res.b = 1
+
+
 cdef inline void push_tile_resources(Game_t* g, const Rules_t* R, int p, int tile,
                                      const uint16_t* part_a, const uint16_t* part_b) noexcept nogil:
     """RS-1: each of the placed tile's two resource icons gives one resolution."""
-    cdef Player_t* pl = &g.pl[p]
-    cdef int side, terrain, mask, y
-    cdef const uint16_t* part
-    cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
     cdef Item_t res[2]
-    for side in range(2):
-        terrain = R.tile_ta[tile] if side == 0 else R.tile_tb[tile]
-        part = part_a if side == 0 else part_b
-        res[side].kind = 0
-        res[side].a = res[side].b = res[side].c = 0
-        if terrain == WATER and pl.corp == CORP_OASIS:
-            # Oasis: once per water square on ice, as one resolution (c = count)
-            y = oasis_water_squares(R, pl, part)
-            if y > 0:
-                res[side].kind = IT_ADVANCE
-                res[side].a = WATER
-                res[side].b = 1
-                res[side].c = <uint8_t>(y if y > 1 else 0)
-        elif terrain == WATER:
-            # WA-1: water advances only if a water square of the tile is on ice;
-            # c = 1: tech L4 may double it when it resolves (WA-2, RS-2)
-            for y in range(GRID):
-                if part[y] & ice[y]:
-                    res[side].kind = IT_ADVANCE
-                    res[side].a = WATER
-                    res[side].b = 1
-                    res[side].c = 1
-                    break
-        elif terrain == ENERGY:
-            # EN-4: candidates fixed right after placement
-            energy_candidates_after(R, pl, part, &mask)
-            if pl.corp == CORP_WORMHOLE and not wormhole_energy_biomass(g, R, pl, tile,
-                                                                        part_a, part_b):
-                mask &= ~(1 << BIOMASS)                # W1
-            res[side].kind = IT_ENERGY
-            res[side].a = <uint8_t>mask
-        elif terrain == BIOMASS and pl.corp == CORP_WORMHOLE and not wormhole_expands(pl, part):
-            continue                                   # Wormhole: no new area, no advance
-        elif terrain == TECH and pl.corp == CORP_JUMP and has_tech(g, R, p, 4):
-            # Jump Drive tech D: the tech resource may act as an energy resource
-            res[side].kind = IT_ENERGY
-            res[side].a = <uint8_t>jump_tech_as_energy(g, R, pl, tile, part,
-                                                       part_b if side == 0 else part_a)
-        else:
-            res[side].kind = IT_ADVANCE
-            res[side].a = <uint8_t>terrain
-            res[side].b = 1
+    tile_resource(g, R, p, R.tile_ta[tile], part_a, &res[0])
+    corp_tile_resource(g, R, p, tile, R.tile_ta[tile], part_a, part_b, &res[0])
+    tile_resource(g, R, p, R.tile_tb[tile], part_b, &res[1])
+    corp_tile_resource(g, R, p, tile, R.tile_tb[tile], part_b, part_a, &res[1])
     push_resolutions(g, p, res[0], res[1])
 
 
@@ -395,9 +388,7 @@ cdef inline void place_tile(Game_t* g, const Rules_t* R, int p, int tile, int o,
     destroy_rovers_on(g, p, foot)
     if resources:
         push_tile_resources(g, R, p, tile, part_a, part_b)
-    cosmos_tile_placed(g, R, p, tile)                  # Cosmos tech 3: move a lifepod
-    flux_tile_placed(g, R, p, tile)                    # Flux tech 4: a meteorite
-    oasis_tile_placed(g, R, p, tile, foot)             # Oasis techs 3-5
+    corp_tile_placed(g, R, p, tile, foot)
     if g.round_rule == RR_PLACE_EXTRA_ROVER_ON_TILE_PLACED_THIS_ROUND and supply_rover(pl) >= 0:
         push_item(g, p, IT_ROVER, 0, 0, 0)              # event 65 (solo)
 

@@ -164,8 +164,7 @@ cdef inline void rover_neighbours(const Rules_t* R, const Player_t* pl, const ui
     cdef uint16_t near[GRID]
     cdef const uint16_t* side_a
     cdef int y
-    cdef bint diagonal = (pl.corp == CORP_COSMOS
-                          and R.tech_level_at[CORP_COSMOS][pl.track[TECH]] >= 1)
+    cdef bint diagonal = corp_diagonal_reach(R, pl)
     if not planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE):
         dilate(front, out)
         if diagonal:

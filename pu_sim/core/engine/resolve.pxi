@@ -26,14 +26,12 @@ cdef inline int track_options(const Game_t* g, const Rules_t* R, int p,
         return it.a & movable_tracks(g, R, p)
     if it.kind == IT_DISTINCT:
         return movable_tracks(g, R, p) & ~it.b          # cards.md 4: distinct trackers
-    if it.kind == IT_CLAIM_ROW:
-        return claim_row_options(g, p)
     if it.kind == IT_RAISE:
         for t in range(N_TRACKS):
             if board_row(R, &g.pl[p], t) < it.a and can_climb(g, R, p, t):
                 m |= 1 << t
         return m
-    return 0
+    return corp_track_options(g, R, p, it)            # a corporation's own item
 
 
 cdef inline int track_decision_kind(int kind) noexcept nogil:
@@ -56,23 +54,35 @@ cdef void apply_track_choice(Game_t* g, const Rules_t* R, int p, Item_t it, int 
         advance_once(g, R, p, t, True, False)
         if it.a > 1:
             push_item(g, p, IT_DISTINCT, it.a - 1, it.b | (1 << t), 0)
-    elif it.kind == IT_CLAIM_ROW:
-        claim_row(g, R, p, t)
     elif it.kind == IT_RAISE:
         # Unionization: one step at a time, benefits except synergy (cards.md A10)
         advance_once(g, R, p, t, True, True)
         push_item(g, p, IT_RAISE, it.a, 0, 0)
+    else:
+        corp_track_choice(g, R, p, it, t)               # a corporation's own item
 
 
 cdef inline bint is_track_item(int kind) noexcept nogil:
     return (kind == IT_ENERGY or kind == IT_SYNERGY or kind == IT_CHOOSE_ADVANCE
-            or kind == IT_DISTINCT or kind == IT_RAISE or kind == IT_CLAIM_ROW)
+            or kind == IT_DISTINCT or kind == IT_RAISE)
+
+
+cdef void begin_track_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
+    """A track-choosing item: resolved at once if only one track can take it."""
+    cdef int m = track_options(g, R, p, &it)
+    if m == 0:
+        return                                        # RS-4: an impossible item is skipped
+    if single_bit(m) and not (it.kind == IT_SYNERGY and corp_synergy_twice(g, p)):
+        apply_track_choice(g, R, p, it, __builtin_ctz(m))
+        return
+    g.item = it
+    set_decision(g, track_decision_kind(it.kind), p)
 
 
 cdef inline bint patch_storable(const Game_t* g, const Rules_t* R, int p,
                                 const Item_t* it) noexcept nogil:
     """BI-2: storage tech may keep a patch for the end (not in the end phase)."""
-    return it.a == 0 and tech_stores_patches(g, R, p)
+    return it.a == 0 and corp_stores_patches(g, R, p)
 
 
 cdef inline void drop_meteorite(Game_t* g, int p, int x, int y) noexcept nogil:
@@ -94,7 +104,7 @@ cdef inline void remove_stack(Game_t* g, const Rules_t* R, int p, int slot) noex
 cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nogil:
     """Resolve a pool item now, or set the decision it needs (RS-4)."""
     cdef Player_t* pl = &g.pl[p]
-    cdef int m, n, t0, t1, level, x = 0, y = 0
+    cdef int m, n, t0, t1, level, option, x = 0, y = 0
     cdef uint16_t sq[GRID]
     if it.kind == IT_ADVANCE:
         n = 1
@@ -106,24 +116,11 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
             advance_once(g, R, p, it.a, it.b != 0, False)
             n -= 1
     elif is_track_item(it.kind):
-        m = track_options(g, R, p, &it)
-        if m == 0:
-            return                                    # RS-4: an impossible item is skipped
-        if single_bit(m) and not (it.kind == IT_SYNERGY and jump_synergy_twice(g, p)):
-            apply_track_choice(g, R, p, it, __builtin_ctz(m))
-            return
-        g.item = it
-        set_decision(g, track_decision_kind(it.kind), p)
+        begin_track_item(g, R, p, it)
     elif it.kind == IT_PATCH:
-        if jump_offers_patch_swap(g, R, p, &it):
-            g.item.kind = IT_OPTION
-            g.item.a = OPTION_JUMP_PATCH_SWAP
-            set_decision(g, D_YES_NO, p)
-            return
-        if wormhole_offers_double(g, R, p, &it):
-            g.item.kind = IT_OPTION
-            g.item.a = OPTION_WORMHOLE_DOUBLE
-            set_decision(g, D_YES_NO, p)
+        option = corp_patch_option(g, R, p, &it)
+        if option:
+            offer_option(g, p, option)               # the answer pushes the patch back
             return
         n = patch_squares(g, R, p, sq)
         if n == 0:
@@ -238,21 +235,6 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
     elif it.kind == IT_ROTATE_STATION:
         g.item = it
         set_decision(g, D_ROTATION, p)
-    elif it.kind == IT_BRANCH:
-        g.item = it
-        set_decision(g, D_BRANCH, p)
-    elif it.kind == IT_STEP:
-        ms_begin_step(g, R, p, it)
-    elif it.kind == IT_FLUX_TRACK:
-        g.item = it
-        set_decision(g, D_FLUX_TRACK, p)
-    elif it.kind == IT_KEEP_OBJECTIVE:
-        if g.n_drawn == 0:
-            return
-        g.item = it
-        set_decision(g, D_KEEP_OBJECTIVE, p)
-    elif it.kind == IT_POD_PLACE or it.kind == IT_POD_MOVE or it.kind == IT_POD_DESTROY:
-        pod_begin_item(g, R, p, it)
     elif it.kind == IT_REMOVE_STACK:
         m = removable_stacks(g, R, p)
         if m == 0:
@@ -278,6 +260,8 @@ cdef void begin_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexcept nog
         g.place_level = <uint8_t>level
         g.place_from_depot = <uint8_t>(1 + it.a)
         set_decision(g, D_PLACE, p)
+    else:
+        corp_begin_item(g, R, p, it)                  # a corporation's own item
 
 
 cdef inline bint items_all_same(const Player_t* pl) noexcept nogil:
@@ -317,9 +301,9 @@ cdef bint resolve_pool(Game_t* g, const Rules_t* R) noexcept nogil:
             pl.move_budget = 0                        # RS-3: unspent movement lapses
             pl.cond_move = 0
             return False
-        i = ms_step_item(pl) if pl.corp == CORP_MAKESHIFT else -1
+        i = corp_urgent_item(pl)
         if i >= 0:
-            it = pl.items[i]                          # Makeshift: a step comes first
+            it = pl.items[i]                          # e.g. a Makeshift step comes first
             remove_item(pl, i)
             begin_item(g, R, p, it)
         elif not can_move and items_all_same(pl):

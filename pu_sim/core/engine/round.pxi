@@ -23,7 +23,7 @@ cdef inline void stage_round_start(Game_t* g, const Rules_t* R) noexcept nogil:
         g.status = STATUS_TURN_LIMIT
         return
     g.round_commander = g.commander
-    corp_round_start(g, R)
+    round_start_reset(g)
     if g.options & OPT_EVENT_TECH_SUPPRESSION_NEXT_ROUND:
         for p in range(g.n_players):
             g.pl[p].tech_suppressed = 0                 # cards.md A1, "next_round"
@@ -82,7 +82,8 @@ cdef inline void stage_event_players(Game_t* g, const Rules_t* R) noexcept nogil
 cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
     """End trigger A (9.1 A, rules.md 14.12): can every player place a depot tile?"""
     cdef int p, level
-    corp_tile_phase_start(g, R)                         # round-start techs (G2)
+    for p in range(g.n_players):
+        corp_tile_phase_start(g, R, p)                  # round-start techs (G2)
     for p in range(g.n_players):
         level = find_place_level(g, R, p, depot_tile(g, R, p, 0), depot_tile(g, R, p, 1),
                                  N_LEVELS - 1)
@@ -98,7 +99,7 @@ cdef inline void stage_check(Game_t* g, const Rules_t* R) noexcept nogil:
 
 cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
     """Step 4: each player takes a tile and resolves it completely (DR-1..DR-3)."""
-    cdef int p, t0, t1
+    cdef int p, t0, t1, option
     if g.preselected == 1:
         g.preselected = 2                               # Republic: moved; now place
         set_decision(g, D_PLACE, g.active)
@@ -108,7 +109,7 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
         g.order_i = 0
         g.unseen_tops = 0                               # every player has placed
         if g.options & OPT_ONCE_PER_ROUND_RESET_BGA_PHASES:
-            corp_phase_reset(g)                         # BGA: the civ-card phase
+            phase_powers_reset(g)                       # BGA: the civ-card phase
         return
     p = commander_order(g, g.order_i)
     g.order_i += 1
@@ -117,10 +118,9 @@ cdef inline void stage_draft(Game_t* g, const Rules_t* R) noexcept nogil:
         g.place_level = g.pl[p].place_level
         g.place_from_depot = 0
         g.draft_barred = 0
-        if republic_offers_civ_first(g, R, p):
-            g.item.kind = IT_OPTION
-            g.item.a = OPTION_REPUBLIC_CIV_FIRST
-            set_decision(g, D_YES_NO, p)
+        option = corp_draft_option(g, R, p)             # e.g. a tile to select first
+        if option:
+            offer_option(g, p, option)
             return
         set_decision(g, D_PLACE, p)
         return
@@ -186,7 +186,7 @@ cdef inline void stage_end_round(Game_t* g, const Rules_t* R) noexcept nogil:
         g.stage = ST_END_EFFECTS                       # 14.27: final round's commander
         g.order_i = 0
         if g.options & OPT_ONCE_PER_ROUND_RESET_BGA_PHASES:
-            corp_phase_reset(g)                         # BGA: the end-game phase
+            phase_powers_reset(g)                       # BGA: the end-game phase
     else:
         g.stage = ST_ROUND_START
 

@@ -11,18 +11,14 @@ cdef inline void collect_lifepod(Game_t* g, const Rules_t* R, int p, int x, int 
     """A lifepod leaves the planet for the player's collection (rover or card)."""
     grid_clear_sq(g.pl[p].lifepod, x, y)
     g.pl[p].lifepods_collected += 1
-    if g.pl[p].corp == CORP_COSMOS:
-        cosmos_lifepod_collected(g, p)               # it may go onto a track space
-    elif g.pl[p].corp == CORP_JUMP:
-        jump_lifepod_collected(g, p)                 # it may unlock a tech
+    corp_lifepod_collected(g, R, p)
 
 
 cdef inline void collect_meteorite(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
     """A meteorite leaves the planet for the player's collection (rover or card)."""
     grid_clear_sq(g.pl[p].meteorite, x, y)
     g.pl[p].meteorites_collected += 1
-    if g.pl[p].corp == CORP_HORIZON and has_tech(g, R, p, 3):
-        push_item(g, p, IT_PATCH, 0, 0, 0)          # Horizon tech 3: and a patch
+    corp_meteorite_collected(g, R, p)
 
 
 cdef inline void collect_at(Game_t* g, const Rules_t* R, int p, int x, int y) noexcept nogil:
@@ -66,10 +62,7 @@ cdef inline void put_rover(Game_t* g, const Rules_t* R, int p, int r, int x, int
     pl.rover_x[r] = <int8_t>x
     pl.rover_y[r] = <int8_t>y
     grid_set(pl.rover_at, x, y)
-    if pl.corp == CORP_HORIZON:
-        horizon_enter(g, R, p, fx, fy, x, y, carried, stepped)
-    else:
-        collect_at(g, R, p, x, y)
+    corp_rover_entered(g, R, p, fx, fy, x, y, carried, stepped)   # standard: collect_at
 
 
 cdef inline void rover_place_squares(const Player_t* pl, uint16_t* out) noexcept nogil:
@@ -93,11 +86,11 @@ cdef inline bint step_allowed(const Game_t* g, const Rules_t* R, int p, int fx, 
 
 
 cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out) noexcept nogil:
-    """Every single-square move of every rover on the planet (orthogonal; diagonal
-    with Cosmos tech 1; Republic tech 3's jumps)."""
+    """Every single-square move of every rover on the planet (orthogonal, RV-3; a
+    corporation may add diagonals and jumps)."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int r, d, nx, ny, n = 0
-    cdef int n_dirs = 8 if cosmos_diagonal(g, R, p) else 4
+    cdef int n_dirs = 8 if corp_rover_diagonals(g, R, p) else 4
     cdef int dxs[8]
     cdef int dys[8]
     dxs[0] = 1
@@ -125,10 +118,7 @@ cdef int gen_rover_steps(const Game_t* g, const Rules_t* R, int p, uint32_t* out
             if step_allowed(g, R, p, pl.rover_x[r], pl.rover_y[r], nx, ny):
                 out[n] = <uint32_t>((r << 8) | sq_of(nx, ny))
                 n += 1
-        if pl.corp == CORP_REPUBLIC and has_tech(g, R, p, 3):
-            n += republic_jumps(g, R, p, r, out + n)
-        elif pl.corp == CORP_JUMP and has_tech(g, R, p, 2):
-            n += jump_teleports(g, R, p, r, out + n)
+        n += corp_rover_jumps(g, R, p, r, out + n)
     return n
 
 

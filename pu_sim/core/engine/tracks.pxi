@@ -3,6 +3,9 @@
 # Rules TR-1..TR-5 (rules.md 8.3) and corporations.md 2.3-2.9.  Benefits of a
 # space join the player's pending pool (designer FAQ Q3); civ milestones wait
 # for the civ step of the round (FAQ Q1); movement joins the turn's budget.
+#
+# The standard boards' rules are the board_* functions; where a corporation's
+# board plays otherwise, the rule asks its hook (core/corporations/hooks.pxi).
 
 # ==== the pending pool ===========================================================
 
@@ -39,106 +42,77 @@ cdef inline void owe_civ_pick(Game_t* g, int p, int rank) noexcept nogil:
 
 # ==== tech ========================================================================
 
-cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """TE-1: the tech level follows the tech tracker's current position (Jump Drive:
-    the number of techs its lifepods unlocked)."""
-    if g.pl[p].corp == CORP_JUMP:
-        return popcount16(g.pl[p].jd_techs)
-    if g.pl[p].corp == CORP_MAKESHIFT:
-        return ms_tech_level(&g.pl[p], R)
+cdef inline int board_tech_level(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """TE-1: tech milestones at or below the tech tracker (the standard boards)."""
     return R.tech_level_at[g.pl[p].corp][g.pl[p].track[TECH]]
 
 
-cdef inline bint has_tech(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
+cdef inline int tech_level(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """The tech level in force (TE-1; a corporation may count otherwise)."""
+    return corp_tech_level(g, R, p)
+
+
+cdef inline bint board_has_tech(const Game_t* g, const Rules_t* R, int p,
+                                int level) noexcept nogil:
     """Tech `level` is usable: its milestone reached, and not suppressed by a
-    no-milestone event round (cards.md D2/A1); Cosmos: not under a lifepod (C2)."""
-    cdef const Player_t* pl = &g.pl[p]
-    if pl.corp == CORP_JUMP:
-        return jump_has_tech(pl, level)                 # lifepod slots, for good
-    if tech_level(g, R, p) < level or (pl.tech_suppressed >> level) & 1:
-        return False
-    if pl.corp == CORP_COSMOS:
-        return not cosmos_milestone_covered(pl, R, level)
-    if pl.corp == CORP_FLUX:
-        return tech_level(g, R, p) == level             # only the newest tech is active
-    return True
+    no-milestone event round (cards.md D2/A1)."""
+    return tech_level(g, R, p) >= level and not (g.pl[p].tech_suppressed >> level) & 1
 
 
-cdef inline bint tech_ignores_adjacency(const Game_t* g, const Rules_t* R,
-                                        int p) noexcept nogil:
-    """Universal Coalition L1: tiles need not touch earlier tiles (PL-5)."""
-    return g.pl[p].corp == 0 and has_tech(g, R, p, 1)
-
-
-cdef inline bint tech_stores_patches(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Universal Coalition L2 / Wormhole L4: patches may be kept for the end (BI-2)."""
-    if g.pl[p].corp == CORP_UC:
-        return has_tech(g, R, p, 2)
-    return g.pl[p].corp == CORP_WORMHOLE and has_tech(g, R, p, 4)
+cdef inline bint has_tech(const Game_t* g, const Rules_t* R, int p, int level) noexcept nogil:
+    """Tech `level` is usable now (a corporation may rule otherwise)."""
+    return corp_has_tech(g, R, p, level)
 
 
 cdef inline int tech_move_bonus(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Universal Coalition L3: +1 to each rover-track movement gain (RV-2)."""
-    return 1 if (g.pl[p].corp == 0 and has_tech(g, R, p, 3)) else 0
+    """Movement added to each rover-track movement gain (RV-2)."""
+    return corp_track_movement_bonus(g, R, p)
 
 
 cdef inline bint tech_doubles_water(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Universal Coalition L4: a placed tile's water on ice advances twice (WA-2)."""
-    return g.pl[p].corp == 0 and has_tech(g, R, p, 4)
+    """A placed tile's water on ice advances twice (WA-2)."""
+    return corp_doubles_water(g, R, p)
 
 
 cdef inline bint tech_no_meteorites(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
-    """Universal Coalition L5: tiles never place meteorites (ME-4)."""
-    return g.pl[p].corp == 0 and has_tech(g, R, p, 5)
+    """Tiles place no meteorites (ME-4)."""
+    return corp_no_meteorites(g, R, p)
 
 
 # ==== advancing ===================================================================
 
 cdef inline int track_top(const Player_t* pl, int t) noexcept nogil:
-    """The last position of tracker t (Oasis water: the path's last step)."""
-    if pl.corp == CORP_OASIS and t == WATER:
-        return OASIS_TOP
-    return TOP
+    """The last position of tracker t (TR-2; a corporation's track may be longer)."""
+    return corp_track_top(pl, t)
 
 
 cdef inline bint at_top(const Player_t* pl, int t) noexcept nogil:
-    """The tracker is on its track's top (Wormhole's top level is the pair 14/15)."""
-    if pl.corp == CORP_WORMHOLE and t == BIOMASS:
-        return pl.track[t] >= TOP - 1
-    return pl.track[t] >= track_top(pl, t)
+    """The tracker is on its track's top."""
+    return corp_at_top(pl, t)
 
 
 cdef inline int board_row(const Rules_t* R, const Player_t* pl, int t) noexcept nogil:
     """The board row tracker t stands on (corp-G1's "5th position")."""
-    if pl.corp == CORP_OASIS and t == WATER:
-        return oasis_row(R, pl)
-    return pl.track[t]
+    return corp_board_row(R, pl, t)
+
+
+cdef inline bint board_can_advance(const Game_t* g, const Rules_t* R, int p,
+                                   int t) noexcept nogil:
+    """TR-2/TR-3: a tracker below its top can move; the rover tracker always can."""
+    cdef const Player_t* pl = &g.pl[p]
+    if t == ROVER and pl.track[t] >= TOP:
+        return True
+    return not at_top(pl, t)
 
 
 cdef inline bint can_advance(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
-    """TR-2/TR-3: a tracker below its top can move; the rover tracker always can.
-    Oasis: not onto another tracker (Z1; BGA option: blocked trackers may be chosen)."""
-    cdef const Player_t* pl = &g.pl[p]
-    cdef uint32_t buf[2 * N_TRACKS + 1]
-    if pl.corp == CORP_MAKESHIFT:
-        if g.options & OPT_SYNERGY_TARGET_MUST_MOVE_OFF:
-            return pl.track[t] < TOP or pl.col[t] == ROVER
-        return ms_targets(g, R, p, t, buf, False) > 0  # Z1: a free target exists
-    if t == ROVER and pl.track[t] >= TOP:
-        return True
-    if at_top(pl, t):
-        return False
-    if pl.corp == CORP_OASIS and not (g.options & OPT_SYNERGY_TARGET_MUST_MOVE_OFF):
-        return oasis_target(g, R, p, t) >= 0
-    return True
+    """Tracker t can advance now (a corporation's trackers may be blocked)."""
+    return corp_can_advance(g, R, p, t)
 
 
 cdef inline bint can_climb(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
-    """Unionization's climb: an advance that goes up (Makeshift: no sideways shift)."""
-    cdef uint32_t buf[2 * N_TRACKS + 1]
-    if g.pl[p].corp == CORP_MAKESHIFT:
-        return ms_targets(g, R, p, t, buf, True) > 0
-    return can_advance(g, R, p, t)
+    """Unionization's climb: an advance that goes up (cards.md A10)."""
+    return corp_can_climb(g, R, p, t)
 
 
 cdef inline int movable_tracks(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
@@ -150,11 +124,17 @@ cdef inline int movable_tracks(const Game_t* g, const Rules_t* R, int p) noexcep
     return m
 
 
+cdef inline const int8_t* track_space(const Game_t* g, const Rules_t* R, int p, int t,
+                                      int pos) noexcept nogil:
+    """The printed space tracker t claims at pos (its corporation board's)."""
+    return corp_track_space(g, R, p, t, pos)
+
+
 cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
                              bint skip_synergy) noexcept nogil:
     """TR-1: gain every benefit printed on the space just entered."""
     cdef Player_t* pl = &g.pl[p]
-    cdef const int8_t* sp = track_space(g, R, p, t, pos)     # Flux tech 3: improved
+    cdef const int8_t* sp = track_space(g, R, p, t, pos)
     cdef int i
     cdef bint milestones = g.round_rule != RR_NO_MILESTONE_BENEFITS     # events 109/123
     if sp[SP_TECH]:
@@ -162,11 +142,10 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
             pl.tech_suppressed |= <uint8_t>(1 << sp[SP_TECH])  # cards.md D2
         elif milestones:
             pl.tech_suppressed &= <uint8_t>~(1 << sp[SP_TECH])  # re-entered: unlocked
-        if milestones and pl.corp == CORP_FLUX:
-            flux_tech_unlocked(g, p)                           # place the flux token
+        if milestones:
+            corp_tech_milestone(g, R, p)
     if sp[SP_CIV] and milestones:
-        if pl.corp == CORP_REPUBLIC:
-            republic_civ_milestone(g, R, p)
+        corp_civ_milestone(g, R, p)
         if g.options & OPT_CIV_PICK_TIMING_ON_MILESTONE:
             push_item(g, p, IT_CIV_PICK, sp[SP_CIV], 0, 0)   # rulebook track wording
         else:
@@ -184,36 +163,18 @@ cdef inline void claim_space(Game_t* g, const Rules_t* R, int p, int t, int pos,
     if sp[SP_MOVE]:
         # RV-2: the tech bonus applies to rover-track movement only
         gain_track_movement(g, R, p, sp[SP_MOVE])
-        if pl.corp == CORP_MAKESHIFT:
-            ms_movement_gained(g, R, p)                  # tech 2's conditional +1
+        corp_track_movement_gained(g, R, p)
 
 
 cdef inline int next_space(const Rules_t* R, const Player_t* pl, int t, int pos) noexcept nogil:
-    """Where one advance from pos lands (Cosmos jumps lifepods, Wormhole levels)."""
-    if pl.corp == CORP_COSMOS:
-        return cosmos_next_space(pl, t, pos)
-    if wormhole_biomass(pl, t):
-        return wh_next_space(R, pl, pos)
-    return pos + 1
+    """Where one advance from pos lands (TR-2: the next space up)."""
+    return corp_next_space(R, pl, t, pos)
 
 
-cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,
-                              bint skip_synergy) noexcept nogil:
-    """Advance tracker t one space; returns False if it could not move (TR-2)."""
+cdef inline bint board_advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,
+                                    bint skip_synergy) noexcept nogil:
+    """TR-2/TR-3: one space up, claiming it; False if the tracker could not move."""
     cdef Player_t* pl = &g.pl[p]
-    cdef int target
-    if wormhole_biomass(pl, t):
-        return wormhole_advance(g, R, p, claim, skip_synergy)
-    if pl.corp == CORP_MAKESHIFT:
-        return makeshift_advance(g, R, p, t, claim, skip_synergy)
-    if pl.corp == CORP_OASIS and not (t == ROVER and pl.track[t] >= TOP):
-        target = oasis_target(g, R, p, t)             # blocked: lost (O3)
-        if target < 0:
-            return False
-        pl.track[t] = <int8_t>target
-        if claim:
-            claim_space(g, R, p, t, target, skip_synergy)
-        return True
     if pl.track[t] >= TOP:
         if t == ROVER:
             # TR-3: the topped rover tracker re-grants its top movement (BGA: any advance)
@@ -227,12 +188,18 @@ cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint cl
     return True
 
 
-cdef inline int track_medals(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
-    """TR-5: the highest medal at or below the tracker (Cosmos: not under a lifepod)."""
-    if g.pl[p].corp == CORP_COSMOS:
-        return cosmos_medal(&g.pl[p], R, t)
-    if oasis_water(&g.pl[p], t):
-        return oasis_medal(g, &g.pl[p], R)
-    if makeshift(&g.pl[p]):
-        return ms_medal(g, R, p, t)
+cdef inline bint advance_once(Game_t* g, const Rules_t* R, int p, int t, bint claim,
+                              bint skip_synergy) noexcept nogil:
+    """Advance tracker t one space; returns False if it could not move (TR-2)."""
+    return corp_advance_once(g, R, p, t, claim, skip_synergy)
+
+
+cdef inline int board_track_medals(const Game_t* g, const Rules_t* R, int p,
+                                   int t) noexcept nogil:
+    """TR-5: the highest medal at or below the tracker."""
     return R.score_pos[g.pl[p].corp][t][g.pl[p].track[t]]
+
+
+cdef inline int track_medals(const Game_t* g, const Rules_t* R, int p, int t) noexcept nogil:
+    """Medals tracker t scores at the end (TR-5)."""
+    return corp_track_medals(g, R, p, t)
