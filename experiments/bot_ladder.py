@@ -47,7 +47,7 @@ from pu_sim.bots import BotSpec
 from pu_sim.report import plots
 from pu_sim.report.reporting import frame_table, load_runs, run_info
 from pu_sim.rules import RuleOptions
-from pu_sim.rules.loader import load_game_data
+from pu_sim.rules.loading import load_game_data
 from pu_sim.simulation.provenance import git_revision, library_versions
 from pu_sim.simulation.runner import scan_run
 from pu_sim.studies.script import cli, configure, run_name, simulate_run

@@ -83,7 +83,7 @@ class TargetTable:
     def published(cls, data: GameData | None = None) -> TargetTable:
         """The rulebook's table (``pu_sim/data/events.toml``)."""
         if data is None:
-            from pu_sim.rules.loader import load_game_data
+            from pu_sim.rules.loading import load_game_data
 
             data = load_game_data()
         return cls(
@@ -157,7 +157,7 @@ _TABLE_SCHEMA = {
 def outcome_bands(data: GameData | None = None) -> tuple[SoloOutcomeBand, ...]:
     """The rulebook's outcome rows by ``score - target`` (worst first)."""
     if data is None:
-        from pu_sim.rules.loader import load_game_data
+        from pu_sim.rules.loading import load_game_data
 
         data = load_game_data()
     return data.solo_outcome_bands
