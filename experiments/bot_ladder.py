@@ -40,8 +40,7 @@ import polars as pl
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from pu_sim import bots
-from pu_sim.analysis import balance as analysis
+from pu_sim import analysis, bots
 from pu_sim.analysis import stats
 from pu_sim.bots import BotSpec
 from pu_sim.report import plots

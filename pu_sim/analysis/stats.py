@@ -14,6 +14,7 @@ import functools
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -273,6 +274,26 @@ def holm(pvalues: ArrayLike) -> FloatArray:
     scaled = p[order] * (m - np.arange(m))
     out[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
     return out.reshape(np.shape(pvalues))
+
+
+Correction = Literal["holm", "bonferroni", "none"]
+"""How p-values are adjusted for the many comparisons of one table."""
+
+
+def adjust(
+    p: npt.NDArray[np.float64], correction: Correction
+) -> npt.NDArray[np.float64]:
+    """Adjust a table's p-values for multiple comparisons (NaN stays NaN)."""
+    if correction == "holm":
+        return holm(p)
+    if correction == "bonferroni":
+        ok = ~np.isnan(p)
+        return np.where(ok, np.minimum(1.0, p * max(int(ok.sum()), 1)), np.nan)
+    if correction == "none":
+        return p
+    raise ValueError(
+        f"correction must be 'holm', 'bonferroni' or 'none', got {correction!r}"
+    )
 
 
 def rankdata(x: ArrayLike) -> FloatArray:

@@ -29,7 +29,7 @@ from typing import Any
 import polars as pl
 from matplotlib.figure import Figure
 
-from pu_sim.analysis import balance as analysis
+from pu_sim import analysis
 from pu_sim.analysis import calibration
 from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
 from pu_sim.report import plots
