@@ -44,7 +44,8 @@ from pu_sim import analysis, bots
 from pu_sim.analysis import stats
 from pu_sim.bots import BotSpec
 from pu_sim.report import plots
-from pu_sim.report.reporting import frame_table, load_runs, run_info
+from pu_sim.report.markdown import frame_table
+from pu_sim.report.runs import load_runs, run_info
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.loading import load_game_data
 from pu_sim.simulation.provenance import git_revision, library_versions

@@ -23,7 +23,8 @@ import polars as pl
 from pu_sim import bots
 from pu_sim.analysis import stats
 from pu_sim.report import plots
-from pu_sim.report.reporting import frame_table, run_info
+from pu_sim.report.markdown import frame_table
+from pu_sim.report.runs import run_info
 from pu_sim.rules import load_rules
 from pu_sim.simulation.runner import scan_run
 from pu_sim.studies.script import cli, configure, run_name, simulate_run

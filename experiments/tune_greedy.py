@@ -43,7 +43,8 @@ from pu_sim.bots.tuning import (
     win_share,
 )
 from pu_sim.report import plots
-from pu_sim.report.reporting import frame_table, run_info
+from pu_sim.report.markdown import frame_table
+from pu_sim.report.runs import run_info
 from pu_sim.simulation.provenance import git_revision
 from pu_sim.simulation.runner import scan_run
 from pu_sim.studies.script import cli, configure, run_name, simulate_run

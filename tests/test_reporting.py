@@ -10,7 +10,8 @@ import pytest
 from synthetic_games import multiplayer_frame, solo_frame, write_run
 
 from pu_sim.analysis.calibration import TargetTable
-from pu_sim.report import reporting
+from pu_sim.report import markdown, reporting, runs
+from pu_sim.report.sections import boards
 from pu_sim.studies.script import simulate_run
 
 PUBLISHED = TargetTable.published()
@@ -98,9 +99,9 @@ def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
     study = tmp_path / "study"
     write_run(study / "runs" / "solo", solo_frame(1500, lambda g, o, r: 40 + 0 * g))
     write_run(study / "runs" / "two", multiplayer_frame(300, 2, seed=5))
-    runs = reporting.find_runs(study)
-    assert [r.name for r in runs] == ["solo", "two"]
-    out = reporting.write_study_report(runs, study, title="My study")
+    found = runs.find_runs(study)
+    assert [r.name for r in found] == ["solo", "two"]
+    out = reporting.write_study_report(found, study, title="My study")
     readme = (out / "README.md").read_text()
     assert "## Solo scores" in readme and "## Seat order" in readme
     assert "| `solo` |" in readme and "| `two` |" in readme
@@ -128,14 +129,13 @@ def test_a_runner_folder_is_read_with_its_metadata_and_versions(tmp_path):
     folder = tmp_path / "r1"
     run(8, out=folder, players=2, bots="random", seed=123, paired=True,
         metadata={"study": "x", "name": "duel", "pairing": "p2"})  # fmt: skip
-    info = reporting.run_info(folder)
+    info = runs.run_info(folder)
     assert (info.study, info.name, info.pairing) == ("x", "duel", "p2")
     assert (info.entropy, info.players, info.n_games, info.group_size) == (
         123, 2, 8, 2,
     )  # fmt: skip
     assert (
-        info.versions["git_revision"]
-        == reporting.read_manifest(folder)["git"]["revision"]
+        info.versions["git_revision"] == runs.read_manifest(folder)["git"]["revision"]
     )
     out = reporting.write_report(folder, tmp_path / "out")
     assert f"- rules version: {RULES_VERSION}" in (out / "README.md").read_text()
@@ -157,7 +157,7 @@ def test_paired_runs_share_groups(tmp_path):
     a = write_run(tmp_path / "ab", multiplayer_frame(20, 2), pairing="p")
     b = write_run(tmp_path / "ba", multiplayer_frame(20, 2), pairing="p")
     c = write_run(tmp_path / "c", multiplayer_frame(20, 2))
-    df = reporting.load_runs([a, b, c])
+    df = runs.load_runs([a, b, c])
     groups = df.group_by("run").agg(pl.col("group").min())
     mins = dict(groups.iter_rows())
     assert mins["ab"] == mins["ba"] != mins["c"]
@@ -210,7 +210,7 @@ def test_two_solo_bots_get_a_calibration_robustness_check(tmp_path):
 
 
 def test_percentages_never_round_to_never_or_always():
-    fmt = reporting._fmt
+    fmt = markdown.fmt
     assert fmt(0.0, "%") == "0.0%" and fmt(1.0, "%") == "100.0%"
     assert fmt(0.00002, "%") == "<0.01%"
     assert fmt(0.9999999, "%") == ">99.99%"
@@ -273,13 +273,13 @@ def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):
     line = next(x for x in readme.splitlines() if x.startswith("- **Corporations:**"))
     assert "most above: Corp J at 2p" in line and "most below: Corp A at 2p" in line
     named = [c for c in corps if f"{c} at 2p" in line]
-    assert len(named) == reporting.HEADLINE_ITEMS  # the rest only in the table
+    assert len(named) == boards.HEADLINE_ITEMS  # the rest only in the table
     table = pl.read_csv(out / "tables" / "corporation_balance.csv")
-    assert table.filter(pl.col("significant")).height > reporting.HEADLINE_ITEMS
+    assert table.filter(pl.col("significant")).height > boards.HEADLINE_ITEMS
 
 
 def test_frame_table_formats_floats_and_keeps_other_values():
     frame = pl.DataFrame({"bot": ["a", "b"], "mean": [1.23456, 2.0], "n": [3, 4]})
-    assert reporting.frame_table(frame, ".2f").splitlines() == [
+    assert markdown.frame_table(frame, ".2f").splitlines() == [
         "| bot | mean | n |", "|---|---|---|", "| a | 1.23 | 3 |", "| b | 2.00 | 4 |",
     ]  # fmt: skip
