@@ -12,6 +12,7 @@ from synthetic_games import multiplayer_frame, solo_frame, write_run
 from pu_sim.analysis.calibration import TargetTable
 from pu_sim.report import markdown, reporting, runs
 from pu_sim.report.sections import boards
+from pu_sim.simulation import runfolder
 from pu_sim.studies.script import simulate_run
 
 PUBLISHED = TargetTable.published()
@@ -99,7 +100,7 @@ def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
     study = tmp_path / "study"
     write_run(study / "runs" / "solo", solo_frame(1500, lambda g, o, r: 40 + 0 * g))
     write_run(study / "runs" / "two", multiplayer_frame(300, 2, seed=5))
-    found = runs.find_runs(study)
+    found = runfolder.find_run_folders(study)
     assert [r.name for r in found] == ["solo", "two"]
     out = reporting.write_study_report(found, study, title="My study")
     readme = (out / "README.md").read_text()
@@ -135,7 +136,8 @@ def test_a_runner_folder_is_read_with_its_metadata_and_versions(tmp_path):
         123, 2, 8, 2,
     )  # fmt: skip
     assert (
-        info.versions["git_revision"] == runs.read_manifest(folder)["git"]["revision"]
+        info.versions["git_revision"]
+        == runfolder.read_manifest(folder)["git"]["revision"]
     )
     out = reporting.write_report(folder, tmp_path / "out")
     assert f"- rules version: {RULES_VERSION}" in (out / "README.md").read_text()
@@ -166,10 +168,14 @@ def test_paired_runs_share_groups(tmp_path):
 def test_missing_data_and_folders_are_clear_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="no run folders"):
         reporting.write_report(tmp_path)
-    (tmp_path / "empty").mkdir()
-    (tmp_path / "empty" / "manifest.json").write_text("{}")
+    empty = write_run(tmp_path / "empty", multiplayer_frame(10, 2))
+    shutil.rmtree(empty / "data")  # a run's manifest without its games
     with pytest.raises(FileNotFoundError, match="no data"):
-        reporting.write_report(tmp_path / "empty", tmp_path / "out")
+        reporting.write_report(empty, tmp_path / "out")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "manifest.json").write_text("{}")  # not a run's
+    with pytest.raises(FileNotFoundError, match="no run folders"):
+        reporting.write_report(tmp_path / "other", tmp_path / "out")
     assert reporting.main([str(tmp_path / "nothing-here")]) == 2
 
 

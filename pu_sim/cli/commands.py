@@ -111,18 +111,17 @@ def study(args: argparse.Namespace) -> int:
 
 def report(args: argparse.Namespace) -> int:
     """The report of a run folder or of a study folder of runs."""
-    from pu_sim.simulation.runfolder import MANIFEST, read_manifest
+    from pu_sim.simulation.runfolder import MANIFEST, find_run_folders, read_manifest
 
     folder: Path = args.run_folder
     if folder.is_file():
         raise ValueError(f"{folder} is a file, not a run folder")
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a run folder: no such folder")
-    manifest: dict[str, Any] = {}
-    if (folder / MANIFEST).is_file():
-        manifest = read_manifest(folder)
-    elif not any(folder.rglob(MANIFEST)):
+    runs = find_run_folders(folder)
+    if not runs:
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
+    manifest: dict[str, Any] = read_manifest(folder) if runs == [folder] else {}
     try:
         from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:

@@ -26,7 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from pu_sim.report.page import Page
-from pu_sim.report.runs import find_runs, load_runs, run_info
+from pu_sim.report.runs import load_runs, run_info
 from pu_sim.report.sections.boards import (
     breakdown_section,
     interaction_section,
@@ -40,6 +40,7 @@ from pu_sim.report.sections.calibration import (
 from pu_sim.report.sections.runs import runs_facts
 from pu_sim.report.sections.seats import seat_section
 from pu_sim.report.sections.solo import has_deck, solo_boards, solo_summary
+from pu_sim.simulation.runfolder import find_run_folders
 
 __all__ = ["main", "write_report", "write_study_report"]
 
@@ -184,13 +185,13 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
         The report folder, holding ``README.md``, ``figures/`` and ``tables/``.
     """
     run_dir = Path(run_dir)
-    runs = find_runs(run_dir)
+    runs = find_run_folders(run_dir)
     if not runs:
         raise FileNotFoundError(f"no run folders (manifest.json) in {run_dir}")
     meta_path = run_dir / "study.json"
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     if out_dir is None:
-        if (run_dir / "manifest.json").is_file():
+        if runs == [run_dir]:
             info = run_info(run_dir)
             study, name = info.study, info.name
         else:

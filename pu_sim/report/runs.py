@@ -1,13 +1,13 @@
 """Run folders as a report reads them: their facts and their games.
 
-A report only *reads* run folders (``manifest.json`` + ``data/*.parquet``):
-:func:`find_runs` finds them, :func:`run_info` normalises a manifest's facts,
-:func:`load_runs` pools their games with the paired-design ``group`` column.
+A report only *reads* run folders (``manifest.json`` + ``data/*.parquet``),
+through :mod:`pu_sim.simulation.runfolder`, their only reader:
+:func:`run_info` takes a manifest's key facts, :func:`load_runs` pools the
+runs' games with the paired-design ``group`` column.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,19 +16,10 @@ from typing import Any
 import polars as pl
 
 from pu_sim.analysis.calibration import DECK_COLUMNS
+from pu_sim.simulation import runfolder
 from pu_sim.simulation.frames import SCORE_PARTS
 
-__all__ = [
-    "COLUMNS",
-    "PAIR_SHIFT",
-    "RunInfo",
-    "concat_enums",
-    "find_runs",
-    "get",
-    "load_runs",
-    "read_manifest",
-    "run_info",
-]
+__all__ = ["COLUMNS", "PAIR_SHIFT", "RunInfo", "concat_enums", "load_runs", "run_info"]
 
 COLUMNS = (
     "game_id", "seat", "n_players", "corporation", "planet", "bot", "score", "rank",
@@ -38,26 +29,6 @@ COLUMNS = (
 
 PAIR_SHIFT = 40
 """Group ids of different pairing sets are offset by ``index << PAIR_SHIFT``."""
-
-
-def get(d: dict[str, Any], *paths: str, default: Any = None) -> Any:
-    """First value found among dotted paths.
-
-    Run folders written before the runner (the committed reports' older
-    manifests) name some facts differently; reading several candidate paths
-    keeps reports readable for both.
-    """
-    for path in paths:
-        cur: Any = d
-        for part in path.split("."):
-            if isinstance(cur, dict) and part in cur:
-                cur = cur[part]
-            else:
-                cur = None
-                break
-        if cur is not None:
-            return cur
-    return default
 
 
 @dataclass(frozen=True)
@@ -80,18 +51,8 @@ class RunInfo:
     manifest: dict[str, Any] = field(repr=False)
 
 
-def read_manifest(run_dir: Path) -> dict[str, Any]:
-    """The run's ``manifest.json`` as a dict."""
-    path = Path(run_dir) / "manifest.json"
-    if not path.is_file():
-        raise FileNotFoundError(f"{run_dir} is not a run folder: no manifest.json")
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
-
-
 def _bot_text(entry: Any) -> str:
-    if isinstance(entry, str):
-        return entry
+    """A bot of the manifest as the report names it (greedy: with its changes)."""
     if isinstance(entry, dict):
         label = str(entry.get("label") or entry.get("kind") or "?")
         params = entry.get("params") or {}
@@ -111,41 +72,32 @@ def _bot_text(entry: Any) -> str:
 
 
 def run_info(run_dir: Path) -> RunInfo:
-    """Normalised facts of a run folder (tolerant of manifest key names)."""
+    """The key facts of a run folder, read from its manifest."""
     run_dir = Path(run_dir)
-    m = read_manifest(run_dir)
-    bots = get(m, "config.bots", "bots", default=[])
-    if not isinstance(bots, list):
-        bots = [bots]
-    versions = dict(get(m, "versions", default={}) or {})
-    git = get(m, "git", default=None)
+    m = runfolder.read_manifest(run_dir)
+    config = m.get("config") or {}
+    metadata = m.get("metadata") or {}
+    versions = dict(m.get("versions") or {})
+    git = m.get("git")
     if isinstance(git, dict):  # the runner keeps the checkout beside the versions
         versions.setdefault("git_revision", git.get("revision"))
         versions.setdefault("git_dirty", git.get("dirty"))
     return RunInfo(
         path=run_dir,
-        name=str(get(m, "metadata.name", "name", "run", default=run_dir.name)),
-        study=str(get(m, "metadata.study", "study", default=run_dir.parent.name)),
-        n_games=get(m, "n_games", "config.n_games", "games"),
-        seed=get(m, "seed.seed", "config.seed", "seed"),
-        entropy=get(m, "seed.entropy", "seed_entropy", "entropy", "seed"),
-        players=get(m, "config.players", "players"),
-        bots=[_bot_text(b) for b in bots],
-        group_size=int(get(m, "config.group_size", "group_size", default=1)),
-        pairing=get(m, "metadata.pairing", "config.pairing", "pairing"),
-        versions=versions if isinstance(versions, dict) else {},
-        wall_time_s=get(m, "wall_time_s", "wall_time", "timing.wall_time_s"),
-        games_per_s=get(m, "games_per_s", "timing.games_per_s"),
+        name=str(metadata.get("name") or run_dir.name),
+        study=str(metadata.get("study") or run_dir.parent.name),
+        n_games=m.get("n_games"),
+        seed=m.get("seed") if config.get("seed") is None else config["seed"],
+        entropy=(m.get("seed") or {}).get("entropy"),
+        players=config.get("players"),
+        bots=[_bot_text(b) for b in config.get("bots") or []],
+        group_size=int(config.get("group_size") or 1),
+        pairing=metadata.get("pairing"),
+        versions=versions,
+        wall_time_s=m.get("wall_time_s"),
+        games_per_s=m.get("games_per_s"),
         manifest=m,
     )
-
-
-def find_runs(path: Path) -> list[Path]:
-    """Run folders at or below ``path`` (a run, or a study of runs), sorted."""
-    path = Path(path)
-    if (path / "manifest.json").is_file():
-        return [path]
-    return sorted(p.parent for p in path.rglob("manifest.json") if p.parent != path)
 
 
 def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
@@ -159,7 +111,7 @@ def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
     sets: dict[tuple[str, str], int] = {}
     frames = []
     for info in infos:
-        files = sorted((info.path / "data").glob("*.parquet"))
+        files = runfolder.part_files(info.path)
         if not files:
             raise FileNotFoundError(
                 f"run {info.path} has no data/*.parquet (reports need the run's data)"

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pu_sim.report.markdown import fmt, md_table
-from pu_sim.report.runs import RunInfo, get
+from pu_sim.report.runs import RunInfo
 
-__all__ = ["runs_facts"]
+__all__ = ["RUNNER", "runs_facts"]
+
+RUNNER = "pu_sim.simulation.runner"
+"""What plays every run a report reads (run manifests are its)."""
 
 
 def runs_facts(infos: Sequence[RunInfo], anomalies: int, total: int) -> str:
@@ -23,33 +26,27 @@ def runs_facts(infos: Sequence[RunInfo], anomalies: int, total: int) -> str:
         )  # fmt: skip
     table = md_table(rows, ["run", "players", "bots", "games", "seed", "group size",
                              "wall time", "games/s"])  # fmt: skip
-    vkeys = [
-        ("pu_sim", ("pu_sim",)),
-        ("rules version", ("rules", "rules_version")),
-        ("engine version", ("engine", "engine_version")),
-        ("rules digest", ("rules_digest", "digest")),
-        ("git revision", ("git_revision", "git_sha", "git")),
-        ("uncommitted changes", ("git_dirty", "dirty")),
+    versions = [
+        ("pu_sim", "pu_sim"),
+        ("rules version", "rules"),
+        ("engine version", "engine"),
+        ("rules digest", "rules_digest"),
+        ("git revision", "git_revision"),
+        ("uncommitted changes", "git_dirty"),
     ]
     lines = []
-    for label, keys in vkeys:
-        values = sorted({str(get(i.versions, *keys)) for i in infos})
+    for label, key in versions:
+        values = sorted({str(i.versions.get(key)) for i in infos})
         shown = [
             v[:12] if label in ("rules digest", "git revision") else v for v in values
         ]
         lines.append(f"- {label}: {', '.join(shown)}")
-    runner = sorted(
-        {
-            str(get(i.manifest, "runner", default="pu_sim.simulation.runner"))
-            for i in infos
-        }
-    )
     wall = sum(i.wall_time_s or 0.0 for i in infos)
     return "\n\n".join(
         [
             table,
             "\n".join(lines),
-            f"Total simulation wall time {wall:.0f} s. Runner: {', '.join(runner)}. "
+            f"Total simulation wall time {wall:.0f} s. Runner: {RUNNER}. "
             f"{anomalies:,} of {total:,} seat rows came from anomalous games "
             "(status other than ok) and were left out.",
         ]
