@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from experiment_scripts import load
 
+from pu_sim.report.manifest import read_report_manifest
 from pu_sim.studies import main as study
 from pu_sim.studies import script as experiment
 
@@ -35,11 +36,18 @@ def test_every_script_has_a_frozen_config_and_main():
 
 
 def test_main_study_smoke(tmp_path):
-    assert study.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    argv = ["--smoke", "--out", str(tmp_path), "--jobs", "1"]
+    assert study.main(argv) == 0
     readme = (tmp_path / "main" / "smoke" / "README.md").read_text()
     for section in ("## Solo scores", "## Solo target calibration",
                     "## Seat order and the first commander", "## Bots against each other"):  # fmt: skip
         assert section in readme
+    manifest = read_report_manifest(tmp_path / "main" / "smoke")
+    assert manifest["study"] == "main" and manifest["config"]["n_games"] == 40
+    assert manifest["command"] == " ".join(["python -m pu_sim.studies.main", *argv])
+    assert len(manifest["runs"]) == 12
+    assert all(r.startswith("runs/") for r in manifest["runs"])
+    assert not (tmp_path / "main" / "smoke" / "study.json").exists()
 
 
 def test_shared_flags(tmp_path):

@@ -110,7 +110,7 @@ def study(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
-    """The report of a run folder or of a study folder of runs."""
+    """The report of a run folder, a study folder of runs, or a report folder."""
     from pu_sim.simulation.runfolder import MANIFEST, find_run_folders, read_manifest
 
     folder: Path = args.run_folder
@@ -119,7 +119,7 @@ def report(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a run folder: no such folder")
     runs = find_run_folders(folder)
-    if not runs:
+    if not runs and not (folder / MANIFEST).is_file():  # a report names its runs
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
     manifest: dict[str, Any] = read_manifest(folder) if runs == [folder] else {}
     try:

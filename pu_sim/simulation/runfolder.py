@@ -374,17 +374,18 @@ def find_run_folders(path: StrPath) -> list[Path]:
         When a ``manifest.json`` cannot be read as JSON.
     """
     root = Path(path)
-    if _holds_run_manifest(root):
+    if is_run_folder(root):
         return [root]
     return sorted(
         file.parent
         for file in root.rglob(MANIFEST)
-        if file.parent != root and _holds_run_manifest(file.parent)
+        if file.parent != root and is_run_folder(file.parent)
     )
 
 
-def _holds_run_manifest(folder: Path) -> bool:
-    """Whether ``folder/manifest.json`` exists and is a run manifest."""
+def is_run_folder(path: StrPath) -> bool:
+    """Whether ``path`` holds a run manifest (RunFolderError if it is unreadable)."""
+    folder = Path(path)
     return (folder / MANIFEST).is_file() and _is_run_manifest(_manifest_json(folder))
 
 
