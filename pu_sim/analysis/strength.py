@@ -8,6 +8,7 @@ Elo scale, :func:`head_to_head` counts who finished ahead of whom.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -54,9 +55,8 @@ def _pl_fit(
     for items, weight in orders:
         n = items.shape[1]
         wins += np.bincount(items[:, :-1].ravel(), np.repeat(weight, n - 1), k)
-    log_gamma = np.zeros(k) if start is None else start.copy()
-    for _ in range(max_iter):
-        gamma = np.exp(log_gamma)
+
+    def update(gamma: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         denom = np.zeros(k)
         for items, weight in orders:
             g = gamma[items]
@@ -66,12 +66,9 @@ def _pl_fit(
             denom += np.bincount(items.ravel(), per.ravel(), k)
         denom += prior / (gamma + 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            new = _centre(np.where(denom > 0, wins / denom, 0.0))
-        change = np.nanmax(np.abs(np.where(np.isfinite(new), new - log_gamma, 0.0)))
-        log_gamma = new
-        if change < tol:
-            break
-    return log_gamma
+            return _centre(np.where(denom > 0, wins / denom, 0.0))
+
+    return _iterate(update, k, start, max_iter, tol)
 
 
 def _bt_fit(
@@ -88,13 +85,31 @@ def _bt_fit(
     k = wins.shape[0]
     met = wins + wins.T
     total = wins.sum(axis=1) + prior / 2.0
-    log_gamma = np.zeros(k) if start is None else start.copy()
-    for _ in range(max_iter):
-        gamma = np.exp(log_gamma)
+
+    def update(gamma: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         with np.errstate(divide="ignore", invalid="ignore"):
             denom = np.sum(met / (gamma[:, None] + gamma[None, :]), axis=1)
             denom += prior / (gamma + 1.0)
-            new = _centre(np.where(denom > 0, total / denom, 0.0))
+            return _centre(np.where(denom > 0, total / denom, 0.0))
+
+    return _iterate(update, k, start, max_iter, tol)
+
+
+def _iterate(
+    update: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]],
+    k: int,
+    start: npt.NDArray[np.float64] | None,
+    max_iter: int,
+    tol: float,
+) -> npt.NDArray[np.float64]:
+    """Apply an MM update (strengths -> new log-strengths) until it settles.
+
+    Starts from ``start`` (else all 0) and stops after ``max_iter`` steps or
+    when no finite log-strength moves by ``tol`` or more.
+    """
+    log_gamma = np.zeros(k) if start is None else start.copy()
+    for _ in range(max_iter):
+        new = update(np.exp(log_gamma))
         change = np.nanmax(np.abs(np.where(np.isfinite(new), new - log_gamma, 0.0)))
         log_gamma = new
         if change < tol:
