@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from pu_sim.simulation.frames import SCORE_PARTS
+from pu_sim.simulation.runfolder import FORMAT
 
 CORPS = ["Alpha Corp", "Beta Corp", "Gamma Corp", "Delta Corp"]
 PLANETS = ["North", "South", "East"]
@@ -147,20 +148,47 @@ def solo_frame(
 
 
 def write_run(
-    path: Path, frame: pl.DataFrame, *, study: str = "synthetic", **config: object
+    path: Path,
+    frame: pl.DataFrame,
+    *,
+    study: str = "synthetic",
+    pairing: str | None = None,
+    **config: object,
 ) -> Path:
-    """A run folder (manifest + one Parquet part), as the issue-7 runner writes."""
+    """A run folder (manifest + one Parquet part) in the runner's format.
+
+    The manifest holds the keys reports read; ``config`` adds to (or replaces)
+    the run's configuration, e.g. ``group_size``.
+    """
     (path / "data").mkdir(parents=True, exist_ok=True)
     frame.write_parquet(path / "data" / "part-000000000000-000100.parquet")
+    n_games = int(frame["game_id"].n_unique())
     manifest = {
-        "study": study,
-        "name": path.name,
-        "config": {"players": int(frame["n_players"][0]), "bots": ["greedy"], **config},
-        "n_games": int(frame["game_id"].n_unique()),
-        "seed": {"seed": 1, "entropy": 1},
-        "versions": {"pu_sim": "test", "rules_version": 0, "engine_version": 0},
+        "format": FORMAT,
+        "status": "complete",
+        "n_games": n_games,
+        "completed_games": n_games,
+        "batch_size": n_games,
+        "config": {
+            "players": int(frame["n_players"][0]),
+            "corporations": ["random"],
+            "planets": ["random"],
+            "bots": [{"kind": "greedy", "label": "greedy", "params": {}}],
+            "options": {},
+            "unique_asymmetric": True,
+            "group_size": 1,
+            "seed": 1,
+            **config,
+        },
+        "table": {},
+        "seed": {"entropy": 1, "root_key": [0, 1]},
+        "versions": {"pu_sim": "test", "rules": 0, "engine": 0},
+        "git": None,
+        "schema": [],
+        "enums": {},
         "wall_time_s": 1.0,
         "games_per_s": 100.0,
+        "metadata": {"study": study, "name": path.name, "pairing": pairing},
     }
     (path / "manifest.json").write_text(json.dumps(manifest))
     return path

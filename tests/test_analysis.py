@@ -10,7 +10,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from synthetic_games import CORPS, multiplayer_frame
 
-from pu_sim.analysis import balance as analysis
+from pu_sim import analysis
 from pu_sim.analysis import stats
 
 

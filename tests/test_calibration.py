@@ -9,7 +9,7 @@ from synthetic_games import all_decks, solo_frame
 
 from pu_sim.analysis import calibration
 from pu_sim.analysis.calibration import TargetTable
-from pu_sim.rules.loader import load_game_data
+from pu_sim.rules.loading import load_game_data
 from pu_sim.simulation.frames import solo_target
 
 PUBLISHED = TargetTable.published()

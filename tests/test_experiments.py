@@ -83,11 +83,18 @@ def test_scripts_are_thin_and_use_only_the_public_api(path):
 
 
 def test_main_study_smoke(tmp_path):
-    assert study.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    argv = ["--smoke", "--out", str(tmp_path), "--jobs", "1"]
+    assert study.main(argv) == 0
     readme = (tmp_path / "main" / "smoke" / "README.md").read_text()
     for section in ("## Solo scores", "## Solo target calibration",
                     "## Seat order and the first commander", "## Bots against each other"):  # fmt: skip
         assert section in readme
+    manifest = read_report_manifest(tmp_path / "main" / "smoke")
+    assert manifest["study"] == "main" and manifest["config"]["n_games"] == 40
+    assert manifest["command"] == " ".join(["python -m pu_sim.studies.main", *argv])
+    assert len(manifest["runs"]) == 12
+    assert all(r.startswith("runs/") for r in manifest["runs"])
+    assert not (tmp_path / "main" / "smoke" / "study.json").exists()
 
 
 def test_shared_flags(tmp_path):

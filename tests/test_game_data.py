@@ -33,7 +33,7 @@ from pu_sim.rules.gamedata import (
     Shape,
     Space,
 )
-from pu_sim.rules.loader import DATA_DIR, EFFECT_OPS, load_game_data
+from pu_sim.rules.loading import DATA_DIR, EFFECT_OPS, load_game_data
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
@@ -1294,6 +1294,38 @@ BREAKAGES = [
         "events.toml", "id = 70", "[[event]]", "[[event]\n",
         "events.toml: invalid TOML",
         id="toml-syntax",
+    ),
+    # The checks every component shares: each is one helper serving all files.
+    pytest.param(
+        "objectives.toml", "[[objective]]", "[[objective]]", "scoring = 1\n[[objective]]",
+        "objectives.toml: unknown top-level key(s) ['scoring']",
+        id="unknown-top-level-key",
+    ),
+    pytest.param(
+        "corporations.toml", 'key = "cosmos_inc"', '"cosmos_inc"', '"Cosmos Inc"',
+        "corporations.toml: corporation 'Cosmos Inc': key must be snake_case ascii",
+        id="key-not-snake-case",
+    ),
+    pytest.param(
+        "planets.toml", 'key = "gaia"', '"gaia"', '"lacuna"',
+        "planets.toml: duplicate planet key",
+        id="duplicate-planet-key",
+    ),
+    pytest.param(
+        "tiles.toml", "seats = [", "[0, 3]", "[0, -3]",
+        "tiles.toml: station: seats[1]: -3 is below the minimum 0",
+        id="station-seat-value",
+    ),
+    pytest.param(
+        "corporations.toml", 'key = "wormhole_corp"', "[2, 3]", "[2, 3, 4]",
+        "corporations.toml: corporation 'wormhole_corp':"
+        " biomass_levels[1]: expected [index A, index B]",
+        id="biomass-level-shape",
+    ),
+    pytest.param(
+        "events.toml", "[solo_target]", "[15, 20]", "[15, 21]",
+        "events.toml: solo_target: bands[4]: 21 is above the maximum 20",
+        id="solo-band-range",
     ),
 ]  # fmt: skip
 

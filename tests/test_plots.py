@@ -11,7 +11,7 @@ import pytest
 from matplotlib.artist import Artist
 from synthetic_games import multiplayer_frame, solo_frame
 
-from pu_sim.analysis import balance as analysis
+from pu_sim import analysis
 from pu_sim.analysis import calibration
 from pu_sim.report import plots
 

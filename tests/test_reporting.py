@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 
 import polars as pl
 import pytest
 from synthetic_games import multiplayer_frame, solo_frame, write_run
 
 from pu_sim.analysis.calibration import TargetTable
-from pu_sim.report import reporting
+from pu_sim.report import markdown, reporting, runs
+from pu_sim.report.manifest import read_report_manifest
+from pu_sim.report.sections import boards
+from pu_sim.simulation import runfolder
 from pu_sim.studies.script import simulate_run
 
 PUBLISHED = TargetTable.published()
@@ -52,7 +57,14 @@ def test_balanced_corporations_report_no_difference(tmp_path, monkeypatch):
     assert (out / "tables" / "corporation_strength.csv").is_file()
     assert "**Paired design (corporations):**" in readme
     assert (out / "tables" / "corporation_paired.csv").is_file()
-    assert (out / "manifest.json").is_file()
+    manifest = read_report_manifest(out)  # the one shape of every report
+    assert manifest["runs"] == [run.resolve().as_posix()]  # not beneath: absolute
+    assert manifest["config"] == {"fair": runfolder.read_manifest(run)["config"]}
+    assert (manifest["study"], manifest["games"]) == ("synthetic", 1500)
+    assert any(
+        "no corporation's win rate" in h for h in manifest["results"]["headlines"]
+    )
+    assert "tables/corporation_paired.csv" in manifest["results"]["tables"]
 
 
 def test_a_strong_corporation_is_named_in_the_headlines(tmp_path):
@@ -98,18 +110,17 @@ def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
     study = tmp_path / "study"
     write_run(study / "runs" / "solo", solo_frame(1500, lambda g, o, r: 40 + 0 * g))
     write_run(study / "runs" / "two", multiplayer_frame(300, 2, seed=5))
-    runs = reporting.find_runs(study)
-    assert [r.name for r in runs] == ["solo", "two"]
-    out = reporting.write_study_report(runs, study, title="My study")
+    found = runfolder.find_run_folders(study)
+    assert [r.name for r in found] == ["solo", "two"]
+    out = reporting.write_study_report(found, study, title="My study")
     readme = (out / "README.md").read_text()
     assert "## Solo scores" in readme and "## Seat order" in readme
     assert "| `solo` |" in readme and "| `two` |" in readme
-    assert json.loads((out / "study.json").read_text())["runs"] == [
-        "runs/solo", "runs/two",
-    ]  # fmt: skip
-    # Rebuilding the study in place keeps its title (stored in study.json).
+    assert read_report_manifest(out)["runs"] == ["runs/solo", "runs/two"]
+    # Rebuilding the study in place keeps its title (stored in its manifest).
     reporting.write_report(study, study)
     assert (study / "README.md").read_text().startswith("# My study\n")
+    assert read_report_manifest(study)["title"] == "My study"
 
 
 def test_default_out_dir_is_reports_study_run(tmp_path, monkeypatch):
@@ -128,14 +139,14 @@ def test_a_runner_folder_is_read_with_its_metadata_and_versions(tmp_path):
     folder = tmp_path / "r1"
     run(8, out=folder, players=2, bots="random", seed=123, paired=True,
         metadata={"study": "x", "name": "duel", "pairing": "p2"})  # fmt: skip
-    info = reporting.run_info(folder)
+    info = runs.run_info(folder)
     assert (info.study, info.name, info.pairing) == ("x", "duel", "p2")
     assert (info.entropy, info.players, info.n_games, info.group_size) == (
         123, 2, 8, 2,
     )  # fmt: skip
     assert (
         info.versions["git_revision"]
-        == reporting.read_manifest(folder)["git"]["revision"]
+        == runfolder.read_manifest(folder)["git"]["revision"]
     )
     out = reporting.write_report(folder, tmp_path / "out")
     assert f"- rules version: {RULES_VERSION}" in (out / "README.md").read_text()
@@ -157,7 +168,7 @@ def test_paired_runs_share_groups(tmp_path):
     a = write_run(tmp_path / "ab", multiplayer_frame(20, 2), pairing="p")
     b = write_run(tmp_path / "ba", multiplayer_frame(20, 2), pairing="p")
     c = write_run(tmp_path / "c", multiplayer_frame(20, 2))
-    df = reporting.load_runs([a, b, c])
+    df = runs.load_runs([a, b, c])
     groups = df.group_by("run").agg(pl.col("group").min())
     mins = dict(groups.iter_rows())
     assert mins["ab"] == mins["ba"] != mins["c"]
@@ -166,10 +177,14 @@ def test_paired_runs_share_groups(tmp_path):
 def test_missing_data_and_folders_are_clear_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="no run folders"):
         reporting.write_report(tmp_path)
-    (tmp_path / "empty").mkdir()
-    (tmp_path / "empty" / "manifest.json").write_text("{}")
+    empty = write_run(tmp_path / "empty", multiplayer_frame(10, 2))
+    shutil.rmtree(empty / "data")  # a run's manifest without its games
     with pytest.raises(FileNotFoundError, match="no data"):
-        reporting.write_report(tmp_path / "empty", tmp_path / "out")
+        reporting.write_report(empty, tmp_path / "out")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "manifest.json").write_text("{}")  # nor a report's
+    with pytest.raises(ValueError, match=r"not a pu_sim\.report/1 report manifest"):
+        reporting.write_report(tmp_path / "other", tmp_path / "out")
     assert reporting.main([str(tmp_path / "nothing-here")]) == 2
 
 
@@ -210,7 +225,7 @@ def test_two_solo_bots_get_a_calibration_robustness_check(tmp_path):
 
 
 def test_percentages_never_round_to_never_or_always():
-    fmt = reporting._fmt
+    fmt = markdown.fmt
     assert fmt(0.0, "%") == "0.0%" and fmt(1.0, "%") == "100.0%"
     assert fmt(0.00002, "%") == "<0.01%"
     assert fmt(0.9999999, "%") == ">99.99%"
@@ -273,13 +288,55 @@ def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):
     line = next(x for x in readme.splitlines() if x.startswith("- **Corporations:**"))
     assert "most above: Corp J at 2p" in line and "most below: Corp A at 2p" in line
     named = [c for c in corps if f"{c} at 2p" in line]
-    assert len(named) == reporting.HEADLINE_ITEMS  # the rest only in the table
+    assert len(named) == boards.HEADLINE_ITEMS  # the rest only in the table
     table = pl.read_csv(out / "tables" / "corporation_balance.csv")
-    assert table.filter(pl.col("significant")).height > reporting.HEADLINE_ITEMS
+    assert table.filter(pl.col("significant")).height > boards.HEADLINE_ITEMS
 
 
 def test_frame_table_formats_floats_and_keeps_other_values():
     frame = pl.DataFrame({"bot": ["a", "b"], "mean": [1.23456, 2.0], "n": [3, 4]})
-    assert reporting.frame_table(frame, ".2f").splitlines() == [
+    assert markdown.frame_table(frame, ".2f").splitlines() == [
         "| bot | mean | n |", "|---|---|---|", "| a | 1.23 | 3 |", "| b | 2.00 | 4 |",
     ]  # fmt: skip
+
+
+def test_a_report_folder_rebuilds_from_the_runs_its_manifest_lists(tmp_path):
+    study = tmp_path / "study"
+    b = write_run(study / "b-seats", multiplayer_frame(200, 2, seed=1))
+    a = write_run(study / "a-solo", solo_frame(1500, lambda g, o, r: 40 + 0 * g))
+    out = reporting.write_study_report([b, a], tmp_path / "report", title="Two runs",
+                                       command="make it", config={"n": 1})  # fmt: skip
+    first = (out / "README.md").read_text()
+    assert first.index("| `b-seats` |") < first.index("| `a-solo` |")
+    (out / "README.md").unlink()
+    # The report folder holds no runs; its manifest names them, in their order.
+    assert reporting.main([str(out)]) == 0
+    assert (out / "README.md").read_text() == first
+    manifest = read_report_manifest(out)
+    assert (manifest["title"], manifest["command"], manifest["config"]) == (
+        "Two runs", "make it", {"n": 1},
+    )  # fmt: skip
+    assert manifest["runs"] == [b.resolve().as_posix(), a.resolve().as_posix()]
+    shutil.rmtree(a)
+    with pytest.raises(FileNotFoundError, match=r"run folder.*are gone"):
+        reporting.write_report(out)
+
+
+def test_python_m_pu_sim_report_rebuilds_a_report(tmp_path):
+    run = write_run(tmp_path / "run", multiplayer_frame(100, 2, seed=2))
+    done = subprocess.run(
+        [sys.executable, "-m", "pu_sim.report", str(run), "--out", str(tmp_path / "r")],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == str(tmp_path / "r" / "README.md")
+    manifest = read_report_manifest(tmp_path / "r")
+    assert (
+        manifest["command"] == f"python -m pu_sim.report {run} --out {tmp_path / 'r'}"
+    )
+
+
+def test_a_report_never_overwrites_a_run_manifest(tmp_path):
+    run = write_run(tmp_path / "run", multiplayer_frame(50, 2))
+    with pytest.raises(ValueError, match="is a run folder"):
+        reporting.write_report(run, run)
+    assert runfolder.read_manifest(run)["n_games"] == 50

@@ -280,6 +280,25 @@ def test_folders_that_are_not_run_folders_are_refused(tmp_path):
         scan_run(tmp_path)
 
 
+def test_run_folders_are_found_by_their_manifests_alone(tmp_path):
+    study = tmp_path / "study"
+    run(2, out=study / "runs" / "b", bots="random", seed=1)
+    run(2, out=study / "runs" / "a", bots="random", seed=2)
+    assert runfolder.find_run_folders(study / "runs" / "a") == [study / "runs" / "a"]
+    # A report written into its study folder keeps a manifest of another kind
+    # there: it is passed over, and so is any manifest that is not a run's.
+    (study / "manifest.json").write_text(json.dumps({"format": "pu_sim.report/1"}))
+    (study / "notes").mkdir()
+    (study / "notes" / "manifest.json").write_text("{}")
+    assert runfolder.find_run_folders(study) == [
+        study / "runs" / "a", study / "runs" / "b",
+    ]  # fmt: skip
+    assert runfolder.find_run_folders(tmp_path / "missing") == []
+    (study / "notes" / "manifest.json").write_text("{not json")
+    with pytest.raises(RunFolderError, match="cannot read"):
+        runfolder.find_run_folders(study)
+
+
 def test_a_folder_in_use_is_refused(tmp_path):
     fcntl = pytest.importorskip("fcntl")
     run(2, out=tmp_path, bots="random", seed=1)

@@ -157,7 +157,7 @@ def test_cell_effects_adjust_over_every_cell():
     alpha = holm.filter(pl.col("corporation") == "Alpha Corp")
     assert alpha["significant"].all() and (alpha["effect"] > 0.1).all()
     with pytest.raises(ValueError, match="correction"):
-        verdicts.adjust_pvalues([0.1], "sidak")  # type: ignore[arg-type]
+        stats.adjust([0.1], "sidak")  # type: ignore[arg-type]
 
 
 def test_cell_effects_on_scores_against_the_table():

@@ -1,4 +1,4 @@
-"""Balance analyses of result frames: pure Polars functions with honest intervals.
+"""Balance analyses of result frames: win rates, scores, labels against each other.
 
 Every function takes a result frame (one row per (game, seat), the schema of
 :mod:`pu_sim.simulation.frames`; a ``LazyFrame`` is collected after selecting only the
@@ -6,10 +6,10 @@ columns it needs), keyword-only options, and returns a small
 ``polars.DataFrame`` sorted by its keys.  Multiplayer analyses always group by
 ``n_players``: scores and win rates at different player counts are different
 quantities.  The functions never filter anomalies (``status != "ok"``); callers
-decide (:mod:`pu_sim.report.reporting` drops and counts them).
+decide (the reports drop and count them).
 
 Games are identified by ``game_id`` and, when a frame concatenates several
-runs, by its ``run`` column too (see :func:`game_keys`).
+runs, by its ``run`` column too (see :func:`~pu_sim.analysis.frame.game_keys`).
 """
 
 from __future__ import annotations
@@ -23,67 +23,24 @@ import numpy.typing as npt
 import polars as pl
 
 from pu_sim.analysis import stats
+from pu_sim.analysis.frame import (
+    Frame,
+    collect_columns,
+    game_keys,
+    significance_level,
+)
+from pu_sim.analysis.stats import Correction
 from pu_sim.simulation.frames import SCORE_PARTS
 
-Frame = pl.DataFrame | pl.LazyFrame
-"""What every analysis accepts."""
-
-Correction = Literal["holm", "bonferroni", "none"]
-
-
-# --------------------------------------------------------------------------------
-# Helpers
-# --------------------------------------------------------------------------------
-
-
-def _collect(games: Frame, columns: Sequence[str]) -> pl.DataFrame:
-    """Select the needed columns (existing ones only) and collect."""
-    lazy = games.lazy()
-    names = lazy.collect_schema().names()
-    missing = [c for c in columns if c not in names and c != "run"]
-    if missing:
-        raise ValueError(f"the frame lacks column(s) {missing}; it has {names}")
-    keep = list(dict.fromkeys(c for c in columns if c in names))
-    return lazy.select(keep).collect()
-
-
-def game_keys(games: Frame) -> list[str]:
-    """Columns identifying one game: ``game_id``, plus ``run`` when present."""
-    names = games.lazy().collect_schema().names()
-    return ["run", "game_id"] if "run" in names else ["game_id"]
-
-
-def _adjust(
-    p: npt.NDArray[np.float64], correction: Correction
-) -> npt.NDArray[np.float64]:
-    if correction == "holm":
-        return stats.holm(p)
-    if correction == "bonferroni":
-        ok = ~np.isnan(p)
-        return np.where(ok, np.minimum(1.0, p * max(int(ok.sum()), 1)), np.nan)
-    if correction == "none":
-        return p
-    raise ValueError(
-        f"correction must be 'holm', 'bonferroni' or 'none', got {correction!r}"
-    )
-
-
-def _code(column: str, dtype: pl.DataType) -> pl.Expr:
-    """A sortable code of a label column (Enum/Categorical by their order)."""
-    if isinstance(dtype, (pl.Enum, pl.Categorical)):
-        return pl.col(column).to_physical()
-    return pl.col(column)
-
-
-def _alpha(confidence: float) -> float:
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return 1.0 - confidence
-
-
-# --------------------------------------------------------------------------------
-# Win rates, means, balance table
-# --------------------------------------------------------------------------------
+__all__ = [
+    "balance_table",
+    "interaction_table",
+    "mean_columns",
+    "score_breakdown",
+    "score_quantiles",
+    "score_summary",
+    "win_rates",
+]
 
 
 def win_rates(
@@ -141,14 +98,14 @@ def win_rates(
     │ 1    ┆ 0.0      ┆ -0.5   │
     └──────┴──────────┴────────┘
     """
-    alpha = _alpha(confidence)
+    alpha = significance_level(confidence)
     keys = ["n_players", *by]
     gk = game_keys(games)
     names = games.lazy().collect_schema().names()
     split = ties == "split" and all(c in names for c in gk)
     if ties not in ("split", "count"):
         raise ValueError(f"ties must be 'split' or 'count', got {ties!r}")
-    df = _collect(games, [*keys, "won", *(gk if split else [])]).filter(
+    df = collect_columns(games, [*keys, "won", *(gk if split else [])]).filter(
         pl.col("n_players") >= 2
     )
     win = pl.col("won").cast(pl.Float64)
@@ -165,7 +122,7 @@ def win_rates(
     expected = 1.0 / out["n_players"].to_numpy().astype(np.float64)
     lower, upper = stats.wilson_interval(wins, n, confidence)
     p = stats.proportion_test(wins, n, expected)
-    adjusted = _adjust(p, correction)
+    adjusted = stats.adjust(p, correction)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = wins / n
     return out.with_columns(
@@ -218,9 +175,9 @@ def score_summary(
     │ b           ┆ 21.0 ┆ 1.414214 │
     └─────────────┴──────┴──────────┘
     """
-    _alpha(confidence)
+    significance_level(confidence)
     keys = ["n_players", *by]
-    df = _collect(games, [*keys, value])
+    df = collect_columns(games, [*keys, value])
     out = (
         df.group_by(keys)
         .agg(
@@ -267,6 +224,28 @@ def _bootstrap_mean(
     return float(lo), float(hi)
 
 
+def mean_columns(
+    games: Frame,
+    by: Sequence[str],
+    value: str,
+    names: tuple[str, str, str],
+    confidence: float,
+) -> pl.DataFrame:
+    """:func:`score_summary` of ``value`` as the keys plus three named columns.
+
+    ``names`` are the mean's, the lower bound's and the upper bound's, so
+    several summaries (score, rank, ...) join into one table.
+    """
+    mean, lower, upper = names
+    return score_summary(games, by=by, value=value, confidence=confidence).select(
+        "n_players",
+        *by,
+        pl.col("mean").alias(mean),
+        pl.col("lower").alias(lower),
+        pl.col("upper").alias(upper),
+    )
+
+
 def balance_table(
     games: Frame,
     *,
@@ -305,24 +284,18 @@ def balance_table(
     └─────────────┴──────────┴────────────┴───────────┘
     """
     keys = ["n_players", *by]
-    df = _collect(games, [*keys, "won", "score", "rank"]).filter(
+    df = collect_columns(games, [*keys, "won", "score", "rank"]).filter(
         pl.col("n_players") >= 2
     )
     wins = win_rates(games, by=by, confidence=confidence, correction=correction)
     wins = wins.select(
         *keys, "n", "win_rate", "lower", "upper", "excess", "p_adjusted", "significant"
     )
-    score = score_summary(df, by=by, value="score", confidence=confidence).select(
-        *keys,
-        pl.col("mean").alias("mean_score"),
-        pl.col("lower").alias("score_lower"),
-        pl.col("upper").alias("score_upper"),
+    score = mean_columns(
+        df, by, "score", ("mean_score", "score_lower", "score_upper"), confidence
     )
-    rank = score_summary(df, by=by, value="rank", confidence=confidence).select(
-        *keys,
-        pl.col("mean").alias("mean_rank"),
-        pl.col("lower").alias("rank_lower"),
-        pl.col("upper").alias("rank_upper"),
+    rank = mean_columns(
+        df, by, "rank", ("mean_rank", "rank_lower", "rank_upper"), confidence
     )
     return (
         wins.join(score, on=keys, nulls_equal=True)
@@ -360,9 +333,9 @@ def score_quantiles(
     >>> score_quantiles(df, quantiles=[0.5])["value"].to_list()
     [3.0]
     """
-    alpha = _alpha(confidence)
+    alpha = significance_level(confidence)
     keys = ["n_players", *by]
-    df = _collect(games, [*keys, value])
+    df = collect_columns(games, [*keys, value])
     counts = (
         df.group_by([*keys, value]).agg(c=pl.len().cast(pl.Int64)).sort([*keys, value])
     )
@@ -413,150 +386,6 @@ def _quantile_from_counts(
     return np.asarray(picked, dtype=np.float64)
 
 
-# --------------------------------------------------------------------------------
-# Paired comparisons (common random numbers)
-# --------------------------------------------------------------------------------
-
-
-def add_group(games: Frame, *, group_size: int = 1) -> pl.DataFrame:
-    """Add the paired-design ``group`` column: ``game_id // group_size``.
-
-    With ``TableSetup(group_size=k)`` consecutive blocks of ``k`` games share
-    one setup (station, civ piles, deck) and rotate the boards one seat per
-    game; the block is the unit of pairing.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> games = pl.DataFrame({"game_id": [0, 1, 2, 3]})
-    >>> add_group(games, group_size=2)["group"].to_list()
-    [0, 0, 1, 1]
-    """
-    if group_size < 1:
-        raise ValueError(f"group_size must be >= 1, got {group_size}")
-    return (
-        games.lazy()
-        .with_columns(group=(pl.col("game_id") // group_size).cast(pl.UInt64))
-        .collect()
-    )
-
-
-def paired_differences(
-    games: Frame,
-    *,
-    by: str = "corporation",
-    value: str = "score",
-    group_size: int = 1,
-    group_col: str | None = None,
-    confidence: float = 0.95,
-    correction: Correction = "holm",
-) -> pl.DataFrame:
-    """Within-setup differences between labels, and what pairing saves.
-
-    For every setup group (``game_id // group_size``, or ``group_col``) and
-    every pair of labels ``a < b`` present in it, ``d = mean(value | a) -
-    mean(value | b)`` inside the group.  The mean of ``d`` over groups has a
-    t interval and a p-value (adjusted over the table).  Because both labels
-    saw the same station, civ piles and deck, the setup's luck cancels in
-    ``d``; ``variance_ratio`` is the variance an unpaired comparison (the same
-    per-group means, treated as independent samples) would have, divided by
-    the paired variance: an unpaired study needs ``variance_ratio`` times as
-    many games for the same interval width.
-
-    Groups are also split by ``run`` when the frame has that column, unless
-    ``group_col`` is given (runs with one seed share setups game by game, so a
-    caller may pair across them on purpose).
-
-    Returns
-    -------
-    polars.DataFrame
-        ``n_players, {by}_a, {by}_b, groups, mean_diff, lower, upper, p_value,
-        p_adjusted, significant, paired_se, unpaired_se, variance_ratio``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> df = pl.DataFrame({"game_id": [0, 0, 1, 1, 2, 2], "n_players": [2] * 6,
-    ...     "seat": [0, 1] * 3, "score": [10, 8, 30, 27, 20, 19]})
-    >>> paired_differences(df, by="seat").select("seat_a", "seat_b", "mean_diff")
-    shape: (1, 3)
-    ┌────────┬────────┬───────────┐
-    │ seat_a ┆ seat_b ┆ mean_diff │
-    │ ---    ┆ ---    ┆ ---       │
-    │ i64    ┆ i64    ┆ f64       │
-    ╞════════╪════════╪═══════════╡
-    │ 0      ┆ 1      ┆ 2.0       │
-    └────────┴────────┴───────────┘
-    """
-    alpha = _alpha(confidence)
-    names = games.lazy().collect_schema().names()
-    if group_col is None:
-        extra = ["run"] if "run" in names else []
-        df = _collect(games, ["game_id", "n_players", by, value, *extra])
-        if group_size < 1:
-            raise ValueError(f"group_size must be >= 1, got {group_size}")
-        df = df.with_columns(_group=pl.col("game_id") // group_size)
-        gkeys = [*extra, "_group"]
-    else:
-        df = _collect(games, [group_col, "n_players", by, value])
-        gkeys = [group_col]
-    dtype = df.schema[by]
-    cells = (
-        df.group_by(["n_players", *gkeys, by])
-        .agg(m=pl.col(value).cast(pl.Float64).mean())
-        .with_columns(_code=_code(by, dtype))
-    )
-    a = cells.rename({by: f"{by}_a", "m": "m_a", "_code": "_code_a"})
-    b = cells.rename({by: f"{by}_b", "m": "m_b", "_code": "_code_b"})
-    pairs = (
-        a.join(b, on=["n_players", *gkeys])
-        .filter(pl.col("_code_a") < pl.col("_code_b"))
-        .with_columns(d=pl.col("m_a") - pl.col("m_b"))
-    )
-    keys = ["n_players", f"{by}_a", f"{by}_b"]
-    out = (
-        pairs.group_by(keys)
-        .agg(
-            groups=pl.len().cast(pl.Int64),
-            mean_diff=pl.col("d").mean(),
-            sd=pl.col("d").std(),
-            var_a=pl.col("m_a").var(),
-            var_b=pl.col("m_b").var(),
-            _ca=pl.col("_code_a").first(),
-            _cb=pl.col("_code_b").first(),
-        )
-        .sort("n_players", "_ca", "_cb")
-    )
-    g = out["groups"].to_numpy().astype(np.float64)
-    mean = out["mean_diff"].to_numpy()
-    sd = out["sd"].to_numpy()
-    lower, upper = stats.mean_interval(mean, sd, g, confidence)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        paired_se = sd / np.sqrt(g)
-        unpaired_var = (out["var_a"].to_numpy() + out["var_b"].to_numpy()) / g
-        ratio = unpaired_var / paired_se**2
-    p = stats.t_test(mean, paired_se, g - 1)
-    adjusted = _adjust(p, correction)
-    return out.select(
-        *keys,
-        "groups",
-        "mean_diff",
-        lower=pl.Series(lower),
-        upper=pl.Series(upper),
-        p_value=pl.Series(p),
-        p_adjusted=pl.Series(adjusted),
-        significant=pl.Series(adjusted < alpha),
-        paired_se=pl.Series(paired_se),
-        unpaired_se=pl.Series(np.sqrt(unpaired_var)),
-        variance_ratio=pl.Series(ratio),
-    )
-
-
-# --------------------------------------------------------------------------------
-# Interaction, seats, score breakdown
-# --------------------------------------------------------------------------------
-
-
 def interaction_table(
     games: Frame,
     *,
@@ -588,8 +417,8 @@ def interaction_table(
     >>> interaction_table(df)["delta"].to_list()
     [-5.0, 5.0, 5.0, -5.0]
     """
-    _alpha(confidence)
-    df = _collect(games, ["n_players", row, col, value]).with_columns(
+    significance_level(confidence)
+    df = collect_columns(games, ["n_players", row, col, value]).with_columns(
         pl.col(value).cast(pl.Float64)
     )
     cells = df.group_by("n_players", row, col).agg(
@@ -625,89 +454,6 @@ def interaction_table(
     )
 
 
-def seat_effect(
-    games: Frame,
-    *,
-    by: Sequence[str] = (),
-    confidence: float = 0.95,
-    correction: Correction = "holm",
-) -> pl.DataFrame:
-    """Seat (turn order) advantage per player count; seat 0 is the first commander.
-
-    Win rate per seat against 1/n (Wilson, adjusted p-values), mean score, mean
-    rank, and ``score_vs_table``: the seat's score minus its own game's mean
-    score, averaged over games.  The last one is paired within each game, so
-    the game's luck cancels and it is far more precise than comparing raw
-    means.  ``by`` adds groupings (e.g. ``("bot",)`` when runs use different
-    bot policies).
-
-    Returns
-    -------
-    polars.DataFrame
-        ``n_players, *by, seat, n, win_rate, lower, upper, expected, excess,
-        p_adjusted, significant, mean_score, score_lower, score_upper,
-        score_vs_table, svt_lower, svt_upper, mean_rank``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> df = pl.DataFrame({"game_id": [0, 0, 1, 1], "n_players": [2] * 4,
-    ...     "seat": [0, 1, 0, 1], "won": [True, False, True, False],
-    ...     "score": [12, 10, 31, 29], "rank": [1, 2, 1, 2]})
-    >>> seat_effect(df).select("seat", "win_rate", "score_vs_table")
-    shape: (2, 3)
-    ┌──────┬──────────┬────────────────┐
-    │ seat ┆ win_rate ┆ score_vs_table │
-    │ ---  ┆ ---      ┆ ---            │
-    │ i64  ┆ f64      ┆ f64            │
-    ╞══════╪══════════╪════════════════╡
-    │ 0    ┆ 1.0      ┆ 1.0            │
-    │ 1    ┆ 0.0      ┆ -1.0           │
-    └──────┴──────────┴────────────────┘
-    """
-    gk = game_keys(games)
-    labels = [*by, "seat"]
-    df = _collect(games, [*gk, "n_players", *labels, "won", "score", "rank"]).filter(
-        pl.col("n_players") >= 2
-    )
-    df = df.with_columns(
-        vs_table=pl.col("score").cast(pl.Float64)
-        - pl.col("score").cast(pl.Float64).mean().over(gk)
-    )
-    keys = ["n_players", *labels]
-    table = balance_table(df, by=labels, confidence=confidence, correction=correction)
-    wins = win_rates(df, by=labels, confidence=confidence, correction=correction)
-    vs = score_summary(df, by=labels, value="vs_table", confidence=confidence).select(
-        *keys,
-        pl.col("mean").alias("score_vs_table"),
-        pl.col("lower").alias("svt_lower"),
-        pl.col("upper").alias("svt_upper"),
-    )
-    return (
-        table.join(wins.select(*keys, "expected"), on=keys, nulls_equal=True)
-        .join(vs, on=keys, nulls_equal=True)
-        .select(
-            *keys,
-            "n",
-            "win_rate",
-            "lower",
-            "upper",
-            "expected",
-            "excess",
-            "p_adjusted",
-            "significant",
-            "mean_score",
-            "score_lower",
-            "score_upper",
-            "score_vs_table",
-            "svt_lower",
-            "svt_upper",
-            "mean_rank",
-        )
-        .sort(keys)
-    )
-
-
 def score_breakdown(
     games: Frame,
     *,
@@ -735,7 +481,7 @@ def score_breakdown(
     [0.75, 0.25]
     """
     keys = ["n_players", *by]
-    df = _collect(games, [*keys, *parts])
+    df = collect_columns(games, [*keys, *parts])
     long = df.unpivot(index=keys, on=list(parts), variable_name="part").with_columns(
         pl.col("part").cast(pl.Enum(list(parts)))
     )
@@ -746,428 +492,4 @@ def score_breakdown(
         .with_columns(share=pl.col("mean") / pl.col("_total"))
         .select(*keys, "part", "mean", "lower", "upper", "share")
         .sort([*keys, "part"])
-    )
-
-
-# --------------------------------------------------------------------------------
-# Strength model: Plackett-Luce / Bradley-Terry by MM
-# --------------------------------------------------------------------------------
-
-
-def _centre(gamma: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Log-strengths with mean 0 over the labels that have a positive strength."""
-    with np.errstate(divide="ignore"):
-        log = np.log(gamma)
-    finite = np.isfinite(log)
-    return np.asarray(log - log[finite].mean(), dtype=np.float64)
-
-
-def _pl_fit(
-    orders: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]],
-    k: int,
-    start: npt.NDArray[np.float64] | None,
-    max_iter: int,
-    tol: float,
-    prior: float,
-) -> npt.NDArray[np.float64]:
-    """Hunter's (2004) MM iterations for Plackett-Luce; returns log-strengths.
-
-    ``orders`` holds, per table size, the distinct finishing orders (rows of
-    label indices, winner first) and their weights.  A label may appear
-    several times in one order; the minorization is the same.  ``prior``
-    virtual games against an average opponent (strength 1), half of them won,
-    keep the estimate finite for a label that never wins or never loses.
-    """
-    wins = np.full(k, prior / 2.0)
-    for items, weight in orders:
-        n = items.shape[1]
-        wins += np.bincount(items[:, :-1].ravel(), np.repeat(weight, n - 1), k)
-    log_gamma = np.zeros(k) if start is None else start.copy()
-    for _ in range(max_iter):
-        gamma = np.exp(log_gamma)
-        denom = np.zeros(k)
-        for items, weight in orders:
-            g = gamma[items]
-            remaining = np.cumsum(g[:, ::-1], axis=1)[:, ::-1][:, :-1]
-            inv = np.cumsum(1.0 / remaining, axis=1)
-            per = np.concatenate([inv, inv[:, -1:]], axis=1) * weight[:, None]
-            denom += np.bincount(items.ravel(), per.ravel(), k)
-        denom += prior / (gamma + 1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            new = _centre(np.where(denom > 0, wins / denom, 0.0))
-        change = np.nanmax(np.abs(np.where(np.isfinite(new), new - log_gamma, 0.0)))
-        log_gamma = new
-        if change < tol:
-            break
-    return log_gamma
-
-
-def _bt_fit(
-    wins: npt.NDArray[np.float64],
-    start: npt.NDArray[np.float64] | None,
-    max_iter: int,
-    tol: float,
-    prior: float,
-) -> npt.NDArray[np.float64]:
-    """Hunter's (2004) MM for Bradley-Terry on a wins matrix; log-strengths.
-
-    ``prior`` as in :func:`_pl_fit`.
-    """
-    k = wins.shape[0]
-    met = wins + wins.T
-    total = wins.sum(axis=1) + prior / 2.0
-    log_gamma = np.zeros(k) if start is None else start.copy()
-    for _ in range(max_iter):
-        gamma = np.exp(log_gamma)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            denom = np.sum(met / (gamma[:, None] + gamma[None, :]), axis=1)
-            denom += prior / (gamma + 1.0)
-            new = _centre(np.where(denom > 0, total / denom, 0.0))
-        change = np.nanmax(np.abs(np.where(np.isfinite(new), new - log_gamma, 0.0)))
-        log_gamma = new
-        if change < tol:
-            break
-    return log_gamma
-
-
-def _connected(pairs: npt.NDArray[np.int64], k: int) -> bool:
-    """Whether labels meeting in games form one connected comparison graph."""
-    parent = list(range(k))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b in pairs:
-        parent[find(int(a))] = find(int(b))
-    return len({find(i) for i in range(k)}) == 1
-
-
-def strength_model(
-    games: Frame,
-    *,
-    by: str = "corporation",
-    model: Literal["plackett_luce", "bradley_terry"] = "plackett_luce",
-    confidence: float = 0.95,
-    n_boot: int = 200,
-    seed: int = 0,
-    prior: float = 1.0,
-    max_iter: int = 5000,
-    tol: float = 1e-10,
-) -> pl.DataFrame:
-    """One strength rating per label from finishing orders, with bootstrap CIs.
-
-    ``"plackett_luce"`` models a whole finishing order as picking the winner
-    with probability proportional to strength, then the runner-up among the
-    rest, and so on; ``"bradley_terry"`` uses every pair of seats of a game as
-    a head-to-head result (ties count half each).  Both are fitted by Hunter's
-    MM algorithm and pool all player counts.  Unlike raw win rates they use the
-    whole order and account for whom each label met.  The (rare) ties in a
-    finishing order are broken at random for Plackett-Luce (seeded).
-
-    ``prior`` adds that many virtual games per label against an opponent of
-    average strength, half of them won: a weak pull towards the average that
-    keeps ratings finite when a label never wins (or never loses) in a sample,
-    e.g. the random bot against greedy ones; it is negligible against
-    thousands of real games.  ``prior=0`` is pure maximum likelihood.
-
-    Ratings are log-strengths centred to mean 0; ``p_beat_average`` is the
-    chance of finishing ahead of an opponent of average strength (0.5 is
-    average).  Intervals are percentile bootstraps over games (resampling
-    whole games keeps the dependence between seats of one game).
-
-    Returns
-    -------
-    polars.DataFrame
-        ``{by}, n, rating, lower, upper, p_beat_average``.
-
-    Raises
-    ------
-    ValueError
-        When the labels never meet each other in one connected graph of games
-        (the ratings would not be identified).
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> df = pl.DataFrame({"game_id": [0, 0, 1, 1, 2, 2], "bot": ["a", "b"] * 3,
-    ...     "rank": [1, 2, 1, 2, 2, 1]})
-    >>> fit = strength_model(df, by="bot", model="bradley_terry", n_boot=0, prior=0)
-    >>> round(fit["p_beat_average"][0], 3)  # a won 2 of 3: strengths 2:1
-    0.586
-    """
-    alpha = _alpha(confidence)
-    if model not in ("plackett_luce", "bradley_terry"):
-        raise ValueError(
-            f"model must be 'plackett_luce' or 'bradley_terry', got {model!r}"
-        )
-    gk = game_keys(games)
-    df = _collect(games, [*gk, by, "rank"])
-    labels_frame = (
-        df.select(pl.col(by))
-        .unique()
-        .with_columns(_c=_code(by, df.schema[by]))
-        .sort("_c")
-        .select(by)
-    )
-    k = labels_frame.height
-    index = {v: i for i, v in enumerate(labels_frame[by].to_list())}
-    counts = df.group_by(by).agg(n=pl.len().cast(pl.Int64))
-    base = labels_frame.join(counts, on=by, maintain_order="left")
-    if k < 2:
-        return base.with_columns(
-            rating=pl.lit(0.0), lower=pl.lit(0.0), upper=pl.lit(0.0),
-            p_beat_average=pl.lit(0.5),
-        )  # fmt: skip
-    rng = np.random.default_rng(seed)
-    # A random key under the rank breaks ties at random (Plackett-Luce).
-    games_lists = (
-        df.with_columns(
-            _item=pl.col(by).replace_strict(index, return_dtype=pl.Int64),
-            _u=pl.Series(rng.random(df.height)),
-        )
-        .sort([*gk, "rank", "_u"])
-        .group_by(gk, maintain_order=True)
-        .agg(pl.col("_item"), pl.col("rank").cast(pl.Int64), _n=pl.len())
-    )
-    samples: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
-    pairs_seen = [np.zeros((0, 2), dtype=np.int64)]
-    for size in sorted(set(games_lists["_n"].to_list())):
-        if size < 2:
-            continue
-        sub = games_lists.filter(pl.col("_n") == size)
-        items = np.asarray(sub["_item"].to_list(), dtype=np.int64)
-        ranks = np.asarray(sub["rank"].to_list(), dtype=np.int64)
-        informative = (items != items[:, :1]).any(axis=1)  # one label only: no info
-        items, ranks = items[informative], ranks[informative]
-        if items.size:
-            samples.append((items, ranks))
-            a, b = np.triu_indices(size, 1)
-            pairs_seen.append(np.stack([items[:, a].ravel(), items[:, b].ravel()], 1))
-    if not samples or not _connected(np.concatenate(pairs_seen), k):
-        raise ValueError(
-            f"the {by} labels do not all meet in games (comparison graph not "
-            "connected): their strengths are not identified"
-        )
-    boots: list[npt.NDArray[np.float64]] = []
-    if model == "plackett_luce":
-        uniq = []
-        for items, _ in samples:
-            rows, w = np.unique(items, axis=0, return_counts=True)
-            uniq.append((rows.astype(np.int64), w.astype(np.float64)))
-        fit = _pl_fit(uniq, k, None, max_iter, tol, prior)
-        for _ in range(n_boot):
-            resampled = [
-                (rows, rng.multinomial(int(w.sum()), w / w.sum()).astype(np.float64))
-                for rows, w in uniq
-            ]
-            boots.append(_pl_fit(resampled, k, fit, max_iter, tol, prior))
-    else:
-        winner, loser, tie, game = [], [], [], []
-        offset = 0
-        for items, ranks in samples:
-            a, b = np.triu_indices(items.shape[1], 1)
-            winner.append(items[:, a].ravel())  # sorted by rank: a finished ahead
-            loser.append(items[:, b].ravel())
-            tie.append((ranks[:, a] == ranks[:, b]).ravel())
-            game.append(np.repeat(np.arange(items.shape[0]) + offset, a.size))
-            offset += items.shape[0]
-        wi, lj = np.concatenate(winner), np.concatenate(loser)
-        ti, gi = np.concatenate(tie), np.concatenate(game)
-        keep = wi != lj
-        wi, lj, ti, gi = wi[keep], lj[keep], ti[keep], gi[keep]
-
-        def matrix(game_weight: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-            w = game_weight[gi]
-            credit = np.where(ti, 0.5 * w, w)
-            m = np.bincount(wi * k + lj, credit, k * k).astype(np.float64)
-            m += np.bincount(lj * k + wi, np.where(ti, 0.5 * w, 0.0), k * k)
-            return np.asarray(m.reshape(k, k), dtype=np.float64)
-
-        fit = _bt_fit(matrix(np.ones(offset)), None, max_iter, tol, prior)
-        for _ in range(n_boot):
-            gw = np.bincount(rng.integers(0, offset, offset), minlength=offset)
-            boots.append(
-                _bt_fit(matrix(gw.astype(np.float64)), fit, max_iter, tol, prior)
-            )
-    if boots:
-        arr = np.stack(boots)
-        lower = np.quantile(arr, alpha / 2, axis=0)
-        upper = np.quantile(arr, 1 - alpha / 2, axis=0)
-    else:
-        lower = upper = np.full(k, np.nan)
-    strength = np.exp(fit)
-    return base.with_columns(
-        rating=pl.Series(fit),
-        lower=pl.Series(lower),
-        upper=pl.Series(upper),
-        p_beat_average=pl.Series(strength / (strength + 1.0)),
-    )
-
-
-ELO_PER_LOG_STRENGTH = 400.0 / math.log(10.0)
-"""Elo points per unit of natural log-strength: a gap of 400 Elo is odds of 10:1."""
-
-
-def to_elo(ratings: pl.DataFrame) -> pl.DataFrame:
-    """Add ``elo``, ``elo_lower``, ``elo_upper`` to a :func:`strength_model` frame.
-
-    The Bradley-Terry/Plackett-Luce odds of finishing ahead are the strength
-    ratio, which is Elo's logistic with base 10 and scale 400, so Elo =
-    ``400 / ln 10`` x log-strength (about 173.7 per unit); centred like the
-    ratings (mean 0 over the labels).
-
-    >>> fit = pl.DataFrame({"bot": ["a", "b"], "rating": [math.log(10) / 2,
-    ...     -math.log(10) / 2], "lower": [0.0, -2.0], "upper": [2.0, 0.0]})
-    >>> to_elo(fit)["elo"].round(6).to_list()  # 10:1 odds
-    [200.0, -200.0]
-    """
-    return ratings.with_columns(
-        (pl.col(c) * ELO_PER_LOG_STRENGTH).alias(name)
-        for c, name in (("rating", "elo"), ("lower", "elo_lower"),
-                        ("upper", "elo_upper"))
-    )  # fmt: skip
-
-
-def head_to_head(
-    games: Frame, *, by: str = "bot", confidence: float = 0.95
-) -> pl.DataFrame:
-    """How often label ``a`` finished ahead of label ``b`` when both played.
-
-    Every pair of seats of a game holding two different labels is one
-    comparison (one per game when each label has one seat).  ``ahead`` counts
-    the comparisons ``a`` won (lower rank), ``ties`` the equal ranks;
-    ``share = (ahead + ties / 2) / n`` with a Wilson interval (ties count half).
-    Both orders of every pair are returned, so ``share(a, b) + share(b, a) = 1``.
-
-    Returns
-    -------
-    polars.DataFrame
-        ``a, b, n, ahead, ties, share, lower, upper`` sorted by ``a, b``.
-
-    Examples
-    --------
-    >>> df = pl.DataFrame({"game_id": [0, 0, 1, 1], "bot": ["x", "y"] * 2,
-    ...     "rank": [1, 2, 2, 2]})
-    >>> head_to_head(df).select("a", "b", "share").rows()
-    [('x', 'y', 0.75), ('y', 'x', 0.25)]
-    """
-    _alpha(confidence)
-    gk = game_keys(games)
-    df = _collect(games, [*gk, by, "rank"]).with_columns(
-        pl.col(by).cast(pl.String), pl.col("rank").cast(pl.Int64)
-    )
-    left = df.rename({by: "a", "rank": "_ra"})
-    right = df.rename({by: "b", "rank": "_rb"})
-    pairs = left.join(right, on=gk).filter(pl.col("a") != pl.col("b"))
-    table = (
-        pairs.group_by("a", "b")
-        .agg(
-            n=pl.len().cast(pl.Int64),
-            ahead=(pl.col("_ra") < pl.col("_rb")).sum().cast(pl.Int64),
-            ties=(pl.col("_ra") == pl.col("_rb")).sum().cast(pl.Int64),
-        )
-        .sort("a", "b")
-        .with_columns(share=(pl.col("ahead") + pl.col("ties") / 2) / pl.col("n"))
-    )
-    successes = (table["ahead"] + table["ties"] / 2).to_numpy().astype(float)
-    lo, hi = stats.wilson_interval(
-        successes, table["n"].to_numpy().astype(float), confidence
-    )
-    return table.with_columns(lower=pl.Series(lo), upper=pl.Series(hi))
-
-
-# --------------------------------------------------------------------------------
-# Robustness across bot policies
-# --------------------------------------------------------------------------------
-
-
-def robustness(
-    table_a: Frame,
-    table_b: Frame,
-    *,
-    on: Sequence[str],
-    estimate: str = "excess",
-    significant: str = "significant",
-) -> pl.DataFrame:
-    """Whether two balance tables (e.g. under two bot policies) agree.
-
-    Joins the tables on ``on`` and summarises agreement: the Spearman rank
-    correlation of ``estimate``; how many keys are significant in each table;
-    ``sign_agreement``, the share of keys significant in at least one table
-    whose estimates have the same sign in both; and ``conflicts``, keys
-    significant in both tables with opposite signs (the strongest kind of
-    disagreement).
-
-    Returns
-    -------
-    polars.DataFrame
-        One row: ``keys, spearman, significant_a, significant_b,
-        significant_both, sign_agreement, conflicts``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> a = pl.DataFrame({"seat": [0, 1, 2], "excess": [0.05, -0.01, -0.04],
-    ...     "significant": [True, False, True]})
-    >>> b = a.with_columns(pl.col("excess") * 2)
-    >>> robustness(a, b, on=["seat"]).select("spearman", "sign_agreement")
-    shape: (1, 2)
-    ┌──────────┬────────────────┐
-    │ spearman ┆ sign_agreement │
-    │ ---      ┆ ---            │
-    │ f64      ┆ f64            │
-    ╞══════════╪════════════════╡
-    │ 1.0      ┆ 1.0            │
-    └──────────┴────────────────┘
-    """
-    joined = robustness_detail(
-        table_a, table_b, on=on, estimate=estimate, significant=significant
-    )
-    ea = joined[f"{estimate}_a"].to_numpy()
-    eb = joined[f"{estimate}_b"].to_numpy()
-    sa = joined[f"{significant}_a"].to_numpy().astype(bool)
-    sb = joined[f"{significant}_b"].to_numpy().astype(bool)
-    same = np.sign(ea) == np.sign(eb)
-    either = sa | sb
-    both = sa & sb
-    return pl.DataFrame(
-        {
-            "keys": [joined.height],
-            "spearman": [stats.spearman(ea, eb)],
-            "significant_a": [int(sa.sum())],
-            "significant_b": [int(sb.sum())],
-            "significant_both": [int(both.sum())],
-            "sign_agreement": [
-                float(same[either].mean()) if either.any() else math.nan
-            ],
-            "conflicts": [int((both & ~same).sum())],
-        }
-    )
-
-
-def robustness_detail(
-    table_a: Frame,
-    table_b: Frame,
-    *,
-    on: Sequence[str],
-    estimate: str = "excess",
-    significant: str = "significant",
-) -> pl.DataFrame:
-    """The per-key join behind :func:`robustness` (suffixes ``_a`` and ``_b``)."""
-    cols = [*on, estimate, significant]
-    a = _collect(table_a, cols).rename(
-        {estimate: f"{estimate}_a", significant: f"{significant}_a"}
-    )
-    b = _collect(table_b, cols).rename(
-        {estimate: f"{estimate}_b", significant: f"{significant}_b"}
-    )
-    return (
-        a.join(b, on=list(on), nulls_equal=True)
-        .with_columns(
-            agree=pl.col(f"{estimate}_a").sign() == pl.col(f"{estimate}_b").sign()
-        )
-        .sort(list(on))
     )

@@ -44,8 +44,8 @@ from pu_sim.analysis.cluster_stats import (
     percentile_limits,
     t_limits,
 )
+from pu_sim.analysis.frame import Frame
 
-Frame = pl.DataFrame | pl.LazyFrame
 Method = Literal["cr1", "bootstrap"]
 
 WIN_SHARE = "win_share"

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from pu_sim.analysis import stats
-from pu_sim.analysis.clusters import Frame
+from pu_sim.analysis.frame import Frame
 
 ROUND_SCORE_SCHEMA: dict[str, pl.DataType] = {
     "game_id": pl.UInt64(),

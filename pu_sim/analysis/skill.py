@@ -26,11 +26,11 @@ from scipy import stats as sps
 
 from pu_sim.analysis.clusters import (
     DEFAULT_BOOTSTRAP,
-    Frame,
     Method,
     cluster_difference,
     cluster_means,
 )
+from pu_sim.analysis.frame import Frame
 
 
 def _levels(games: Frame, level: str, levels: Sequence[str]) -> pl.LazyFrame:

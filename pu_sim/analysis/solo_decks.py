@@ -45,7 +45,8 @@ from scipy import stats as sps
 
 from pu_sim.analysis.calibration import COLOURS, DECK_COLUMNS, DECK_SIZE, TargetTable
 from pu_sim.analysis.cluster_stats import FloatArray, IntArray, dense_codes
-from pu_sim.analysis.clusters import CLUSTER, VALUE, Frame, cluster_frame
+from pu_sim.analysis.clusters import CLUSTER, VALUE, cluster_frame
+from pu_sim.analysis.frame import Frame
 
 REFERENCE_DECK = (7, 7, 6)
 """The balanced deck (green, orange, red) the effects are measured against."""

@@ -33,7 +33,8 @@ import polars as pl
 from pu_sim.analysis import stats
 from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable, table_from_frame
 from pu_sim.analysis.cluster_stats import FloatArray, bootstrap_weights, dense_codes
-from pu_sim.analysis.clusters import Frame, cluster_key
+from pu_sim.analysis.clusters import cluster_key
+from pu_sim.analysis.frame import Frame
 from pu_sim.analysis.solo_decks import (
     REFERENCE_DECK,
     CardFormula,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -158,6 +159,29 @@ def holm(pvalues: ArrayLike) -> FloatArray:
     scaled = p[order] * (m - np.arange(m))
     out[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
     return out.reshape(np.shape(pvalues))
+
+
+Correction = Literal["holm", "bh", "bonferroni", "none"]
+"""How p-values are adjusted for the many comparisons of one table: Holm and
+Bonferroni bound the family-wise error, Benjamini-Hochberg ("bh") the false
+discovery rate."""
+
+
+def adjust(p: ArrayLike, correction: Correction) -> FloatArray:
+    """Adjust a table's p-values for multiple comparisons (NaN stays NaN)."""
+    if correction == "holm":
+        return holm(p)
+    if correction == "bh":
+        return benjamini_hochberg(p)
+    if correction == "bonferroni":
+        a = _arr(p)
+        ok = ~np.isnan(a)
+        return np.where(ok, np.minimum(1.0, a * max(int(ok.sum()), 1)), np.nan)
+    if correction == "none":
+        return _arr(p)
+    raise ValueError(
+        f"correction must be 'holm', 'bh', 'bonferroni' or 'none', got {correction!r}"
+    )
 
 
 def rankdata(x: ArrayLike) -> FloatArray:

@@ -50,7 +50,6 @@ from pu_sim.analysis.clusters import (
     SCORE_VS_TABLE,
     VALUE,
     WIN_SHARE,
-    Frame,
     Method,
     check_options,
     cluster_frame,
@@ -58,12 +57,13 @@ from pu_sim.analysis.clusters import (
     cluster_win_rates,
     label_order,
 )
+from pu_sim.analysis.frame import Frame
+from pu_sim.analysis.stats import Correction
 
 LABELS = ("robust", "bot-dependent", "unresolved")
 Label = pl.Enum(list(LABELS))
 """The verdict labels, in this order (a Polars Enum)."""
 
-Correction = Literal["holm", "bh", "none"]
 Disagreement = Literal["difference", "interval"]
 
 
@@ -318,17 +318,6 @@ def _paired_resamples(
 # --------------------------------------------------------------------------------
 
 
-def adjust_pvalues(p: npt.ArrayLike, correction: Correction) -> FloatArray:
-    """Holm (family-wise), Benjamini-Hochberg (false discovery rate) or none."""
-    if correction == "holm":
-        return stats.holm(p)
-    if correction == "bh":
-        return stats.benjamini_hochberg(p)
-    if correction == "none":
-        return np.asarray(p, dtype=np.float64)
-    raise ValueError(f"correction must be 'holm', 'bh' or 'none', got {correction!r}")
-
-
 def cell_effects(
     games: Frame,
     *,
@@ -371,7 +360,7 @@ def cell_effects(
             group_size=group_size, confidence=confidence, method=method,
             n_boot=n_boot, seed=seed,
         ).rename({"mean": "effect"})  # fmt: skip
-    adjusted = adjust_pvalues(table["p_value"].to_numpy(), correction)
+    adjusted = stats.adjust(table["p_value"].to_numpy(), correction)
     return table.select(
         "n_players", row, col, "n", "clusters", "effect", "lower", "upper",
         "p_value", p_adjusted=pl.Series(adjusted),
@@ -433,8 +422,8 @@ def verdict_table(
             parts.append(_one_look_rows(wins, score, kind))
         table = pl.concat(parts)
         table = table.with_columns(
-            _sig_win=pl.Series(adjust_pvalues(table["_p_win"], correction) < alpha),
-            _sig_score=pl.Series(adjust_pvalues(table["_p_score"], correction) < alpha),
+            _sig_win=pl.Series(stats.adjust(table["_p_win"], correction) < alpha),
+            _sig_score=pl.Series(stats.adjust(table["_p_score"], correction) < alpha),
         ).drop("_p_win", "_p_score")
         keys = {"n_players", "kind", "name"}
         suffixed = {c: f"{c}_{suffix}" for c in table.columns if c not in keys}

@@ -110,19 +110,18 @@ def study(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
-    """The report of a run folder or of a study folder of runs."""
-    from pu_sim.simulation.runfolder import MANIFEST, read_manifest
+    """The report of a run folder, a study folder of runs, or a report folder."""
+    from pu_sim.simulation.runfolder import MANIFEST, find_run_folders, read_manifest
 
     folder: Path = args.run_folder
     if folder.is_file():
         raise ValueError(f"{folder} is a file, not a run folder")
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a run folder: no such folder")
-    manifest: dict[str, Any] = {}
-    if (folder / MANIFEST).is_file():
-        manifest = read_manifest(folder)
-    elif not any(folder.rglob(MANIFEST)):
+    runs = find_run_folders(folder)
+    if not runs and not (folder / MANIFEST).is_file():  # a report names its runs
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
+    manifest: dict[str, Any] = read_manifest(folder) if runs == [folder] else {}
     try:
         from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -147,9 +146,9 @@ def report(args: argparse.Namespace) -> int:
 
 def _damage(folder: Path) -> str:
     """Which parts of a run (or of the runs below a folder) do not read back."""
-    from pu_sim.simulation.runfolder import MANIFEST, damaged_parts
+    from pu_sim.simulation.runfolder import damaged_parts, find_run_folders
 
-    runs = [m.parent for m in sorted(folder.rglob(MANIFEST))]
+    runs = find_run_folders(folder)
     found = [(f, why) for run in runs for f, why in damaged_parts(run)]
     if not found:
         return f"{folder}: a part file does not read back (damaged?)"

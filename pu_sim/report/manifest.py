@@ -59,9 +59,10 @@ def write_report_manifest(
     """Write ``folder/manifest.json``; returns its path.
 
     ``runs`` are the run folders the report read (stored relative to the
-    report folder when they lie beneath it); ``config`` is the study's
-    configuration (a dataclass or a mapping); ``results`` the study's own
-    numbers, as plain JSON.
+    report folder when they lie beneath it, else as absolute paths, so
+    ``folder / run`` finds each); ``config`` is the study's configuration (a
+    dataclass or a mapping); ``results`` the study's own numbers, as plain
+    JSON.
     """
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -105,8 +106,8 @@ def read_report_manifest(folder: str | Path) -> dict[str, Any]:
 
 
 def _relative(run: Path, folder: Path) -> str:
-    """A run folder's path, relative to the report folder when beneath it."""
+    """A run folder's path: relative to the report folder when beneath it."""
     try:
         return run.resolve().relative_to(folder.resolve()).as_posix()
     except ValueError:
-        return run.as_posix()
+        return run.resolve().as_posix()

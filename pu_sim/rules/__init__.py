@@ -1,7 +1,7 @@
 """The game's rules: its components as data, the rule options, the core's tables.
 
 * :mod:`pu_sim.rules.gamedata`: the components as frozen Python objects.
-* :mod:`pu_sim.rules.loader`: ``pu_sim/data/*.toml`` read and validated.
+* :mod:`pu_sim.rules.loading`: ``pu_sim/data/*.toml`` read and validated.
 * :mod:`pu_sim.rules.options`: :class:`RuleOptions`, the reference's ambiguities.
 * :mod:`pu_sim.rules.compile`: the data as the integer tables the core reads;
   :func:`load_rules`, ``RULES_VERSION`` and the data digest.
@@ -9,7 +9,7 @@
 
 from pu_sim.rules.compile import RULES_VERSION, Rules, load_rules, rules_digest
 from pu_sim.rules.gamedata import DataError, GameData
-from pu_sim.rules.loader import load_game_data
+from pu_sim.rules.loading import load_game_data
 from pu_sim.rules.options import RuleOptions
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Compile the game data into the integer tables the core reads.
 
-The readable source is ``pu_sim/data/*.toml`` (validated by :mod:`pu_sim.rules.loader`);
+The readable source is ``pu_sim/data/*.toml`` (checked by :mod:`pu_sim.rules.loading`);
 this module turns it into small numpy arrays (tile orientations as row masks,
 planet masks, track spaces, card operations) and hands them to the compiled
 core once per process.  Orientation enumeration happens here, in readable
@@ -43,7 +43,7 @@ from pu_sim.rules.gamedata import (
     Planet,
     Space,
 )
-from pu_sim.rules.loader import DATA_DIR, load_game_data
+from pu_sim.rules.loading import DATA_DIR, load_game_data
 
 RULES_VERSION = 3
 """Hand-bumped integer: the game's behaviour changed (pgx's meaning)."""

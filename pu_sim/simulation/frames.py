@@ -111,7 +111,7 @@ def _card_list(col: str, max_cards: int) -> pl.Expr:
 def solo_target(data: GameData, green: int, orange: int, red: int) -> int:
     """Rules 10.2: 60 plus one adjustment per colour by its count band.
 
-    >>> from pu_sim.rules.loader import load_game_data
+    >>> from pu_sim.rules.loading import load_game_data
     >>> solo_target(load_game_data(), green=9, orange=3, red=8)
     58
     """

@@ -9,7 +9,8 @@ One Parquet file holds one finished batch: games ``[first_game, first_game +
 n_games)``, one row per (game, seat), in ``game_id, seat`` order, so the files
 in name order are the whole run in game order.  Read a run with
 :func:`scan_run` (or ``polars.scan_parquet(f"{out}/data/*.parquet")``) and its
-facts with :func:`read_manifest`.
+facts with :func:`read_manifest`; :func:`find_run_folders` finds the runs of
+a study.  This module is the only reader and writer of run manifests.
 
 Every file is written under a temporary name in the same folder (``.<name>.tmp``,
 which no ``*.parquet`` glob matches), flushed to disk with fsync and then
@@ -28,7 +29,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import polars as pl
 
@@ -327,18 +328,12 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
         readers need (a hand edit).
     """
     file = Path(path) / MANIFEST
-    try:
-        manifest = json.loads(file.read_text())
-    except FileNotFoundError:
-        raise RunFolderError(
-            f"{path} is not a run folder: it has no {MANIFEST}"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise RunFolderError(f"cannot read {file}: {exc}") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+    parsed = _manifest_json(path)
+    if not _is_run_manifest(parsed):
         raise RunFolderError(
             f"{file} is not a pu_sim run manifest (format {FORMAT!r} expected)"
         )
+    manifest = cast(dict[str, Any], parsed)
     _check_manifest(file, manifest)
     if manifest["status"] == "running" and not writer_alive(path):
         manifest["status"] = "interrupted"
@@ -346,6 +341,52 @@ def read_manifest(path: StrPath) -> dict[str, Any]:
             "the process writing this run stopped without a word (killed?)"
         )
     return manifest
+
+
+def _manifest_json(path: StrPath) -> object:
+    """The parsed ``manifest.json`` of a folder, whatever its kind."""
+    file = Path(path) / MANIFEST
+    try:
+        return json.loads(file.read_text())
+    except FileNotFoundError:
+        raise RunFolderError(
+            f"{path} is not a run folder: it has no {MANIFEST}"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise RunFolderError(f"cannot read {file}: {exc}") from None
+
+
+def _is_run_manifest(manifest: object) -> bool:
+    """Whether a parsed manifest is a run's (not a report folder's, say)."""
+    return isinstance(manifest, dict) and manifest.get("format") == FORMAT
+
+
+def find_run_folders(path: StrPath) -> list[Path]:
+    """The run folders at or below ``path`` (one run, or a study of runs), sorted.
+
+    A folder is a run folder when its ``manifest.json`` is a run manifest; a
+    manifest of another kind (a report folder's) is passed over, so a report
+    written into its study's folder does not hide the runs below it.
+
+    Raises
+    ------
+    RunFolderError
+        When a ``manifest.json`` cannot be read as JSON.
+    """
+    root = Path(path)
+    if is_run_folder(root):
+        return [root]
+    return sorted(
+        file.parent
+        for file in root.rglob(MANIFEST)
+        if file.parent != root and is_run_folder(file.parent)
+    )
+
+
+def is_run_folder(path: StrPath) -> bool:
+    """Whether ``path`` holds a run manifest (RunFolderError if it is unreadable)."""
+    folder = Path(path)
+    return (folder / MANIFEST).is_file() and _is_run_manifest(_manifest_json(folder))
 
 
 # --------------------------------------------------------------------------------

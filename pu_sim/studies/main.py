@@ -15,14 +15,16 @@
   ignores objective cards at 4 players) on paired setups, for the bot
   comparison;
 
-and writes the report to ``reports/main/<run>/`` (README.md, figures, tables;
-the run folders with their manifests under ``runs/``).  Flags:
+and writes the report to ``reports/main/<run>/`` (README.md, figures, tables,
+the report manifest with this command and the Config; the run folders with
+their manifests under ``runs/``).  Flags:
 ``--games`` scales the sizes (the number of 4-player games; default 10,000),
 ``--seed``, ``--jobs``, ``--out`` (reports root) and ``--smoke``.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -151,7 +153,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         )
     played = time.perf_counter() - start
-    report = write_study_report(runs, out, title="pu_sim main study: balance and solo")
+    report = write_study_report(
+        runs,
+        out,
+        title="pu_sim main study: balance and solo",
+        study=STUDY,
+        command=" ".join(
+            ["python -m pu_sim.studies.main", *(sys.argv[1:] if argv is None else argv)]
+        ),
+        config=config,
+    )
     total = time.perf_counter() - start
     print(
         f"played in {played:.0f} s, report in {total - played:.0f} s; "

@@ -38,11 +38,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pu_sim import bots
-from pu_sim.analysis import balance as analysis
+from pu_sim import analysis, bots
 from pu_sim.analysis import stats
 from pu_sim.bots import BotSpec
-from pu_sim.report.reporting import load_runs, run_info
+from pu_sim.report.runs import load_runs, run_info
 from pu_sim.rules import RuleOptions
 from pu_sim.simulation.runner import scan_run
 from pu_sim.studies.script import simulate_run

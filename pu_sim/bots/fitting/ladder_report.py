@@ -17,8 +17,9 @@ from matplotlib.figure import Figure
 from pu_sim.bots import BotSpec
 from pu_sim.bots.fitting.ladder import TUNED, Ladder, sort_bots
 from pu_sim.report import plots
-from pu_sim.report.reporting import frame_table, run_info
-from pu_sim.rules.loader import load_game_data
+from pu_sim.report.markdown import frame_table
+from pu_sim.report.runs import run_info
+from pu_sim.rules.loading import load_game_data
 
 
 def ladder_figure(fit: pl.DataFrame, h2h: pl.DataFrame, order: list[str]) -> Figure:

@@ -46,7 +46,7 @@ from pu_sim.bots.fitting.tuning import (
     win_share,
 )
 from pu_sim.report.manifest import ReportManifestError, read_report_manifest
-from pu_sim.report.reporting import run_info
+from pu_sim.report.runs import run_info
 from pu_sim.simulation.provenance import git_revision
 from pu_sim.simulation.runner import scan_run
 from pu_sim.studies.script import simulate_run

@@ -16,7 +16,8 @@ from matplotlib.figure import Figure
 from pu_sim.bots import BotSpec
 from pu_sim.bots.fitting.tuned_greedy import CORP_NAMES, Config
 from pu_sim.report import plots
-from pu_sim.report.reporting import frame_table, run_info
+from pu_sim.report.markdown import frame_table
+from pu_sim.report.runs import run_info
 
 
 def fmt_ci(r: dict[str, object], spec: str = ".2f", scale: float = 1.0) -> str:

@@ -1,0 +1,167 @@
+"""Run folders as a report reads them: their facts and their games.
+
+A report only *reads* run folders (``manifest.json`` + ``data/*.parquet``),
+through :mod:`pu_sim.simulation.runfolder`, their only reader:
+:func:`run_info` takes a manifest's key facts, :func:`load_runs` pools the
+runs' games with the paired-design ``group`` column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pu_sim.analysis.calibration import DECK_COLUMNS
+from pu_sim.simulation import runfolder
+from pu_sim.simulation.frames import SCORE_PARTS
+
+__all__ = ["COLUMNS", "PAIR_SHIFT", "RunInfo", "concat_enums", "load_runs", "run_info"]
+
+COLUMNS = (
+    "game_id", "seat", "n_players", "corporation", "planet", "bot", "score", "rank",
+    "won", *SCORE_PARTS, "status", *DECK_COLUMNS,
+)  # fmt: skip
+"""Columns a report reads (others stay on disk)."""
+
+PAIR_SHIFT = 40
+"""Group ids of different pairing sets are offset by ``index << PAIR_SHIFT``."""
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """The key facts of one run folder's manifest."""
+
+    path: Path
+    name: str
+    study: str
+    n_games: int | None
+    seed: Any
+    entropy: Any
+    players: Any
+    bots: list[str]
+    group_size: int
+    pairing: str | None
+    versions: dict[str, Any]
+    wall_time_s: float | None
+    games_per_s: float | None
+    manifest: dict[str, Any] = field(repr=False)
+
+
+def _bot_text(entry: Any) -> str:
+    """A bot of the manifest as the report names it (greedy: with its changes)."""
+    if isinstance(entry, dict):
+        label = str(entry.get("label") or entry.get("kind") or "?")
+        params = entry.get("params") or {}
+        if entry.get("kind") == "greedy" and params:
+            from pu_sim.bots import GREEDY_WEIGHTS
+
+            changed = {
+                k: v
+                for k, v in params.items()
+                if k in GREEDY_WEIGHTS and v != GREEDY_WEIGHTS[k]
+            }
+            if changed:
+                inner = ", ".join(f"{k}={v:g}" for k, v in changed.items())
+                return f"{label} (greedy, {inner})"
+        return label
+    return str(entry)
+
+
+def run_info(run_dir: Path) -> RunInfo:
+    """The key facts of a run folder, read from its manifest."""
+    run_dir = Path(run_dir)
+    m = runfolder.read_manifest(run_dir)
+    config = m.get("config") or {}
+    metadata = m.get("metadata") or {}
+    versions = dict(m.get("versions") or {})
+    git = m.get("git")
+    if isinstance(git, dict):  # the runner keeps the checkout beside the versions
+        versions.setdefault("git_revision", git.get("revision"))
+        versions.setdefault("git_dirty", git.get("dirty"))
+    return RunInfo(
+        path=run_dir,
+        name=str(metadata.get("name") or run_dir.name),
+        study=str(metadata.get("study") or run_dir.parent.name),
+        n_games=m.get("n_games"),
+        seed=m.get("seed") if config.get("seed") is None else config["seed"],
+        entropy=(m.get("seed") or {}).get("entropy"),
+        players=config.get("players"),
+        bots=[_bot_text(b) for b in config.get("bots") or []],
+        group_size=int(config.get("group_size") or 1),
+        pairing=metadata.get("pairing"),
+        versions=versions,
+        wall_time_s=m.get("wall_time_s"),
+        games_per_s=m.get("games_per_s"),
+        manifest=m,
+    )
+
+
+def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
+    """All rows of the runs, with ``run`` (name) and paired-design ``group``.
+
+    ``group`` is ``game_id // group_size`` within a run; runs that share a
+    ``pairing`` name and seed share group ids (their games were dealt the same
+    setups), every other run gets its own id range.
+    """
+    infos = [run_info(d) for d in run_dirs]
+    sets: dict[tuple[str, str], int] = {}
+    frames = []
+    for info in infos:
+        files = runfolder.part_files(info.path)
+        if not files:
+            raise FileNotFoundError(
+                f"run {info.path} has no data/*.parquet (reports need the run's data)"
+            )
+        key = (
+            (f"pair:{info.pairing}", str(info.entropy))
+            if info.pairing
+            else ("run", str(info.path))
+        )
+        index = sets.setdefault(key, len(sets))
+        lf = pl.scan_parquet([str(f) for f in files])
+        names = lf.collect_schema().names()
+        frames.append(
+            lf.select([c for c in COLUMNS if c in names])
+            .with_columns(
+                pl.col("bot").cast(pl.String),
+                run=pl.lit(info.name),
+                group=(
+                    pl.lit(index, pl.UInt64) * (1 << PAIR_SHIFT)
+                    + pl.col("game_id").cast(pl.UInt64) // max(info.group_size, 1)
+                ),
+            )
+            .collect()
+        )
+    return concat_enums(frames)
+
+
+def concat_enums(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """Concatenate frames whose Enum columns may hold different categories.
+
+    Runs label their bots (and, from other versions, corporations) with their
+    own Enum; the union keeps each category's first-seen order.
+    """
+    cats: dict[str, list[str]] = {}
+    for f in frames:
+        for name, dtype in f.schema.items():
+            if isinstance(dtype, pl.Enum):
+                known = cats.setdefault(name, [])
+                known += [c for c in dtype.categories.to_list() if c not in known]
+            elif name == "bot":
+                known = cats.setdefault(name, [])
+                known += [
+                    c for c in f[name].unique(maintain_order=True) if c not in known
+                ]
+    unified = [
+        f.with_columns(
+            pl.col(c).cast(pl.String).cast(pl.Enum(v))
+            for c, v in cats.items()
+            if c in f.columns
+        )
+        for f in frames
+    ]
+    return pl.concat(unified, how="diagonal_relaxed")

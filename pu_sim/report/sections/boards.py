@@ -1,0 +1,210 @@
+"""The board sections: corporation and planet balance, how they interact, points.
+
+Corporations and planets are the boards a seat plays; each is compared with the
+fair share 1/n, rated by strength, paired inside setup groups, crossed with
+the other (corporation x planet) and split into its scoring categories.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from pu_sim import analysis
+from pu_sim.report import plots
+from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
+from pu_sim.report.page import Page, attempt
+from pu_sim.report.sections.shared import excludes_zero, main_bot, median_ratio
+from pu_sim.simulation.frames import SCORE_PARTS
+
+__all__ = [
+    "HEADLINE_ITEMS",
+    "breakdown_section",
+    "interaction_section",
+    "label_balance",
+]
+
+HEADLINE_ITEMS = 6
+"""At most this many labels are named in one headline (the strongest and weakest)."""
+
+
+def label_balance(
+    page: Page, homo: pl.DataFrame, label: str, title: str, many_policies: bool
+) -> None:
+    """Balance table, forest plot, strengths and paired comparisons of a label."""
+    labels = homo[label].unique()
+    if labels.len() < 2:
+        only = labels.to_list()[0] if labels.len() else "none"
+        page.section(
+            title,
+            f"Only **{only}** appears in these games, so there is no {label} "
+            "comparison: draw the seats' boards from a pool (e.g. "
+            '`corporations="random"`) to compare them.',
+        )
+        return
+    by = ("bot", label) if many_policies else (label,)
+    table = analysis.balance_table(homo, by=by)
+    page.table(f"{label}_balance", table)
+    sig = table.filter(pl.col("significant"))
+    if sig.height == 0:
+        page.headlines.append(
+            f"**{title}:** no {label}'s win rate differs from 1/n at any player count "
+            f"after Holm correction ({table.height} comparisons)."
+        )
+    else:
+
+        def item(r: dict[str, Any]) -> str:
+            who = f" ({r['bot']})" if many_policies else ""
+            return (
+                f"{r[label]} at {r['n_players']}p{who}: "
+                f"{ci(r, 'win_rate', 'lower', 'upper', '%')} vs "
+                f"{pct(1 / r['n_players'])}"
+            )
+
+        ranked = list(sig.sort("excess", descending=True).iter_rows(named=True))
+        if len(ranked) <= HEADLINE_ITEMS:
+            listed = "; ".join(item(r) for r in ranked)
+        else:  # the extremes; the table has them all
+            k = HEADLINE_ITEMS // 2
+            listed = (
+                "most above: " + "; ".join(item(r) for r in ranked[:k])
+                + "; most below: " + "; ".join(item(r) for r in ranked[-k:][::-1])
+                + f" (all in the {label} table below)"
+            )  # fmt: skip
+        page.headlines.append(
+            f"**{title}:** {sig.height} of {table.height} win rates differ from 1/n "
+            f"after Holm correction: {listed}."
+        )
+    rows = [
+        [
+            str(r["n_players"]),
+            *([str(r["bot"])] if many_policies else []),
+            str(r[label]),
+            f"{r['n']:,}",
+            ci(r, "win_rate", "lower", "upper", "%"),
+            fmt(r["p_adjusted"], "p"),
+            ci(r, "mean_score", "score_lower", "score_upper", ".1f"),
+            ci(r, "mean_rank", "rank_lower", "rank_upper", ".2f"),
+        ]
+        for r in table.iter_rows(named=True)
+    ]
+    header = ["players", *(["bot"] if many_policies else []), label, "seats played"]
+    header += ["win rate [95% CI]", "Holm p", "mean score", "mean rank"]
+    fair = pl.col("win_rate") - pl.col("excess")
+    plot_df = table.with_columns(
+        excess_lower=pl.col("lower") - fair,
+        excess_upper=pl.col("upper") - fair,
+        lab=pl.format("{}p {}", pl.col("n_players"), pl.col(label).cast(pl.String)),
+    )
+    fig, ax = plots.new_figure(6.4, 0.3 * plot_df.height + 1.5)
+    plots.plot_forest(
+        ax,
+        plot_df,
+        label="lab",
+        estimate="excess",
+        lower="excess_lower",
+        upper="excess_upper",
+        reference=0.0,
+        significant="significant",
+        xlabel="win rate - 1/n",
+    )
+    caption = (
+        f"Excess win rate of each {label} over 1/n with 95% Wilson intervals "
+        "(filled: significant after Holm)."
+    )
+    parts = [md_table(rows, header), page.figure(f"{label}_win_rate", fig, caption)]
+    bot = main_bot(homo)
+    main = homo.filter(pl.col("bot") == bot)
+    strength, err = attempt(lambda: analysis.strength_model(main, by=label, n_boot=100))
+    if strength is not None:
+        page.table(f"{label}_strength", strength)
+        srows = [
+            [
+                str(r[label]),
+                f"{r['n']:,}",
+                ci(r, "rating", "lower", "upper", "+.3f"),
+                pct(r["p_beat_average"]),
+            ]
+            for r in strength.iter_rows(named=True)
+        ]
+        parts.append(
+            f"Plackett-Luce strengths ({bot}) from whole finishing orders "
+            "(log-strength, mean 0; 95% bootstrap over games):\n\n"
+            + md_table(srows, [label, "seats", "rating [95% CI]", "beats an average"])
+        )
+    elif err:
+        parts.append(f"Strength model not fitted: {err}.")
+    paired = analysis.paired_differences(homo, by=label, group_col="group")
+    if paired.height:
+        page.table(f"{label}_paired", paired)
+        ratio = median_ratio(paired)
+        parts.append(
+            f"Paired comparisons inside setup groups ({paired.height} pairs): the "
+            f"median variance ratio is {ratio:.2f}, so an unpaired study would need "
+            f"about {ratio:.1f}x the games for the same interval width "
+            f"(table `{label}_paired.csv`)."
+        )
+        page.headlines.append(
+            f"**Paired design ({label}s):** {ratio_words(ratio)} for {label} "
+            f"differences (median over {paired.height} pairs)."
+        )
+    page.section(title, *parts)
+
+
+def interaction_section(page: Page, homo: pl.DataFrame) -> None:
+    """Corporation x planet deltas, when both vary."""
+    if homo["corporation"].n_unique() < 2 or homo["planet"].n_unique() < 2:
+        return
+    table = analysis.interaction_table(homo)
+    page.table("corporation_planet", table)
+    sizes = table.group_by("n_players").agg(pl.col("n").sum()).sort("n")
+    n_main = int(sizes["n_players"][-1])
+    sub = table.filter(pl.col("n_players") == n_main)
+    fig, ax = plots.new_figure(7.5, 0.35 * sub["corporation"].n_unique() + 2.5)
+    plots.plot_heatmap(ax, sub, row="corporation", col="planet", value="delta")
+    off = sub.filter(excludes_zero("lower", "upper"))
+    if off.height:
+        r = off.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
+        page.headlines.append(
+            f"**Corporation x planet ({n_main}p):** {off.height} of {sub.height} "
+            f"combinations deviate from additivity at 95%; the largest is "
+            f"{r['corporation']} on {r['planet']}: "
+            f"{ci(r, 'delta', 'lower', 'upper', '+.1f')} points."
+        )
+    page.section(
+        "Corporation x planet interaction",
+        "Cell mean minus corporation mean minus planet mean plus grand mean: "
+        "positive cells are combinations stronger than their parts (table "
+        "`corporation_planet.csv` has every player count).",
+        page.figure(
+            "corporation_planet", fig, f"Interaction deltas at {n_main} players."
+        ),
+    )
+
+
+def breakdown_section(page: Page, homo: pl.DataFrame) -> None:
+    """Mean points per scoring category, by bot and corporation."""
+    table = analysis.score_breakdown(homo, by=("bot", "corporation"))
+    page.table("score_breakdown", table)
+    keys = ["n_players", "bot", "corporation"]
+    n_keys = table.select(keys).unique().height
+    fig, ax = plots.new_figure(7.0, 0.4 * n_keys + 1.8)
+    labelled = table.with_columns(
+        lab=pl.format("{}p {} {}", *[pl.col(k) for k in keys])
+    )
+    plots.plot_score_breakdown(ax, labelled, label="lab")
+    wide = table.pivot(on="part", index=keys, values="mean")
+    parts = list(SCORE_PARTS)
+    rows = [
+        [str(r[k]) for k in keys] + [fmt(r[p], ".1f") for p in parts]
+        for r in wide.iter_rows(named=True)
+    ]
+    header = ["players", "bot", "corporation"]
+    header += [p.removeprefix("score_") + " pts" for p in parts]
+    page.section(
+        "Where the points come from",
+        "Mean points per scoring category (they add up to the score).",
+        md_table(rows, header),
+        page.figure("score_breakdown", fig, "Mean points by category."),
+    )

@@ -1,0 +1,53 @@
+"""The runs section: which run folders the numbers come from, and how to redo them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pu_sim.report.markdown import fmt, md_table
+from pu_sim.report.runs import RunInfo
+
+__all__ = ["RUNNER", "runs_facts"]
+
+RUNNER = "pu_sim.simulation.runner"
+"""What plays every run a report reads (run manifests are its)."""
+
+
+def runs_facts(infos: Sequence[RunInfo], anomalies: int, total: int) -> str:
+    """Each run's key facts, the versions that played, time and anomalies."""
+    rows = []
+    for i in infos:
+        rows.append(
+            [f"`{i.name}`", str(i.players), ", ".join(i.bots),
+             f"{i.n_games:,}" if isinstance(i.n_games, int) else str(i.n_games),
+             str(i.seed), str(i.group_size),
+             fmt(i.wall_time_s, ".1f") + " s" if i.wall_time_s else "–",
+             fmt(i.games_per_s, ",.0f") if i.games_per_s else "–"]
+        )  # fmt: skip
+    table = md_table(rows, ["run", "players", "bots", "games", "seed", "group size",
+                             "wall time", "games/s"])  # fmt: skip
+    versions = [
+        ("pu_sim", "pu_sim"),
+        ("rules version", "rules"),
+        ("engine version", "engine"),
+        ("rules digest", "rules_digest"),
+        ("git revision", "git_revision"),
+        ("uncommitted changes", "git_dirty"),
+    ]
+    lines = []
+    for label, key in versions:
+        values = sorted({str(i.versions.get(key)) for i in infos})
+        shown = [
+            v[:12] if label in ("rules digest", "git revision") else v for v in values
+        ]
+        lines.append(f"- {label}: {', '.join(shown)}")
+    wall = sum(i.wall_time_s or 0.0 for i in infos)
+    return "\n\n".join(
+        [
+            table,
+            "\n".join(lines),
+            f"Total simulation wall time {wall:.0f} s. Runner: {RUNNER}. "
+            f"{anomalies:,} of {total:,} seat rows came from anomalous games "
+            "(status other than ok) and were left out.",
+        ]
+    )

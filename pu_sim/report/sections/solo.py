@@ -1,0 +1,122 @@
+"""The solo sections: scores against the published target, by bot and by board.
+
+Solo games are graded by the rulebook's target table (rules 10.2); the
+calibration of that table is :mod:`pu_sim.report.sections.calibration`'s.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pu_sim import analysis
+from pu_sim.analysis import calibration
+from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
+from pu_sim.report.markdown import ci, fmt, md_table, ratio_words
+from pu_sim.report.page import Page
+
+__all__ = ["has_deck", "solo_boards", "solo_summary"]
+
+
+def has_deck(solo: pl.DataFrame) -> bool:
+    """Whether the games record a whole 20-card event deck each."""
+    if not all(c in solo.columns for c in DECK_COLUMNS):
+        return False
+    sums = solo.select(pl.sum_horizontal(*DECK_COLUMNS).alias("s"))["s"]
+    return bool((sums == calibration.DECK_SIZE).all())
+
+
+def solo_summary(page: Page, solo: pl.DataFrame) -> None:
+    """Scores per bot, their quantiles, the published target and paired bots."""
+    summary = analysis.score_summary(solo, by=("bot",))
+    quant = analysis.score_quantiles(solo, by=("bot",), quantiles=(0.1, 0.5, 0.9))
+    page.table("solo_scores", summary)
+    page.table("solo_quantiles", quant)
+    deck = has_deck(solo)
+    published = TargetTable.published()
+    rows = []
+    for r in summary.iter_rows(named=True):
+        sub = solo.filter(pl.col("bot") == r["bot"])
+        q = quant.filter(pl.col("bot") == r["bot"])["value"].to_list()
+        row = [str(r["bot"]), f"{r['n']:,}", ci(r, "mean", "lower", "upper", ".2f")]
+        row += [fmt(r["sd"], ".1f"), " / ".join(fmt(v, ".0f") for v in q)]
+        if deck:
+            o = calibration.outcomes(sub, tables=[published]).row(0, named=True)
+            target = float(sub.select(published.expr()).to_series().mean())  # type: ignore[arg-type]
+            row += [
+                f"{target:.1f}",
+                ci(o, "success", "success_lower", "success_upper", "%"),
+            ]
+        rows.append(row)
+    header = ["bot", "games", "mean score [95% CI]", "sd", "p10 / p50 / p90"]
+    if deck:
+        header += ["mean published target", "reaches target [95% CI]"]
+    parts = [md_table(rows, header)]
+    if deck:
+        greedy = summary.filter(pl.col("bot").cast(pl.String).str.starts_with("greedy"))
+        weak = (
+            f" The greedy bot averages {greedy['mean'][0]:.1f} points, far below the "
+            "targets: absolute success rates measure this (weak) bot, not people; "
+            "the differences between decks are what a target table must get right."
+            if greedy.height
+            else ""
+        )
+        parts.append(
+            "Targets follow the rulebook's table (rules 10.2): 60, plus an "
+            "adjustment per event colour by its count band." + weak
+        )
+    paired = analysis.paired_differences(solo, by="bot", group_col="group")
+    if paired.height:
+        page.table("solo_bots_paired", paired)
+        prows = []
+        for r in paired.iter_rows(named=True):
+            prows.append(
+                [
+                    f"{r['bot_a']} - {r['bot_b']}",
+                    f"{r['groups']:,}",
+                    ci(r, "mean_diff", "lower", "upper", "+.2f"),
+                    fmt(r["variance_ratio"], ".2f"),
+                ]
+            )
+            page.headlines.append(
+                f"**Solo bots:** {r['bot_a']} - {r['bot_b']} = "
+                f"{ci(r, 'mean_diff', 'lower', 'upper', '+.2f')} points on identical "
+                f"setups ({ratio_words(r['variance_ratio'])})."
+            )
+        header = ["difference", "games", "mean [95% CI]", "variance ratio"]
+        parts.append(
+            "Paired by game (same seed, same setups):\n\n" + md_table(prows, header)
+        )
+    page.section("Solo scores", *parts)
+
+
+def solo_boards(page: Page, solo: pl.DataFrame) -> None:
+    """Solo difficulty of each corporation and planet under the published table."""
+    published = TargetTable.published()
+    parts = []
+    for column in ("corporation", "planet"):
+        if solo[column].n_unique() < 2:
+            continue
+        by = ("bot", column)
+        summary = analysis.score_summary(solo, by=by)
+        reached = calibration.outcomes(solo, tables=[published], by=by)
+        table = summary.join(reached.drop("table", "n"), on=list(by), how="left")
+        page.table(f"solo_by_{column}", table)
+        rows = [
+            [str(r["bot"]), str(r[column]), f"{r['n']:,}",
+             ci(r, "mean", "lower", "upper", ".2f"),
+             ci(r, "success", "success_lower", "success_upper", "%")]
+            for r in table.sort("bot", "mean", descending=[False, True]).iter_rows(
+                named=True
+            )
+        ]  # fmt: skip
+        header = ["bot", column, "games", "mean score [95% CI]",
+                  "reaches the published target [95% CI]"]  # fmt: skip
+        parts.append(md_table(rows, header))
+    if parts:
+        page.section(
+            "Solo difficulty by corporation and planet",
+            "The same published target (rules 10.2) for every board: where the "
+            "mean score and the success rate differ, the target is easier or "
+            "harder with that corporation or planet.",
+            *parts,
+        )
