@@ -56,12 +56,14 @@ def test_a_truncated_or_missing_part_is_told(tmp_path, capsys):
     assert "5 games recorded as finished have no part file" in err
 
 
-def test_report_on_a_damaged_part_is_one_line(tmp_path, capsys):
+def test_report_on_a_damaged_part_is_one_line(tmp_path, capsys, monkeypatch):
     pu_sim.run(10, out=tmp_path / "run", **KW)
     damage_middle(part_files(tmp_path / "run")[0])
+    monkeypatch.chdir(tmp_path)  # the default report folder is reports/ here
     assert main(["report", str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is damaged" in err and "part-" in err
+    assert not (tmp_path / "reports").exists()  # nothing half-written
 
 
 def test_an_edited_root_key_is_named(tmp_path):

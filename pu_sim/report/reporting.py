@@ -136,11 +136,11 @@ def write_study_report(
             f" (both keep a {MANIFEST})"
         )
     infos = [run_info(d) for d in run_dirs]
+    games = load_runs(run_dirs)  # read first: damaged data leaves no empty folder
     for sub in ("figures", "tables"):
         if (out_dir / sub).is_dir():
             shutil.rmtree(out_dir / sub)  # stale files from an earlier report
     out_dir.mkdir(parents=True, exist_ok=True)
-    games = load_runs(run_dirs)
     total = games.height
     ok = games.filter(pl.col("status") == "ok") if "status" in games.columns else games
     page = Page(out_dir)
