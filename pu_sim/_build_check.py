@@ -28,6 +28,9 @@ def sources_newer_than(binary: Path) -> list[Path]:
     return [p for p in sources if p.stat().st_mtime > built]
 
 
+_WARNED: set[tuple[Path, ...]] = set()
+
+
 def import_core() -> ModuleType:
     """Return ``pu_sim._core``; raise ImportError with build advice if absent.
 
@@ -42,7 +45,8 @@ def import_core() -> ModuleType:
             + _HOW
         ) from exc
     stale = sources_newer_than(Path(_core.__file__))
-    if stale:
+    if stale and tuple(stale) not in _WARNED:
+        _WARNED.add(tuple(stale))  # once per process, not at every caller
         warnings.warn(
             "pu_sim's compiled core is older than "
             + ", ".join(p.name for p in stale)

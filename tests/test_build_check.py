@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 import pytest
 
@@ -49,7 +50,11 @@ def test_an_installed_package_is_never_stale(tmp_path, monkeypatch):
     assert _build_check.sources_newer_than(binary) == []
 
 
-def test_a_stale_core_warns(monkeypatch):
+def test_a_stale_core_warns_once(monkeypatch):
     monkeypatch.setattr(_build_check, "sources_newer_than", lambda binary: [binary])
+    monkeypatch.setattr(_build_check, "_WARNED", set())
     with pytest.warns(RuntimeWarning, match="older than"):
         _build_check.import_core()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _build_check.import_core()  # the same stale files: said once already

@@ -15,7 +15,7 @@ def commands() -> list[str]:
 
 def test_readme_shows_an_install_and_a_test_command():
     install, tests = commands()[:2]
-    assert "pip install ." in install and install.endswith("pu-sim study")
+    assert "pip install -e ." in install and install.endswith("pu-sim study")
     assert "pip install -e '.[test]'" in tests and tests.endswith("pytest")
 
 
@@ -33,3 +33,16 @@ def test_the_main_job_entry_point_exists(tmp_path):
     assert main(["simulate", "--corporations", "nope"]) == 2
     assert main(["study", "--smoke", "--jobs", "1", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "main" / "smoke" / "README.md").is_file()
+
+
+def test_the_readme_is_for_users_and_short():
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 300
+
+
+def test_the_readme_links_point_at_files_that_exist():
+    text = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(((?:docs|reports|experiments)/[^)#]+)\)", text)
+    assert links
+    for link in links:
+        assert (ROOT / link).exists(), link

@@ -19,14 +19,33 @@ def section(title: str, end: str | None = None) -> str:
     return text[start : text.index(end, start) if end else None]
 
 
-def test_every_rule_option_is_documented_as_in_the_engine():
+def index_rows() -> dict[str, str]:
+    """Option name -> the index's "where the engine applies it" column."""
     index = section("## 14. Option index")
-    rows = dict(
-        re.findall(r"^\| `(\w+)` \|.*\| (in the engine|planned) \|$", index, re.M)
-    )
-    assert {
-        name for name, status in rows.items() if status == "in the engine"
-    } == FIELDS
+    return dict(re.findall(r"^\| `(\w+)` \|.*\| ((?:`[\w/.]+\.pxi`(?:, )?)+) \|$",
+                           index, re.M))  # fmt: skip
+
+
+def test_every_rule_option_is_in_the_index_with_where_the_engine_applies_it():
+    assert set(index_rows()) == FIELDS
+
+
+def test_the_index_names_the_files_that_apply_each_option():
+    """A newcomer finds an option's rule from its name: the named core rooms
+    exist, and an option that sets a flag (OPT_<NAME>...) is read in each."""
+    package = DOC.parents[1] / "pu_sim"
+    for name, column in index_rows().items():
+        files = re.findall(r"`([\w/.]+)`", column)
+        flag = re.compile(rf"\bOPT_{name.upper()}(_\w+)?\b")
+        users = {
+            str(f.relative_to(package))
+            for f in (package / "core").rglob("*.pxi")
+            if f.name != "defs.pxi" and flag.search(f.read_text())
+        }
+        for file in files:
+            assert (package / file).is_file(), (name, file)
+        if users:
+            assert set(files) == users, (name, sorted(users))
 
 
 def test_the_index_lists_each_option_s_values_as_rule_options_does():

@@ -1,4 +1,8 @@
 # Civ cards: piles, picks and card effects (rules.md 3.4, 8.6; cards.md 4).
+#
+# When a civ milestone's pick happens (civ card milestone timing, the option
+# civ_pick_timing) is decided where milestones are claimed, in tracks.pxi; the
+# round's civ step that serves the picks is in round.pxi.
 
 cdef enum:
     ALL_RANKS = 5               # a pick from every pile at once (Republic tech 5)
