@@ -46,3 +46,10 @@ def test_the_readme_links_point_at_files_that_exist():
     assert links
     for link in links:
         assert (ROOT / link).exists(), link
+
+
+def test_the_docs_links_point_at_files_that_exist():
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", doc.read_text()):
+            if not link.startswith(("http://", "https://", "mailto:")):
+                assert (doc.parent / link).exists(), (doc.name, link)
