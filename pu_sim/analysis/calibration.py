@@ -18,6 +18,9 @@ The module stays whole past 600 lines on purpose: it is one chain (the table,
 the scores by deck, the colour effects fitted in the table's band structure,
 the recalibrated table, the outcomes graded under each table), and every link
 reads the same :class:`TargetTable` bands and deck classes.
+
+Long (about 800 lines) because the target table, its deck classes, the colour
+effects, the recalibration and the outcome rows are one model of one table.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ when code is only refactored); ``rules_digest()`` hashes the data files.  Both
 go into every run manifest, and golden traces fail when behaviour moves without
 a bump.  The greedy bot's fitted tables (:mod:`pu_sim.bots.fitted`) travel with
 the rules into the core; their digest goes into the manifests too.
+
+It is long (about 650 lines) because it is the one step from data to tables;
+it has one _compile_<component> function per component of the game.
 """
 
 from __future__ import annotations

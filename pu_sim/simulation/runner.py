@@ -38,6 +38,9 @@ Reproducibility: a game depends only on the root seed, its index, the table
 setup, ``RULES_VERSION`` and ``ENGINE_VERSION`` (see
 :mod:`pu_sim.simulation.in_memory`), never on ``n_jobs``, ``batch_size``, the
 backend or the order in which batches finish; a resumed run equals an uninterrupted one.
+
+Long (about 790 lines): run() with its backends, resume checks and progress;
+the run folder's own format is :mod:`pu_sim.simulation.runfolder`'s.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 # The slow path: one game as a Python object over the engine's own functions.
 #
+# Over 600 lines because it is the whole Python face of one cdef class (Cython
+# cannot spread a class's methods over include files); the decision wording
+# lives in pu_sim/game.py and the scenario setters' helpers in pu_sim/testing.
+#
 # For people, tests and Python bots.  Every method calls the same cdef rule
 # functions the batch loop uses; the setters exist so that tests can draw a
 # scenario (a planet as text, trackers, depot tiles) and play on from it.

@@ -1,5 +1,8 @@
 # Constants, enums and the fixed-size C structs of the engine.
 #
+# Long on purpose: it is the one place the state of a game is declared, so a
+# reader sees every field of Game_t and Player_t and the codes they hold together.
+#
 # Everything a game needs lives in one Game_t (no malloc per game), so a state
 # copies by assignment: the slow path's copy() and lookahead bots rely on it.
 # Grids are 12 rows of uint16 bit masks: bit x of rows[y] is square (x, y).
