@@ -43,6 +43,10 @@ from pu_sim.report.sections.calibration import (
 from pu_sim.report.sections.runs import runs_facts
 from pu_sim.report.sections.seats import seat_section
 from pu_sim.report.sections.solo import has_deck, solo_boards, solo_summary
+from pu_sim.report.sections.solo_paired import (
+    is_paired_deck_design,
+    paired_calibration_section,
+)
 from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
 
 __all__ = ["main", "write_report", "write_study_report"]
@@ -84,6 +88,9 @@ def _solo(page: Page, games: pl.DataFrame) -> None:
         return
     solo_summary(page, solo)
     if not has_deck(solo):
+        return
+    if is_paired_deck_design(solo):  # setups replayed under many decks
+        paired_calibration_section(page, solo)
         return
     solo_boards(page, solo)
     # One calibration per bot: the target is for every board, so corporations

@@ -108,9 +108,10 @@ def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
     setups), every other run gets its own id range.
     """
     infos = [run_info(d) for d in run_dirs]
+    names = _unique_names([info.path for info in infos])
     sets: dict[tuple[str, str], int] = {}
     frames = []
-    for info in infos:
+    for info, name in zip(infos, names, strict=True):
         files = runfolder.part_files(info.path)
         if not files:
             raise FileNotFoundError(
@@ -123,12 +124,12 @@ def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
         )
         index = sets.setdefault(key, len(sets))
         lf = pl.scan_parquet([str(f) for f in files])
-        names = lf.collect_schema().names()
+        columns = lf.collect_schema().names()
         frames.append(
-            lf.select([c for c in COLUMNS if c in names])
+            lf.select([c for c in COLUMNS if c in columns])
             .with_columns(
                 pl.col("bot").cast(pl.String),
-                run=pl.lit(info.name),
+                run=pl.lit(name),
                 group=(
                     pl.lit(index, pl.UInt64) * (1 << PAIR_SHIFT)
                     + pl.col("game_id").cast(pl.UInt64) // max(info.group_size, 1)
@@ -137,6 +138,19 @@ def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
             .collect()
         )
     return concat_enums(frames)
+
+
+def _unique_names(paths: Sequence[Path]) -> list[str]:
+    """Each run's name: its folder name, parents added until names differ.
+
+    Two studies' runs (or two bots' runs of one study) may share a folder name.
+    """
+    depth = 1
+    while True:
+        names = ["/".join(p.resolve().parts[-depth:]) for p in paths]
+        if len(set(names)) == len(names) or depth > 16:
+            return names
+        depth += 1
 
 
 def concat_enums(frames: list[pl.DataFrame]) -> pl.DataFrame:

@@ -1,0 +1,86 @@
+"""The paired solo calibration section on synthetic boards with a known truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pu_sim.analysis.calibration import TargetTable
+from pu_sim.report.page import Page
+from pu_sim.report.sections import solo_paired
+
+PUBLISHED = TargetTable.published()
+DECKS = [(7, 7, 6)] + [
+    (g, 20 - g - r, r) for g in range(0, 21, 2) for r in range(0, 21 - g, 3)
+]
+
+
+def paired_runs(red_scale: float, level: dict[str, float], n_setups: int = 40,
+                seed: int = 0) -> pl.DataFrame:  # fmt: skip
+    """Each bot plays the same setups (game_id) under every deck; scores move
+    with the published table except red, scaled by ``red_scale``."""
+    rng = np.random.default_rng(seed)
+    luck = rng.normal(0, 4, n_setups)
+    corps = np.array(["Alpha", "Beta"])[np.arange(n_setups) % 2]
+    rows = []
+    for bot, base in level.items():
+        for g, o, r in DECKS:
+            red = PUBLISHED.target(0, 0, r) - PUBLISHED.target(0, 0, 0)
+            shape = PUBLISHED.target(g, o, 0) + red_scale * red
+            for s in range(n_setups):
+                score = base + shape - 60 + luck[s] + rng.normal(0, 2)
+                rows.append((s, 0, 1, bot, corps[s], "North", g, o, r, round(score)))
+    return pl.DataFrame(
+        rows, orient="row",
+        schema=["game_id", "seat", "n_players", "bot", "corporation", "planet",
+                "deck_green", "deck_orange", "deck_red", "score"],
+    ).with_columns(pl.col("bot").cast(pl.Enum(list(level))))  # fmt: skip
+
+
+def test_the_paired_design_is_recognised():
+    games = paired_runs(1.0, {"strong": 60.0})
+    assert solo_paired.is_paired_deck_design(games)
+    unpaired = games.with_columns(game_id=pl.int_range(pl.len()))
+    assert not solo_paired.is_paired_deck_design(unpaired)
+
+
+def test_the_table_is_fitted_at_the_bot_nearest_the_target():
+    games = paired_runs(1.0, {"weak": 45.0, "strong": 60.0, "search": 66.0})
+    anchor = solo_paired.strength_anchor(games)
+    assert anchor["bot"][0] == "strong"
+    assert anchor["median_margin"][0] == pytest.approx(0.0, abs=1.5)
+
+
+@pytest.mark.parametrize(
+    ("red_scale", "robust"), [(1.0, False), (0.4, True)], ids=["fair", "red-half"]
+)
+def test_only_a_fault_every_bot_sees_is_called_robust(tmp_path, red_scale, robust):
+    games = paired_runs(red_scale, {"strong": 60.0, "weak": 45.0})
+    page = Page(tmp_path)
+    solo_paired.paired_calibration_section(page, games)
+    text = "\n".join(page.headlines + page.sections)
+    skill = [h for h in page.headlines if "across skill levels" in h]
+    assert len(skill) == 1
+    if robust:
+        assert "every bot's fit above it" in skill[0] and "red" in skill[0]
+    else:
+        assert "no change is robust" in skill[0]
+    assert "strong" in page.headlines[0] and "held out" in page.headlines[0]
+    assert "Which strength the target table is for" in text
+    assert (tmp_path / "tables" / "solo_fairness_held_out_strong.csv").is_file()
+    assert (tmp_path / "figures" / "solo_score_vs_target_strong.png").is_file()
+    assert (tmp_path / "tables" / "solo_board_offsets_corporation_strong.csv").is_file()
+
+
+def test_runs_with_the_same_folder_name_stay_apart(tmp_path):
+    from synthetic_games import solo_frame, write_run
+
+    from pu_sim.report.runs import load_runs
+
+    frame = solo_frame(20, lambda g, o, r: 50.0 + 0 * g)
+    a = write_run(tmp_path / "a" / "deck-7-7-6", frame)
+    b = write_run(tmp_path / "b" / "deck-7-7-6", frame)
+    games = load_runs([a, b])
+    assert games["run"].n_unique() == 2
+    assert games.select(pl.struct("run", "game_id").n_unique()).item() == 40
