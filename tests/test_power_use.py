@@ -1,0 +1,72 @@
+"""The power-use table: known answers on hand-made rows, and a smoke run."""
+
+from __future__ import annotations
+
+import polars as pl
+from experiment_scripts import load
+
+from pu_sim.bots.fitting import power_use as use
+
+
+def rows(bot: str, used: list[bool], *, power: str = "use tech 4", rounds=None):
+    return pl.DataFrame(
+        {
+            "game": [i // 2 for i in range(len(used))],
+            "seat": 0,
+            "corporation": "Makeshift",
+            "round": rounds or [i % 2 for i in range(len(used))],
+            "kind": "activated",
+            "power": power,
+            "used": used,
+            "bot": bot,
+        },
+        schema={**use.ROW_SCHEMA, "bot": pl.String},
+    )
+
+
+def test_rates_by_offer_and_by_round():
+    # two games of two rounds, one offer per round; used in one round of four
+    table = use.power_table(rows("greedy", [True, False, False, False]))
+    (r,) = table.to_dicts()
+    assert (r["offered"], r["used"], r["games"]) == (4, 1, 2)
+    assert r["use_rate"] == 0.25 and r["uses_per_game"] == 0.5
+    assert r["round_rate"] == 0.25
+
+
+def test_a_power_offered_twice_in_a_round_counts_that_round_once():
+    table = use.power_table(rows("greedy", [True, False], rounds=[1, 1]))
+    assert table["round_rate"].to_list() == [1.0]
+    assert table["use_rate"].to_list() == [0.5]
+
+
+def test_ignored_powers_names_what_the_bot_never_uses_with_random_beside_it():
+    frame = pl.concat(
+        [rows("greedy_tuned", [False] * 40), rows("random", [True, False] * 20)]
+    )
+    ignored = use.ignored_powers(use.power_table(frame), "greedy_tuned")
+    assert ignored["power"].to_list() == ["use tech 4"]
+    assert ignored["random_round_rate"].to_list() == [0.5]
+    used = pl.concat([rows("greedy_tuned", [True] * 40), rows("random", [False] * 40)])
+    assert use.ignored_powers(use.power_table(used), "greedy_tuned").height == 0
+    few = rows("greedy_tuned", [False] * 10)  # too few offers to judge
+    assert use.ignored_powers(use.power_table(few), "greedy_tuned").height == 0
+
+
+def test_decision_mix_counts_decisions_per_game():
+    frame = rows("greedy", [True] * 4).with_columns(
+        kind=pl.lit("decision"), power=pl.Series(["rover_step"] * 3 + ["place"])
+    )
+    mix = use.decision_mix(frame)
+    assert mix["rover_step"].to_list() == [1.5] and mix["place"].to_list() == [0.5]
+
+
+def test_smoke_run_writes_the_report(tmp_path):
+    module = load("bots/power_use")
+    assert module.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    report = tmp_path / "bots" / "power_use" / "smoke"
+    readme = (report / "README.md").read_text()
+    assert "## Powers greedy_tuned ignores" in readme
+    table = pl.read_csv(report / "tables" / "power_use.csv")
+    assert set(table["bot"]) <= {"greedy_tuned", "greedy", "random"}
+    assert table.height > 0 and (table["used"] <= table["offered"]).all()
+    assert (report / "manifest.json").is_file()
