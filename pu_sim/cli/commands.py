@@ -106,6 +106,8 @@ def study(args: argparse.Namespace) -> int:
         argv += ["--seed", str(args.seed)]
     if args.smoke:
         argv.append("--smoke")
+    for file in args.variant:
+        argv += ["--variant", str(file)]
     return main_study.main(argv)
 
 

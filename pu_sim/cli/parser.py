@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from pu_sim.cli.table_flags import add_table_arguments
+from pu_sim.cli.table_flags import add_table_arguments, add_variant_argument
 from pu_sim.cli.values import BATCH, GAMES, INDEX, SEED, jobs
 
 MAX_GAMES_IN_MEMORY = 10_000_000
@@ -127,6 +127,7 @@ def _study(sub: Subcommands) -> None:
         "`--out reports` rewrites the committed report)",
     )  # fmt: skip
     study.add_argument("--smoke", action="store_true", help="a run of seconds")
+    add_variant_argument(study)
 
 
 def _report(sub: Subcommands) -> None:

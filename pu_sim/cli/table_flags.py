@@ -13,12 +13,15 @@ pool (drawn from per game), and one entry serves every seat::
 Bots take settings after a colon: ``--bots search:budget=64:width=2``.
 Rule options: ``--rules bga`` picks a profile, ``--option NAME=VALUE``
 (repeatable) sets any option of :class:`pu_sim.RuleOptions` over it.
+A variant of the game: ``--variant FILE`` (repeatable, applied in order; see
+:mod:`pu_sim.rules.variant`).
 """
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pu_sim.cli.values import PLAYERS, int_in
@@ -138,6 +141,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
         help="set any rule option (repeatable), e.g. --option "
         "civ_pick_timing=on_milestone (`pu-sim list options`)",
     )  # fmt: skip
+    add_variant_argument(rules)
     rules.add_argument(
         "--events", action=argparse.BooleanOptionalAction, default=None,
         help="use the event deck (default: the rulebook's, on in solo only)",
@@ -151,6 +155,23 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
         "--private-objectives", action="store_true",
         help="multiplayer private-objective module (deal 2, keep 1)",
     )  # fmt: skip
+
+
+def add_variant_argument(parser: Any) -> None:
+    """``--variant FILE``, repeatable (simulate, play, study)."""
+    parser.add_argument(
+        "--variant", type=Path, action="append", default=[], metavar="FILE",
+        help="play a variant of the game: a TOML file of changes to the published "
+        "data (repeatable, applied in order; docs/variants.md)",
+    )  # fmt: skip
+
+
+def variant_from(args: argparse.Namespace) -> Any:
+    """The variant of the --variant files (None: the published game), checked."""
+    from pu_sim.rules import Variant
+
+    files = getattr(args, "variant", [])
+    return Variant.read(*files) if files else None
 
 
 def options_from(args: argparse.Namespace) -> Any:
@@ -178,5 +199,5 @@ def table_from(args: argparse.Namespace) -> TableSetup:
     return TableSetup(
         players=args.players, corporations=args.corporations, planets=args.planets,
         bots=args.bots, options=options_from(args), group_size=args.group_size,
-        paired=args.paired,
+        paired=args.paired, variant=variant_from(args),
     )  # fmt: skip
