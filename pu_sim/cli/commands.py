@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +180,43 @@ def play(args: argparse.Namespace) -> int:
     for p in range(game.table.players):
         print(f"\nplanet of player {p} ({game.board_names(p)}):")
         print(game.render(p))
+    return 0
+
+
+def compare(args: argparse.Namespace) -> int:
+    """The baseline and every variant on common setups (:mod:`pu_sim.variants`)."""
+    from pu_sim.cli.table_flags import option_variant
+    from pu_sim.rules import Variant
+    from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE
+    from pu_sim.variants.compare import compare as run_compare
+    from pu_sim.variants.compare_report import one_look
+
+    arms = [Variant.read(path) for path in args.variant]
+    arms += [option_variant(name, value) for name, value in args.option_variant]
+    if not arms:
+        raise ValueError(
+            "compare needs at least one --variant FILE or --option-variant"
+        )
+    baseline = Variant.read(*args.baseline) if args.baseline else None
+    args.variant = []  # the arms, not the table's own variant
+    table = replace(table_from(args), variant=baseline)
+    command = " ".join(["pu-sim", *sys.argv[1:]])
+    result = run_compare(
+        arms, args.games, table, seed=args.seed, out=args.out, n_jobs=args.jobs,
+        batch_size=DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size,
+        backend=args.backend, scheduler=args.scheduler,
+        progress=False if args.no_progress else None,
+        confidence=args.confidence, correction=args.correction, command=command,
+    )  # fmt: skip
+    for arm in result.arms:
+        if arm == result.baseline:
+            continue
+        for n_players in sorted(set(result.effects.filter(arm=arm)["n_players"])):
+            print(f"{arm} against {result.baseline}, {n_players} player(s):")
+            print("\n".join(one_look(result.effects, arm, n_players)))
+            print()
+    if args.out is not None:
+        print(f"report: {args.out / 'README.md'}")
     return 0
 
 

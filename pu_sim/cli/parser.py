@@ -53,6 +53,7 @@ def build() -> argparse.ArgumentParser:
     _study(sub)
     _report(sub)
     _play(sub)
+    _compare(sub)
     _list(sub)
     return parser
 
@@ -166,6 +167,44 @@ def _play(sub: Subcommands) -> None:
         "--game", type=INDEX, default=None, metavar="N",
         help="the run's game to replay (its game_id)",
     )  # fmt: skip
+
+
+def _compare(sub: Subcommands) -> None:
+    from pu_sim.cli.table_flags import option_setting
+
+    cmp = sub.add_parser(
+        "compare",
+        help="a variant against the published game, on the same setups",
+        description="Play the published game (or --baseline) and every --variant "
+        "on the same setups (one root seed: common random numbers) and report, per "
+        "corporation, planet and player count, the change in win rate and score "
+        "with cluster-robust intervals corrected for multiple comparisons.  Each "
+        "--variant FILE and each --option-variant NAME=VALUE is one arm.",
+    )
+    cmp.add_argument("--games", type=GAMES, default=2000, help="games per arm (2000)")
+    add_table_arguments(cmp, play=False)
+    cmp.add_argument("--seed", type=SEED, default=20240611, help="root seed (20240611)")
+    arms = cmp.add_argument_group("arms")
+    arms.add_argument(
+        "--baseline", type=Path, action="append", default=[], metavar="FILE",
+        help="compare against this variant instead of the published game "
+        "(repeatable: files applied in order)",
+    )  # fmt: skip
+    arms.add_argument(
+        "--option-variant", type=option_setting, action="append", default=[],
+        metavar="NAME=VALUE",
+        help="one arm: the baseline with this rule option set (repeatable: one arm "
+        "each)",
+    )  # fmt: skip
+    stats = cmp.add_argument_group("statistics")
+    stats.add_argument(
+        "--confidence", type=float, default=0.95, help="interval level (0.95)"
+    )
+    stats.add_argument(
+        "--correction", choices=("holm", "bh", "bonferroni", "none"), default="holm",
+        help="multiple-comparison correction over every row (holm)",
+    )  # fmt: skip
+    _running(cmp)
 
 
 def _list(sub: Subcommands) -> None:

@@ -20,6 +20,7 @@ A variant of the game: ``--variant FILE`` (repeatable, applied in order; see
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -172,6 +173,29 @@ def variant_from(args: argparse.Namespace) -> Any:
 
     files = getattr(args, "variant", [])
     return Variant.read(*files) if files else None
+
+
+def option_variant(name: str, value: object) -> Any:
+    """A variant setting one rule option (``--option-variant NAME=VALUE``)."""
+    from pu_sim.rules import Variant
+
+    if value is None:
+        raise ValueError(
+            f"--option-variant {name}=none: a variant cannot unset an option "
+            "(compare against the default by leaving it out of the baseline)"
+        )
+    text = json.dumps(list(value) if isinstance(value, tuple) else value)
+    return Variant.from_text(
+        f'[variant]\nname = "{name}={_plain(value)}"\n[options]\n{name} = {text}\n',
+        f"option-{name}.toml",
+    )
+
+
+def _plain(value: object) -> str:
+    """An option value as the command line writes it."""
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def options_from(args: argparse.Namespace) -> Any:
