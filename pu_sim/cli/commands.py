@@ -220,6 +220,23 @@ def compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def balance(args: argparse.Namespace) -> int:
+    """A balance search (:mod:`pu_sim.variants.balance`)."""
+    from pu_sim.variants.balance import balance as run_balance
+
+    result = run_balance(
+        args.space, out=args.out, n_jobs=args.jobs, backend=args.backend,
+        scheduler=args.scheduler, confirm=not args.no_confirm,
+        command=" ".join(["pu-sim", *sys.argv[1:]]),
+    )  # fmt: skip
+    for rank, candidate in enumerate(result.best, 1):
+        patch = result.patches.get(candidate.key)
+        where = f" -> {patch}" if patch is not None else " (the published game)"
+        print(f"{rank}. {candidate.describe()} (size {candidate.size:g}){where}")
+    print(f"report: {args.out / 'README.md'}")
+    return 0
+
+
 def listing(args: argparse.Namespace) -> int:
     """What the flags accept (:mod:`pu_sim.cli.listing`)."""
     from pu_sim.cli.listing import lines

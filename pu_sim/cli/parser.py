@@ -54,6 +54,7 @@ def build() -> argparse.ArgumentParser:
     _report(sub)
     _play(sub)
     _compare(sub)
+    _balance(sub)
     _list(sub)
     return parser
 
@@ -205,6 +206,37 @@ def _compare(sub: Subcommands) -> None:
         help="multiple-comparison correction over every row (holm)",
     )  # fmt: skip
     _running(cmp)
+
+
+def _balance(sub: Subcommands) -> None:
+    bal = sub.add_parser(
+        "balance",
+        help="search declared changes for the patch that best meets an objective",
+        description="Read a search file (which numbers may move and by how much, "
+        "the table, the objective and the budget; docs/variants.md), race its "
+        "candidates by successive halving on common setups, write the best patches "
+        "as variant files and confirm each on held-out setups with `compare`.  The "
+        "same command resumes an interrupted search.",
+    )
+    bal.add_argument("space", type=Path, metavar="SEARCH_FILE")
+    bal.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="the search folder"
+    )
+    bal.add_argument(
+        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
+    )
+    bal.add_argument(
+        "--backend", choices=("threads", "processes", "dask"), default=None,
+        help="threads (default), processes, or dask",
+    )  # fmt: skip
+    bal.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="dask scheduler address (implies --backend dask)",
+    )  # fmt: skip
+    bal.add_argument(
+        "--no-confirm", action="store_true",
+        help="skip the held-out confirmation of the best patches",
+    )  # fmt: skip
 
 
 def _list(sub: Subcommands) -> None:
