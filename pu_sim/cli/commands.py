@@ -225,7 +225,8 @@ def balance(args: argparse.Namespace) -> int:
     from pu_sim.variants.balance import balance as run_balance
 
     result = run_balance(
-        args.space, out=args.out, n_jobs=args.jobs, backend=args.backend,
+        args.space, out=args.out, runs_dir=args.runs, n_jobs=args.jobs,
+        backend=args.backend,
         scheduler=args.scheduler, confirm=not args.no_confirm,
         command=" ".join(["pu-sim", *sys.argv[1:]]),
     )  # fmt: skip

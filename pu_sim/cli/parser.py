@@ -223,6 +223,11 @@ def _balance(sub: Subcommands) -> None:
         "--out", type=Path, required=True, metavar="DIR", help="the search folder"
     )
     bal.add_argument(
+        "--runs", type=Path, default=None, metavar="DIR",
+        help="where the run folders go (default OUT/runs), e.g. under runs/ "
+        "while the report goes to reports/",
+    )  # fmt: skip
+    bal.add_argument(
         "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
     )
     bal.add_argument(

@@ -93,6 +93,7 @@ def compare(
     *,
     seed: int = DEFAULT_SEED,
     out: str | Path | None = None,
+    runs_dir: str | Path | None = None,
     n_jobs: int = -1,
     batch_size: int = DEFAULT_BATCH_SIZE,
     backend: str | None = None,
@@ -125,6 +126,9 @@ def compare(
         A folder: each arm becomes a resumable run folder ``out/runs/<arm>``
         and the report is written to ``out``.  None plays in memory and
         writes nothing (:meth:`Comparison.write` writes the report later).
+    runs_dir
+        Where the arms' run folders go instead (``runs_dir/<arm>``), e.g. a
+        git-ignored folder while the report goes to ``reports/``.
     n_jobs, batch_size, backend, scheduler, progress
         As for :func:`pu_sim.run`.
     kinds, confidence, correction, method
@@ -160,7 +164,7 @@ def compare(
             continue
         from pu_sim.simulation.runner import run
 
-        folder = Path(out) / "runs" / name
+        folder = Path(runs_dir if runs_dir is not None else Path(out) / "runs") / name
         result = run(
             n_games, arm_table, out=folder, seed=seed, n_jobs=n_jobs,
             batch_size=batch_size, backend=backend, scheduler=scheduler,

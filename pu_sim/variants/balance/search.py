@@ -9,7 +9,7 @@ numbers), so a candidate's objective is compared with the others' on the very
 same setups, which is what makes a few hundred games enough to discard the
 clearly worse ones.
 
-Each candidate is a run folder under ``out/candidates/<key>`` played by
+Each candidate is a run folder under ``<runs>/candidates/<key>`` played by
 :func:`pu_sim.run` (so through the same joblib or Dask backends as any run),
 extended round by round: running the same command again replays nothing
 that is on disk and takes the same decisions, so an interrupted search
@@ -84,6 +84,7 @@ def balance(
     space: SearchSpace | str | os.PathLike[str],
     *,
     out: str | os.PathLike[str],
+    runs_dir: str | os.PathLike[str] | None = None,
     n_jobs: int = -1,
     backend: str | None = None,
     scheduler: str | None = None,
@@ -98,8 +99,11 @@ def balance(
     space
         A :class:`SearchSpace` or a search file's path (:mod:`.space`).
     out
-        The search folder (candidates' run folders, patches, confirmations,
-        the README); the same call resumes it.
+        The search folder (patches, confirmation reports, the README); the
+        same call resumes it.
+    runs_dir
+        Where the run folders go (default ``out/runs``): ``candidates/<key>``
+        and ``confirm/<key>/<arm>``.
     n_jobs, backend, scheduler, progress
         As for :func:`pu_sim.run`.
     confirm
@@ -112,6 +116,7 @@ def balance(
         raise ValueError(f"{space.source}: [table]: the table cannot set a variant")
     table = TableSetup(**space.table)
     folder = Path(out)
+    runs = Path(runs_dir) if runs_dir is not None else folder / "runs"
     budget = space.budget
     workers = effective_n_jobs(n_jobs) if scheduler is None else 8
     run_args = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
@@ -123,7 +128,7 @@ def balance(
     while True:
         scored = []
         for candidate in survivors:
-            frame = _play(folder, table, candidate, games, budget["seed"], run_args)
+            frame = _play(runs, table, candidate, games, budget["seed"], run_args)
             value = evaluate(frame, space.objective)
             evaluations.append(Evaluation(round_no, candidate, games, value))
             scored.append((value, candidate.size, candidate.key, candidate))
@@ -147,7 +152,8 @@ def balance(
             result.confirmations[candidate.key] = compare(
                 candidate.variant, _whole_groups(budget["confirm_games"], table.groups),
                 table, seed=budget["seed"] + HELD_OUT,
-                out=folder / "confirm" / candidate.key, n_jobs=n_jobs,
+                out=folder / "confirm" / candidate.key,
+                runs_dir=runs / "confirm" / candidate.key, n_jobs=n_jobs,
                 backend=backend, scheduler=scheduler, progress=progress,
                 batch_size=_batch(budget["confirm_games"], workers),
                 command=command,
@@ -166,7 +172,7 @@ def _batch(n_games: int, workers: int) -> int:
 
 
 def _play(
-    folder: Path,
+    runs: Path,
     table: TableSetup,
     candidate: Candidate,
     games: int,
@@ -176,7 +182,7 @@ def _play(
     """A candidate's first ``games`` games, playing what its folder lacks."""
     from pu_sim.simulation.runner import run
 
-    run_dir = folder / "candidates" / candidate.key
+    run_dir = runs / "candidates" / candidate.key
     n = games
     if (run_dir / MANIFEST).is_file():
         n = max(n, int(read_manifest(run_dir)["n_games"]))  # never shorten a run
