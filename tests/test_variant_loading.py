@@ -152,3 +152,21 @@ def test_manifest_record_round_trips() -> None:
     edited = {**record, "digest": "0" * 64}
     with pytest.raises(DataError, match="does not match its recorded digest"):
         Variant.from_manifest(edited)
+
+
+def test_the_docs_examples_load() -> None:
+    """Every variant and search file shown in docs/variants.md is valid."""
+    import re
+    import tomllib
+
+    from pu_sim.variants.balance.space import parse_space
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
+    blocks = re.findall(r"```toml\n(.*?)```", docs.read_text(), flags=re.S)
+    variants = [b for b in blocks if b.startswith("[variant]")]
+    searches = [b for b in blocks if b.startswith("[search]")]
+    assert len(variants) >= 2 and searches
+    for block in variants:
+        Variant.from_text(block, "docs.toml")
+    for block in searches:
+        parse_space(tomllib.loads(block), "docs.toml", block)
