@@ -45,7 +45,7 @@ SMOKE = {"n_games": 300}
 def main(argv: Sequence[str] | None = None) -> int:
     args = cli(argv, description=__doc__.splitlines()[0])
     config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke)
+    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     mixes: list[Mix | Literal["random"]] = (
         ["random"] if config.decks == "random" else list(config.decks)
     )
@@ -62,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     n_games=config.n_games,
                     seed=config.seed,
                     n_jobs=args.jobs,
+                    variant=args.variant,
                     players=1,
                     bots=bot,
                     corporations=config.corporations,

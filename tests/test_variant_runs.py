@@ -132,3 +132,20 @@ def test_process_workers_play_the_variant(tmp_path: Path, richer: Variant) -> No
     a = threads.scan().collect().sort("game_id", "seat")
     b = processes.scan().collect().sort("game_id", "seat")
     assert a.equals(b)
+
+
+def test_a_study_plays_a_variant(tmp_path: Path) -> None:
+    """A designer study's --variant reaches every run and its own report folder."""
+    from experiment_scripts import load
+
+    path = tmp_path / "richer.toml"
+    path.write_text(RICHER_COSMOS)
+    module = load("seat_order")
+    argv = ["--smoke", "--out", str(tmp_path), "--jobs", "1", "--variant", str(path)]
+    assert module.main(argv) == 0
+    report = tmp_path / module.STUDY / "smoke-variant-richer-cosmos"
+    manifests = list(report.glob("runs/*/manifest.json"))
+    assert manifests
+    for manifest in manifests:
+        record = json.loads(manifest.read_text())["config"]["variant"]
+        assert record["name"] == "richer-cosmos"
