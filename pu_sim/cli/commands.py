@@ -187,7 +187,6 @@ def compare(args: argparse.Namespace) -> int:
     """The baseline and every variant on common setups (:mod:`pu_sim.variants`)."""
     from pu_sim.cli.table_flags import option_variant
     from pu_sim.rules import Variant
-    from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE
     from pu_sim.variants.compare import compare as run_compare
     from pu_sim.variants.compare_report import one_look
 
@@ -203,8 +202,7 @@ def compare(args: argparse.Namespace) -> int:
     command = " ".join(["pu-sim", *sys.argv[1:]])
     result = run_compare(
         arms, args.games, table, seed=args.seed, out=args.out, n_jobs=args.jobs,
-        batch_size=DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size,
-        backend=args.backend, scheduler=args.scheduler,
+        batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
         progress=False if args.no_progress else None,
         confidence=args.confidence, correction=args.correction, command=command,
     )  # fmt: skip

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 import polars as pl
+from joblib import effective_n_jobs
 
 from pu_sim.analysis.clusters import Method
 from pu_sim.analysis.stats import Correction
@@ -95,7 +96,7 @@ def compare(
     out: str | Path | None = None,
     runs_dir: str | Path | None = None,
     n_jobs: int = -1,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int | None = None,
     backend: str | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
@@ -130,7 +131,8 @@ def compare(
         Where the arms' run folders go instead (``runs_dir/<arm>``), e.g. a
         git-ignored folder while the report goes to ``reports/``.
     n_jobs, batch_size, backend, scheduler, progress
-        As for :func:`pu_sim.run`.
+        As for :func:`pu_sim.run`; ``batch_size`` None splits each arm into
+        batches that keep every worker busy (results never depend on it).
     kinds, confidence, correction, method
         The labels compared (corporation, planet), the interval level, the
         p-value adjustment over every row (``holm``, ``bh``, ``bonferroni``,
@@ -150,6 +152,9 @@ def compare(
     base = table_of(table, table_args)
     arms = _arms(base.variant, _variant_list(variants))
     base.check_games(n_games)
+    if batch_size is None:
+        workers = effective_n_jobs(n_jobs) if scheduler is None else 8
+        batch_size = max(1, min(DEFAULT_BATCH_SIZE, -(-n_games // (2 * workers))))
     games: dict[str, pl.DataFrame | pl.LazyFrame] = {}
     runs: dict[str, Path] = {}
     for name, variant in arms.items():

@@ -155,7 +155,6 @@ def balance(
                 out=folder / "confirm" / candidate.key,
                 runs_dir=runs / "confirm" / candidate.key, n_jobs=n_jobs,
                 backend=backend, scheduler=scheduler, progress=progress,
-                batch_size=_batch(budget["confirm_games"], workers),
                 command=command,
             )  # fmt: skip
     _write_report(result, command)
