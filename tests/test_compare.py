@@ -115,3 +115,23 @@ def test_cli_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_cli_compare_needs_an_arm(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["compare", "--games", "4"]) == 2
     assert "at least one --variant" in capsys.readouterr().err
+
+
+def test_what_a_variant_changes_and_what_the_bots_know() -> None:
+    from pu_sim.variants.knowledge import Change, changes, published_knowledge
+
+    variant = Variant.from_text(
+        STRICTLY_BETTER + "\n[objective.40.private]\nwin_medals = 4\n"
+        "[options]\nciv_pick_timing = 'on_milestone'\n",
+        "mixed.toml",
+    )
+    found = changes(variant)
+    assert Change("corporation", "cosmos_inc", ("tracks",)) in found
+    assert Change("objective", "40", ("private",)) in found
+    assert Change("rule options", "", ("civ_pick_timing",)) in found
+    knowledge = " | ".join(published_knowledge(variant))
+    assert "track_fit" in knowledge and "cosmos_inc" in knowledge
+    assert "objective_chance, objective_rate" in knowledge and "40" in knowledge
+    assert "rule options" in knowledge
+    identity = Variant.from_text("[variant]\nname = 'same'\n", "same.toml")
+    assert changes(identity) == [] and published_knowledge(identity) == []
