@@ -114,6 +114,9 @@ def test_solo_target_and_event_changes() -> None:
         ("[corporation.cosmos_inc]\ntracks = 3\n", "bad.toml: [corporation.cosmos_inc.tracks]: expected a table, got 3"),
         ("[corporation.cosmos_inc.tracks]\nwater = { 16 = 'medal:1' }\n", "bad.toml: [corporation.cosmos_inc.tracks.water.16]: '16' is not an index of this list (0..15"),
         ("[corporation.cosmos_inc]\nkey = 'cosmos'\n", "bad.toml: [corporation.cosmos_inc.key]: 'key' names the entry and cannot change"),
+        # an optional key another entry uses is taken whole, type-checked
+        ("[planet.ksb_4156]\nquadrant_banned_icon = 3\n", "bad.toml: [planet.ksb_4156.quadrant_banned_icon]: expected a table, got 3"),
+        ("[planet.ksb_4156.quadrant_banned_icon]\n1 = 'water'\n", "bad.toml: planets.toml: planet 'ksb_4156': unknown key(s) 'quadrant_banned_icon'"),
         # the loader's own checks, on the merged data
         ("[corporation.cosmos_inc.tracks]\nwater = ['', 'medal:1']\n", "bad.toml: corporations.toml: corporation 'cosmos_inc': tracks.water: expected a list of 16 spaces"),
         ("[corporation.cosmos_inc]\nrovers = 2\n", "bad.toml: corporations.toml: corporation 'cosmos_inc': rovers = 2 but the rover track has 1 rover milestones"),

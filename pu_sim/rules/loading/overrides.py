@@ -182,7 +182,11 @@ def _merge_table(
             raise at.error(f"{key!r} names the entry and cannot change")
         if key in ENTRY_KEYS and key not in old:
             raise at.error(f"this entry has no {key!r} to change")
-        out[key] = _merge(old.get(key, known[key]), value, at, key)
+        if key not in old:  # an optional key another entry uses: taken whole
+            _check_type(known[key], value, at)
+            out[key] = value
+            continue
+        out[key] = _merge(old[key], value, at, key)
     return out
 
 
