@@ -173,3 +173,16 @@ def test_the_docs_examples_load() -> None:
         Variant.from_text(block, "docs.toml")
     for block in searches:
         parse_space(tomllib.loads(block), "docs.toml", block)
+
+
+def test_the_committed_example_search_and_patches_load() -> None:
+    """The example search file and the patches it wrote stay valid variants."""
+    from pu_sim.variants.balance import read_space
+
+    root = Path(__file__).resolve().parents[1] / "experiments" / "variants"
+    space = read_space(root / "cosmos_wormhole_4p.toml")
+    assert {c.name for c in space.changes} >= {"cosmos_civ15", "wormhole_civ15"}
+    patches = sorted((root / "patches").glob("*.toml"))
+    assert patches
+    for patch in patches:
+        assert Variant.read(patch).game_data() != load_game_data()
