@@ -40,7 +40,7 @@ SMOKE = {"n_games": 30, "players": (2, 3)}
 def main(argv: Sequence[str] | None = None) -> int:
     args = cli(argv, description=__doc__.splitlines()[0])
     config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke)
+    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     runs = []
     for n in config.players:
         run = out / "runs" / f"{n}p"
@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 n_games=config.n_games,
                 seed=config.seed + n,
                 n_jobs=args.jobs,
+                variant=args.variant,
                 players=n,
                 bots=config.bot,
                 corporations=[config.corporations],  # one pool, every seat

@@ -41,7 +41,7 @@ SMOKE = {"n_games": 40, "players": (2, 4)}
 def main(argv: Sequence[str] | None = None) -> int:
     args = cli(argv, description=__doc__.splitlines()[0])
     config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke)
+    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     runs = []
     for bot in config.policies:
         for n in config.players:
@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     n_games=config.n_games,
                     seed=config.seed + n,
                     n_jobs=args.jobs,
+                    variant=args.variant,
                     players=n,
                     bots=bot,
                     group_size=n,

@@ -77,7 +77,7 @@ SMOKE = {
 def main(argv: Sequence[str] | None = None) -> int:
     args = cli(argv, description=__doc__.splitlines()[0])
     config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke)
+    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     decks = ALL_DECKS if config.decks == "all" else config.decks
     # Batches of a quarter of a run's games keep every worker busy (results
     # do not depend on the batch size); the search bot's games go one by one.
@@ -97,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     n_games=setups,
                     seed=config.seed,
                     n_jobs=args.jobs,
+                    variant=args.variant,
                     players=1,
                     bots=bot,
                     corporations=config.corporations,

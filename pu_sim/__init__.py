@@ -5,7 +5,9 @@ The public API is small: :func:`simulate` plays games and returns a Polars frame
 :func:`read_manifest` read it back); both, and :class:`Game` (one game step by
 step, the slow path), take the same table description, :class:`TableSetup`
 (or its fields as keywords); :mod:`pu_sim.bots` builds bot specifications and
-:class:`RuleOptions` flips the rules' ambiguities.  Pure-Python modules (data,
+:class:`RuleOptions` flips the rules' ambiguities; :class:`Variant` changes
+the game's data (a designer's what-if) and :func:`compare` measures what it
+changes against the published game on the same setups.  Pure-Python modules (data,
 analysis) import without the compiled core; anything that plays games needs it
 and explains how to build it when it is missing.
 """
@@ -24,6 +26,8 @@ _LAZY = {
     "read_manifest": "pu_sim.simulation.runfolder",
     "TableSetup": "pu_sim.simulation.table",
     "Game": "pu_sim.game",
+    "compare": "pu_sim.variants.compare",
+    "Variant": "pu_sim.rules",
     "RuleOptions": "pu_sim.rules",
     "load_rules": "pu_sim.rules",
     "RULES_VERSION": "pu_sim.rules",
@@ -34,7 +38,9 @@ __all__ = [
     "Game",
     "RuleOptions",
     "TableSetup",
+    "Variant",
     "__version__",
+    "compare",
     "load_rules",
     "read_manifest",
     "run",

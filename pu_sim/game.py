@@ -72,7 +72,7 @@ class Game:
         **table_args: Unpack[TableArgs],
     ) -> None:
         self.table = table_of(table, table_args)
-        self.rules: Rules = load_rules()
+        self.rules: Rules = load_rules(variant=self.table.variant)
         self._core = import_core()
         self.spec = self.table.lower(self.rules.data)
         check_game_index(game_index)

@@ -39,10 +39,18 @@ def one_line_error(capsys) -> str:
             ["--games", "--players", "--corporations", "--planets", "--bots",
              "--seed", "--paired", "--out", "--jobs", "--batch-size", "--backend",
              "--scheduler", "--rules", "--events", "--no-events", "--deck",
-             "--private-objectives", "--no-progress", "bga_random", "resume"],
+             "--private-objectives", "--no-progress", "bga_random", "resume",
+             "--variant"],
         ),
         ("report", ["RUN_FOLDER", "--out"]),
-        ("play", ["--players", "--bots", "--seed", "--game-index", "--rules", "--deck"]),
+        ("play", ["--players", "--bots", "--seed", "--game-index", "--rules", "--deck",
+                  "--variant"]),
+        ("compare", ["--variant", "--baseline", "--option-variant", "--games",
+                     "--players", "--paired", "--confidence", "--correction", "--out",
+                     "--jobs", "--backend", "--scheduler"]),
+        ("balance", ["SEARCH_FILE", "--out", "--runs", "--jobs", "--backend",
+                     "--scheduler", "--no-confirm"]),
+        ("study", ["--variant", "--games", "--smoke"]),
     ],
 )  # fmt: skip
 def test_every_subcommand_has_complete_help(capsys, command, words):
@@ -61,7 +69,7 @@ def test_top_level_help_lists_the_commands(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     text = capsys.readouterr().out
-    assert all(c in text for c in ("simulate", "report", "play"))
+    assert all(c in text for c in ("simulate", "report", "play", "compare", "balance"))
 
 
 def test_simulate_to_a_run_folder_prints_a_summary_and_resumes(tmp_path, capsys):

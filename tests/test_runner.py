@@ -173,9 +173,10 @@ def test_manifest_records_the_run(tmp_path):
     expected_args = {
         "n_games", "out", "players", "corporations", "planets", "bots", "seed",
         "n_jobs", "batch_size", "options", "unique_asymmetric", "group_size",
-        "paired", "backend", "scheduler", "progress", "metadata",
+        "paired", "backend", "scheduler", "progress", "metadata", "variant",
     }  # fmt: skip
     assert set(config) == expected_args
+    assert config["variant"] is None  # the published game
     assert config["options"] == json.loads(json.dumps(options.as_dict()))
     assert config["bots"][0] == {
         "kind": "greedy", "label": "tidy", "params": dict(bot.params)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,8 @@ def study(args: argparse.Namespace) -> int:
         argv += ["--seed", str(args.seed)]
     if args.smoke:
         argv.append("--smoke")
+    for file in args.variant:
+        argv += ["--variant", str(file)]
     return main_study.main(argv)
 
 
@@ -177,6 +180,59 @@ def play(args: argparse.Namespace) -> int:
     for p in range(game.table.players):
         print(f"\nplanet of player {p} ({game.board_names(p)}):")
         print(game.render(p))
+    return 0
+
+
+def compare(args: argparse.Namespace) -> int:
+    """The baseline and every variant on common setups (:mod:`pu_sim.variants`)."""
+    from pu_sim.cli.table_flags import option_variant
+    from pu_sim.rules import Variant
+    from pu_sim.variants.compare import compare as run_compare
+    from pu_sim.variants.compare_report import one_look
+
+    arms = [Variant.read(path) for path in args.variant]
+    arms += [option_variant(name, value) for name, value in args.option_variant]
+    if not arms:
+        raise ValueError(
+            "compare needs at least one --variant FILE or --option-variant"
+        )
+    baseline = Variant.read(*args.baseline) if args.baseline else None
+    args.variant = []  # the arms, not the table's own variant
+    table = replace(table_from(args), variant=baseline)
+    command = " ".join(["pu-sim", *sys.argv[1:]])
+    result = run_compare(
+        arms, args.games, table, seed=args.seed, out=args.out, n_jobs=args.jobs,
+        batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
+        progress=False if args.no_progress else None,
+        confidence=args.confidence, correction=args.correction, command=command,
+    )  # fmt: skip
+    for arm in result.arms:
+        if arm == result.baseline:
+            continue
+        for n_players in sorted(set(result.effects.filter(arm=arm)["n_players"])):
+            print(f"{arm} against {result.baseline}, {n_players} player(s):")
+            print("\n".join(one_look(result.effects, arm, n_players)))
+            print()
+    if args.out is not None:
+        print(f"report: {args.out / 'README.md'}")
+    return 0
+
+
+def balance(args: argparse.Namespace) -> int:
+    """A balance search (:mod:`pu_sim.variants.balance`)."""
+    from pu_sim.variants.balance import balance as run_balance
+
+    result = run_balance(
+        args.space, out=args.out, runs_dir=args.runs, n_jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler, confirm=not args.no_confirm,
+        command=" ".join(["pu-sim", *sys.argv[1:]]),
+    )  # fmt: skip
+    for rank, candidate in enumerate(result.best, 1):
+        patch = result.patches.get(candidate.key)
+        where = f" -> {patch}" if patch is not None else " (the published game)"
+        print(f"{rank}. {candidate.describe()} (size {candidate.size:g}){where}")
+    print(f"report: {args.out / 'README.md'}")
     return 0
 
 

@@ -30,6 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = {
         "simulate": commands.simulate, "study": commands.study,
         "report": commands.report, "play": commands.play, "list": commands.listing,
+        "compare": commands.compare, "balance": commands.balance,
     }[args.command]  # fmt: skip
     try:
         return run(args)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from pu_sim.cli.table_flags import add_table_arguments
+from pu_sim.cli.table_flags import add_table_arguments, add_variant_argument
 from pu_sim.cli.values import BATCH, GAMES, INDEX, SEED, jobs
 
 MAX_GAMES_IN_MEMORY = 10_000_000
@@ -53,6 +53,8 @@ def build() -> argparse.ArgumentParser:
     _study(sub)
     _report(sub)
     _play(sub)
+    _compare(sub)
+    _balance(sub)
     _list(sub)
     return parser
 
@@ -127,6 +129,7 @@ def _study(sub: Subcommands) -> None:
         "`--out reports` rewrites the committed report)",
     )  # fmt: skip
     study.add_argument("--smoke", action="store_true", help="a run of seconds")
+    add_variant_argument(study)
 
 
 def _report(sub: Subcommands) -> None:
@@ -164,6 +167,80 @@ def _play(sub: Subcommands) -> None:
     replay.add_argument(
         "--game", type=INDEX, default=None, metavar="N",
         help="the run's game to replay (its game_id)",
+    )  # fmt: skip
+
+
+def _compare(sub: Subcommands) -> None:
+    from pu_sim.cli.table_flags import option_setting
+
+    cmp = sub.add_parser(
+        "compare",
+        help="a variant against the published game, on the same setups",
+        description="Play the published game (or --baseline) and every --variant "
+        "on the same setups (one root seed: common random numbers) and report, per "
+        "corporation, planet and player count, the change in win rate and score "
+        "with cluster-robust intervals corrected for multiple comparisons.  Each "
+        "--variant FILE and each --option-variant NAME=VALUE is one arm.",
+    )
+    cmp.add_argument("--games", type=GAMES, default=2000, help="games per arm (2000)")
+    add_table_arguments(cmp, play=False)
+    cmp.add_argument("--seed", type=SEED, default=20240611, help="root seed (20240611)")
+    arms = cmp.add_argument_group("arms")
+    arms.add_argument(
+        "--baseline", type=Path, action="append", default=[], metavar="FILE",
+        help="compare against this variant instead of the published game "
+        "(repeatable: files applied in order)",
+    )  # fmt: skip
+    arms.add_argument(
+        "--option-variant", type=option_setting, action="append", default=[],
+        metavar="NAME=VALUE",
+        help="one arm: the baseline with this rule option set (repeatable: one arm "
+        "each)",
+    )  # fmt: skip
+    stats = cmp.add_argument_group("statistics")
+    stats.add_argument(
+        "--confidence", type=float, default=0.95, help="interval level (0.95)"
+    )
+    stats.add_argument(
+        "--correction", choices=("holm", "bh", "bonferroni", "none"), default="holm",
+        help="multiple-comparison correction over every row (holm)",
+    )  # fmt: skip
+    _running(cmp)
+
+
+def _balance(sub: Subcommands) -> None:
+    bal = sub.add_parser(
+        "balance",
+        help="search declared changes for the patch that best meets an objective",
+        description="Read a search file (which numbers may move and by how much, "
+        "the table, the objective and the budget; docs/variants.md), race its "
+        "candidates by successive halving on common setups, write the best patches "
+        "as variant files and confirm each on held-out setups with `compare`.  The "
+        "same command resumes an interrupted search.",
+    )
+    bal.add_argument("space", type=Path, metavar="SEARCH_FILE")
+    bal.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="the search folder"
+    )
+    bal.add_argument(
+        "--runs", type=Path, default=None, metavar="DIR",
+        help="where the run folders go (default OUT/runs), e.g. under runs/ "
+        "while the report goes to reports/",
+    )  # fmt: skip
+    bal.add_argument(
+        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
+    )
+    bal.add_argument(
+        "--backend", choices=("threads", "processes", "dask"), default=None,
+        help="threads (default), processes, or dask",
+    )  # fmt: skip
+    bal.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="dask scheduler address (implies --backend dask)",
+    )  # fmt: skip
+    bal.add_argument(
+        "--no-confirm", action="store_true",
+        help="skip the held-out confirmation of the best patches",
     )  # fmt: skip
 
 

@@ -13,12 +13,16 @@ pool (drawn from per game), and one entry serves every seat::
 Bots take settings after a colon: ``--bots search:budget=64:width=2``.
 Rule options: ``--rules bga`` picks a profile, ``--option NAME=VALUE``
 (repeatable) sets any option of :class:`pu_sim.RuleOptions` over it.
+A variant of the game: ``--variant FILE`` (repeatable, applied in order; see
+:mod:`pu_sim.rules.variant`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pu_sim.cli.values import PLAYERS, int_in
@@ -138,6 +142,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
         help="set any rule option (repeatable), e.g. --option "
         "civ_pick_timing=on_milestone (`pu-sim list options`)",
     )  # fmt: skip
+    add_variant_argument(rules)
     rules.add_argument(
         "--events", action=argparse.BooleanOptionalAction, default=None,
         help="use the event deck (default: the rulebook's, on in solo only)",
@@ -151,6 +156,46 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
         "--private-objectives", action="store_true",
         help="multiplayer private-objective module (deal 2, keep 1)",
     )  # fmt: skip
+
+
+def add_variant_argument(parser: Any) -> None:
+    """``--variant FILE``, repeatable (simulate, play, study)."""
+    parser.add_argument(
+        "--variant", type=Path, action="append", default=[], metavar="FILE",
+        help="play a variant of the game: a TOML file of changes to the published "
+        "data (repeatable, applied in order; docs/variants.md)",
+    )  # fmt: skip
+
+
+def variant_from(args: argparse.Namespace) -> Any:
+    """The variant of the --variant files (None: the published game), checked."""
+    from pu_sim.rules import Variant
+
+    files = getattr(args, "variant", [])
+    return Variant.read(*files) if files else None
+
+
+def option_variant(name: str, value: object) -> Any:
+    """A variant setting one rule option (``--option-variant NAME=VALUE``)."""
+    from pu_sim.rules import Variant
+
+    if value is None:
+        raise ValueError(
+            f"--option-variant {name}=none: a variant cannot unset an option "
+            "(compare against the default by leaving it out of the baseline)"
+        )
+    text = json.dumps(list(value) if isinstance(value, tuple) else value)
+    return Variant.from_text(
+        f'[variant]\nname = "{name}={_plain(value)}"\n[options]\n{name} = {text}\n',
+        f"option-{name}.toml",
+    )
+
+
+def _plain(value: object) -> str:
+    """An option value as the command line writes it."""
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def options_from(args: argparse.Namespace) -> Any:
@@ -178,5 +223,5 @@ def table_from(args: argparse.Namespace) -> TableSetup:
     return TableSetup(
         players=args.players, corporations=args.corporations, planets=args.planets,
         bots=args.bots, options=options_from(args), group_size=args.group_size,
-        paired=args.paired,
+        paired=args.paired, variant=variant_from(args),
     )  # fmt: skip

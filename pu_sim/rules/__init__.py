@@ -2,6 +2,8 @@
 
 * :mod:`pu_sim.rules.gamedata`: the components as frozen Python objects.
 * :mod:`pu_sim.rules.loading`: ``pu_sim/data/*.toml`` read and validated.
+* :mod:`pu_sim.rules.variant`: :class:`Variant`, a TOML file of changes to
+  the published data (a designer's what-if).
 * :mod:`pu_sim.rules.options`: :class:`RuleOptions`, the reference's ambiguities.
 * :mod:`pu_sim.rules.compile`: the data as the integer tables the core reads;
   :func:`load_rules`, ``RULES_VERSION`` and the data digest.
@@ -11,6 +13,7 @@ from pu_sim.rules.compile import RULES_VERSION, Rules, load_rules, rules_digest
 from pu_sim.rules.gamedata import DataError, GameData
 from pu_sim.rules.loading import load_game_data
 from pu_sim.rules.options import RuleOptions
+from pu_sim.rules.variant import Variant, as_variant
 
 __all__ = [
     "RULES_VERSION",
@@ -18,6 +21,8 @@ __all__ = [
     "GameData",
     "RuleOptions",
     "Rules",
+    "Variant",
+    "as_variant",
     "load_game_data",
     "load_rules",
     "rules_digest",

@@ -40,6 +40,7 @@ from pu_sim.rules.gamedata import (
     TRACKS,
     CivCard,
     Corporation,
+    DataError,
     EventCard,
     GameData,
     ObjectiveSide,
@@ -47,6 +48,7 @@ from pu_sim.rules.gamedata import (
     Space,
 )
 from pu_sim.rules.loading import DATA_DIR, load_game_data
+from pu_sim.rules.variant import Variant
 
 RULES_VERSION = 3
 """Hand-bumped integer: the game's behaviour changed (pgx's meaning)."""
@@ -609,7 +611,8 @@ def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
 class Rules:
     """The game data, its compiled tables and the core's view of them.
 
-    ``fitted`` are the greedy bot's fitted tables the core was given.
+    ``fitted`` are the greedy bot's fitted tables the core was given;
+    ``digest`` is the packaged data's (a variant's own is ``variant.digest``).
     """
 
     data: GameData
@@ -618,6 +621,8 @@ class Rules:
     digest: str
     fitted: FittedTables
     version: int = RULES_VERSION
+    variant: Variant | None = None
+    """The variant the data was changed by (None: the published game)."""
 
     @property
     def fitted_digest(self) -> str:
@@ -634,26 +639,35 @@ def rules_digest(data_dir: Path = DATA_DIR) -> str:
     return h.hexdigest()
 
 
-def load_rules(fitted_dir: str | Path | None = None) -> Rules:
-    """Load, validate and compile the packaged game data (once per process).
+def load_rules(
+    fitted_dir: str | Path | None = None, variant: Variant | None = None
+) -> Rules:
+    """Load, validate and compile the game data (once per process and variant).
 
     The greedy bot's fitted tables come from ``fitted_dir`` (default: the
     packaged ``pu_sim/data/fitted``), read at run time: a table written there
-    plays without a rebuild.  Each folder's rules are built once per process.
+    plays without a rebuild.  ``variant`` (:class:`pu_sim.rules.Variant`)
+    changes the published data; its rules are built once per process too.
     """
     folder = FITTED_DIR if fitted_dir is None else Path(fitted_dir)
-    return _load_rules(folder.resolve())
+    return _load_rules(folder.resolve(), variant)
 
 
-@functools.cache
-def _load_rules(fitted_dir: Path) -> Rules:
-    """load_rules for one resolved folder of fitted tables."""
+@functools.lru_cache(maxsize=16)
+def _load_rules(fitted_dir: Path, variant: Variant | None) -> Rules:
+    """load_rules for one resolved folder of fitted tables and one variant."""
     core = import_core()
-    data = load_game_data()
-    tables = compile_tables(data)
+    data = load_game_data() if variant is None else variant.game_data()
+    try:
+        tables = compile_tables(data)
+    except ValueError as exc:
+        if variant is None:
+            raise
+        files = " + ".join(f.name for f in variant.files)
+        raise DataError(f"{files}: {exc}") from None
     bot_tables = load_fitted(fitted_dir)
     lowered = core_arrays(bot_tables, [c.key for c in data.corporations])
     return Rules(
         data=data, tables=tables, core=core.CoreRules(tables, lowered),
-        digest=rules_digest(), fitted=bot_tables,
+        digest=rules_digest(), fitted=bot_tables, variant=variant,
     )  # fmt: skip

@@ -16,7 +16,7 @@ import polars as pl
 from joblib import Parallel, delayed
 
 from pu_sim._build_check import import_core
-from pu_sim.rules import load_rules
+from pu_sim.rules import Variant, load_rules
 from pu_sim.simulation import frames
 from pu_sim.simulation.checks import check_counts, check_fits_in_memory
 from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed, SeedLike, batches
@@ -24,16 +24,22 @@ from pu_sim.simulation.table import TableArgs, TableSetup, table_of
 
 
 def play_range(
-    spec: dict[str, Any], root: RootSeed, first_game: int, n_games: int
+    spec: dict[str, Any],
+    root: RootSeed,
+    first_game: int,
+    n_games: int,
+    variant: Variant | None = None,
 ) -> npt.NDArray[np.void]:
     """Play games [first_game, first_game + n_games) in one GIL-free core call.
 
-    Only small picklable values cross here; every worker (thread, process or
-    cluster node) loads and caches the compiled rules itself.
+    Only small picklable values cross here (a variant is its text); every
+    worker (thread, process or cluster node) loads and caches the compiled
+    rules itself.
     """
     core = import_core()
     out = frames.empty_records(core.RECORD_DTYPE, n_games * int(spec["n_players"]))
-    core.play_batch(load_rules().core, spec, root.k0, root.k1, first_game, out)
+    rules = load_rules(variant=variant)
+    core.play_batch(rules.core, spec, root.k0, root.k1, first_game, out)
     return out
 
 
@@ -58,7 +64,8 @@ def simulate(
     table, **table_args
         The table: a :class:`pu_sim.TableSetup`, or its fields as keywords
         (``players``, ``corporations``, ``planets``, ``bots``, ``options``,
-        ``unique_asymmetric``, ``group_size``, ``paired``) with its defaults:
+        ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``) with its
+        defaults:
         solo, Universal Coalition on KSB-4156, the greedy bot, the reference's
         rule options.
     seed
@@ -94,17 +101,21 @@ def simulate(
     check_counts(n_games, batch_size, n_jobs)
     table = table_of(table, table_args)
     table.check_games(n_games)
-    rules = load_rules()
+    rules = load_rules(variant=table.variant)
     spec = table.lower(rules.data)
     core = import_core()
     check_fits_in_memory(n_games * table.players, core.RECORD_DTYPE.itemsize)
     root = RootSeed.from_seed(seed)
     jobs = list(batches(n_games, batch_size))
     if n_jobs == 1 and backend is None:
-        parts = [play_range(spec, root, start, size) for start, size in jobs]
+        parts = [play_range(spec, root, s, n, table.variant) for s, n in jobs]
     else:
         parallel = Parallel(n_jobs=n_jobs, prefer="threads", backend=backend)
-        parts = list(parallel(delayed(play_range)(spec, root, s, n) for s, n in jobs))
+        parts = list(
+            parallel(
+                delayed(play_range)(spec, root, s, n, table.variant) for s, n in jobs
+            )
+        )
     records = (
         np.concatenate(parts) if parts else frames.empty_records(core.RECORD_DTYPE, 0)
     )

@@ -12,7 +12,7 @@ from typing import Any
 
 from pu_sim.bots import BotSpec
 from pu_sim.game import Game
-from pu_sim.rules import RuleOptions
+from pu_sim.rules import RuleOptions, Variant
 from pu_sim.simulation.runfolder import RunFolderError, StrPath, read_manifest
 from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import TableSetup
@@ -36,6 +36,9 @@ def run_table(manifest: dict[str, Any]) -> TableSetup:
         options=RuleOptions(**options),
         unique_asymmetric=config["unique_asymmetric"],
         group_size=config["group_size"],
+        variant=None
+        if config.get("variant") is None
+        else Variant.from_manifest(config["variant"]),
     )
 
 

@@ -65,7 +65,7 @@ import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from pu_sim._build_check import import_core
-from pu_sim.rules import load_rules
+from pu_sim.rules import Variant, load_rules
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
 from pu_sim.simulation.in_memory import play_range
@@ -107,7 +107,7 @@ BACKENDS = {"threads": "threading", "processes": "loky", "dask": "dask"}
 """Our backend names and the joblib backends they select."""
 
 IDENTITY = ("players", "corporations", "planets", "bots", "options",
-            "unique_asymmetric", "group_size")  # fmt: skip
+            "unique_asymmetric", "group_size", "variant")  # fmt: skip
 """Arguments that decide the games: a folder resumes only with the same ones."""
 
 VERSION_KEYS = ("pu_sim", "rules", "engine", "rules_digest", "fitted_digest")
@@ -188,7 +188,9 @@ def run(
         The table, as for :func:`pu_sim.simulate`: a
         :class:`pu_sim.TableSetup` or its fields as keywords (``players``,
         ``corporations``, ``planets``, ``bots``, ``options``,
-        ``unique_asymmetric``, ``group_size``, ``paired``).
+        ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``).  A
+        variant's full text and digest go into the manifest; the folder
+        resumes only with the same variant.
     seed
         Root seed.  None draws fresh entropy for a new folder and reuses the
         recorded one when resuming.
@@ -243,7 +245,7 @@ def run(
     table.check_games(n_games)
     players = table.players
     name = _backend_name(backend, scheduler)
-    rules = load_rules()
+    rules = load_rules(variant=table.variant)
     spec = table.lower(rules.data)
     arguments = {
         "n_games": n_games, "out": out, **_table_fields(table), "seed": seed,
@@ -308,7 +310,10 @@ def run(
         bar = _progress_bar(progress, n_games, resumed, (metadata or {}).get("name"))
         try:
             with _on_sigterm_interrupt():
-                tasks = (delayed(_play_part)(spec, root, f, n) for f, n in todo)
+                tasks = (
+                    delayed(_play_part)(spec, root, f, n, table.variant)
+                    for f, n in todo
+                )
                 _write_as_finished(path, parallel(tasks), manifest, session, bar,
                                    started_at)  # fmt: skip
         except KeyboardInterrupt:
@@ -341,7 +346,11 @@ def run(
 
 
 def _play_part(
-    spec: dict[str, Any], root: RootSeed, first: int, n: int
+    spec: dict[str, Any],
+    root: RootSeed,
+    first: int,
+    n: int,
+    variant: Variant | None = None,
 ) -> tuple[int, int, bytes]:
     """One batch on a worker: its range and its Parquet bytes.
 
@@ -351,8 +360,10 @@ def _play_part(
     Compressed bytes are also the cheapest thing to send back from a process
     or a cluster node.
     """
-    records = play_range(spec, root, first, n)
-    frame = frames.to_frame(records, load_rules().data, spec["bot_labels"])
+    records = play_range(spec, root, first, n, variant)
+    frame = frames.to_frame(
+        records, load_rules(variant=variant).data, spec["bot_labels"]
+    )
     del records
     return first, n, encode_part(frame)
 
@@ -479,6 +490,7 @@ def _table_fields(table: TableSetup) -> dict[str, Any]:
         "planets": table.planets, "bots": table.bots, "options": table.options,
         "unique_asymmetric": table.unique_asymmetric,
         "group_size": table.group_size, "paired": table.paired,
+        "variant": table.variant,
     }  # fmt: skip
 
 
@@ -519,7 +531,8 @@ def _config(
         corporations=table.per_seat(table.corporations, "corporations"),
         planets=table.per_seat(table.planets, "planets"),
         bots=bots,
-        options=table.options.as_dict(),
+        options=table.rule_options.as_dict(),
+        variant=None if table.variant is None else table.variant.manifest(),
         group_size=group_size,
         backend=backend,
         seed=_seed_arg(arguments["seed"]),
@@ -614,6 +627,8 @@ def _config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                 for k in sorted(set(was) | set(now))
                 if was.get(k) != now.get(k)
             ]
+        elif key == "variant":
+            out.append(f"variant {_variant_label(was)} here {_variant_label(now)}")
         elif key == "bots":
             labels = [[b["label"] for b in bots] for bots in (was, now)]
             if labels[0] != labels[1]:
@@ -623,6 +638,13 @@ def _config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         else:
             out.append(f"{key} {_short(was)} here {_short(now)}")
     return out
+
+
+def _variant_label(record: dict[str, Any] | None) -> str:
+    """A recorded variant in a message: its name and short digest, or none."""
+    if record is None:
+        return "none (the published game)"
+    return f"{record.get('name')!r} ({str(record.get('digest'))[:12]})"
 
 
 def _check_n_games(path: Path, previous: dict[str, Any], n_games: int) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from pu_sim import bots as bots_mod
 from pu_sim.bots import BotSpec
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import GameData
+from pu_sim.rules.variant import Variant, VariantChoice, as_variant
 
 PLAYABLE_CORPORATIONS = frozenset(
     {
@@ -67,6 +68,7 @@ class TableArgs(TypedDict, total=False):
     unique_asymmetric: bool
     group_size: int | None
     paired: bool
+    variant: VariantChoice | None
 
 
 def table_of(table: TableSetup | None, args: TableArgs) -> TableSetup:
@@ -86,7 +88,8 @@ def table_of(table: TableSetup | None, args: TableArgs) -> TableSetup:
             f"unknown table argument(s) {', '.join(sorted(unknown))}; valid: "
             + ", ".join(TableArgs.__annotations__)
         )
-    return TableSetup(**args)
+    fields: dict[str, Any] = dict(args)  # a variant may be given by its path
+    return TableSetup(**fields)
 
 
 def _name_index(kind: str, items: Sequence[tuple[str, str, int]]) -> dict[str, int]:
@@ -175,6 +178,10 @@ class TableSetup:
         rotated one seat per game.  ``paired=True`` is ``group_size=players``:
         every group plays each rotation once, so seat and board effects cancel
         within it.  A run's game count must be a multiple of the group size.
+    variant
+        A variant of the game (:class:`pu_sim.rules.Variant`, a variant file's
+        path, or paths applied in order); None plays the published game.  Its
+        rule options are set over ``options``.
     """
 
     players: int = 1
@@ -185,10 +192,19 @@ class TableSetup:
     unique_asymmetric: bool = True
     group_size: int | None = None
     paired: bool = False
+    variant: Variant | None = None
 
     def __post_init__(self) -> None:
         if self.options is None:  # the usual "use the defaults" of Python APIs
             object.__setattr__(self, "options", RuleOptions())
+        object.__setattr__(self, "variant", as_variant(self.variant))
+
+    @property
+    def rule_options(self) -> RuleOptions:
+        """The options the games play with: ``options``, then the variant's."""
+        if self.variant is None:
+            return self.options
+        return self.variant.apply_options(self.options)
 
     @property
     def groups(self) -> int:
@@ -265,7 +281,7 @@ class TableSetup:
             _check_unique(planet_pools, "planet", 0, planet_ids)
         seat_bots = self.seat_bots()
         labels = sorted({b.label for b in seat_bots})
-        options = self.options
+        options = self.rule_options
         deck_mode, deck_mix = (0, (0, 0, 0))
         if options.uses_events(self.players):
             deck_mode, deck_mix = options.deck_spec(data, self.players)

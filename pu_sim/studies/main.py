@@ -137,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = cli(argv, description="The main job: a small balance and solo study.")
     config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke)
+    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     start = time.perf_counter()
     runs: list[Path] = []
     for i, (name, kwargs) in enumerate(_plan(config)):
@@ -149,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out / "runs" / name,
                 study=STUDY,
                 n_jobs=args.jobs,
+                variant=args.variant,
                 **kwargs,  # type: ignore[arg-type]
             )
         )

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pu_sim.bots import BotSpec
-from pu_sim.rules import RuleOptions
+from pu_sim.rules import RuleOptions, Variant
 from pu_sim.simulation.table import SeatChoice
 
 C = TypeVar("C")
@@ -40,6 +40,8 @@ class Args:
     jobs: int
     out: Path
     smoke: bool
+    variant: Variant | None = None
+    """The variant every run of the study plays (``--variant FILE``, repeatable)."""
 
 
 def cli(argv: Sequence[str] | None, *, description: str) -> Args:
@@ -58,10 +60,18 @@ def cli(argv: Sequence[str] | None, *, description: str) -> Args:
         "--out", type=Path, default=Path("reports"), help="reports root (reports/)"
     )
     parser.add_argument("--smoke", action="store_true", help="tiny run for CI")
+    parser.add_argument(
+        "--variant", type=Path, action="append", default=[], metavar="FILE",
+        help="play a variant of the game (repeatable, applied in order)",
+    )  # fmt: skip
     ns = parser.parse_args(argv)
     if ns.games is not None and ns.games < 1:
         parser.error(f"--games must be >= 1, got {ns.games}")
-    return Args(games=ns.games, seed=ns.seed, jobs=ns.jobs, out=ns.out, smoke=ns.smoke)
+    variant = Variant.read(*ns.variant) if ns.variant else None
+    return Args(
+        games=ns.games, seed=ns.seed, jobs=ns.jobs, out=ns.out, smoke=ns.smoke,
+        variant=variant,
+    )  # fmt: skip
 
 
 def configure(config: C, args: Args, *, smoke: dict[str, Any]) -> C:
@@ -78,11 +88,13 @@ def configure(config: C, args: Args, *, smoke: dict[str, Any]) -> C:
     return dataclasses.replace(config, **changes)  # type: ignore[type-var]
 
 
-def run_name(config: Any, smoke: bool) -> str:
-    """A stable folder name from the size and seed (re-running overwrites it)."""
-    if smoke:
-        return "smoke"
-    return f"{config.n_games}-games-seed-{config.seed}"
+def run_name(config: Any, smoke: bool, variant: Variant | None = None) -> str:
+    """A stable folder name from the size and seed (re-running overwrites it).
+
+    A variant's study gets its own folder (``...-variant-<name>``).
+    """
+    name = "smoke" if smoke else f"{config.n_games}-games-seed-{config.seed}"
+    return name if variant is None else f"{name}-variant-{variant.name}"
 
 
 def simulate_run(
@@ -101,6 +113,7 @@ def simulate_run(
     pairing: str | None = None,
     extra: dict[str, Any] | None = None,
     batch_size: int | None = None,
+    variant: Variant | None = None,
 ) -> Path:
     """Play one run of a study into ``run_dir`` with :func:`pu_sim.run`.
 
@@ -114,7 +127,7 @@ def simulate_run(
     ``extra`` go to the manifest's ``metadata``.  ``batch_size`` (default: the
     runner's) sets the games per core call: a run of few slow games (search
     bots) needs batches smaller than ``n_games / n_jobs`` to use every worker.
-    Results do not depend on it.
+    Results do not depend on it.  ``variant`` plays a variant of the game.
 
     A folder holding only a manifest (its games deleted) is replayed from
     scratch, since nothing can be lost; a folder holding games of a different
@@ -134,7 +147,7 @@ def simulate_run(
         -(-n_games // groups) * groups,
         out=run_dir, players=players, corporations=corporations, planets=planets,
         bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
-        group_size=groups, progress=None,
+        group_size=groups, progress=None, variant=variant,
         batch_size=batch_size or DEFAULT_BATCH_SIZE,
         metadata={"study": study, "name": run_dir.name, "pairing": pairing,
                   **(extra or {})},

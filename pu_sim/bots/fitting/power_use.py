@@ -105,8 +105,15 @@ def observe_game(
             else:
                 power, used = g.describe(m), move == m
             rows.append(
-                {"game": game_index, "seat": seat, "corporation": corp.name,
-                 "round": round_, "kind": kind, "power": power, "used": used}
+                {
+                    "game": game_index,
+                    "seat": seat,
+                    "corporation": corp.name,
+                    "round": round_,
+                    "kind": kind,
+                    "power": power,
+                    "used": used,
+                }
             )
 
     game.play(on_decision=record)

@@ -21,12 +21,14 @@ One module per component, plus what they share:
   rows (in ``events.toml``).
 * :mod:`~pu_sim.rules.loading.effects`: the effect vocabulary cards, events
   and corporations share.
+* :mod:`~pu_sim.rules.loading.overrides`: a variant's overrides merged into
+  the parsed files, by name, before they are read.
 * :mod:`~pu_sim.rules.loading.checks`: typed TOML tables and the value checks
   every reader shares.
 """
 
 from pu_sim.rules.loading.effects import EFFECT_OPS, EFFECT_WHEN
-from pu_sim.rules.loading.load import DATA_DIR, load_game_data
+from pu_sim.rules.loading.load import DATA_DIR, assemble, load_game_data, read_raw
 from pu_sim.rules.loading.objectives import OBJECTIVE_CONDITIONS, OBJECTIVE_MEASURES
 from pu_sim.rules.loading.tracks import parse_space
 
@@ -36,6 +38,8 @@ __all__ = [
     "EFFECT_WHEN",
     "OBJECTIVE_CONDITIONS",
     "OBJECTIVE_MEASURES",
+    "assemble",
     "load_game_data",
     "parse_space",
+    "read_raw",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import pathlib
 import tomllib
+from collections.abc import Mapping
 from typing import Final
 
 from pu_sim.rules.gamedata import DataError, GameData
@@ -22,7 +23,7 @@ from pu_sim.rules.loading.planets import load_planets
 from pu_sim.rules.loading.solo_target import load_solo_outcomes, load_solo_target
 from pu_sim.rules.loading.tiles import load_tiles
 
-__all__ = ["DATA_DIR", "load_game_data"]
+__all__ = ["DATA_DIR", "assemble", "load_game_data", "read_raw"]
 
 DATA_DIR: Final = pathlib.Path(__file__).resolve().parents[2] / "data"
 """The package's own data folder (the default for :func:`load_game_data`)."""
@@ -49,9 +50,23 @@ def _read(data_dir: pathlib.Path, name: str) -> dict[str, object]:
         raise DataError(f"{name}: invalid TOML: {exc}") from None
 
 
+def read_raw(data_dir: pathlib.Path | None = None) -> dict[str, dict[str, object]]:
+    """The data files of ``data_dir`` (default: the package's) as parsed TOML."""
+    folder = DATA_DIR if data_dir is None else pathlib.Path(data_dir)
+    return {name: _read(folder, name) for name in _FILES}
+
+
 def _load(data_dir: pathlib.Path) -> GameData:
     """Read and validate every file of ``data_dir``."""
-    raw = {name: _read(data_dir, name) for name in _FILES}
+    return assemble(read_raw(data_dir))
+
+
+def assemble(raw: Mapping[str, dict[str, object]]) -> GameData:
+    """Validate parsed data files (one per name of ``_FILES``) into GameData.
+
+    Variants (:mod:`pu_sim.rules.variant`) come through here with their
+    overrides merged in, so they meet every check the packaged files meet.
+    """
     families, shapes, tiles, station = load_tiles(raw["tiles.toml"])
     events = load_events(raw["events.toml"])
     base, bands, adjustments = load_solo_target(raw["events.toml"])
