@@ -29,12 +29,19 @@ import polars as pl
 
 from pu_sim.report.manifest import MANIFEST, read_report_manifest, write_report_manifest
 from pu_sim.report.page import Page
-from pu_sim.report.runs import load_runs, run_info
+from pu_sim.report.policies import Policies, find_policies
+from pu_sim.report.runs import load_round_scores, load_runs, run_info
 from pu_sim.report.sections.boards import (
     breakdown_section,
+    cell_section,
     interaction_section,
     label_balance,
 )
+from pu_sim.report.sections.feel import feel_section
+from pu_sim.report.sections.shared import main_bot
+from pu_sim.report.sections.skill import skill_section
+from pu_sim.report.sections.verdicts import verdict_section
+from pu_sim.report.sections.warnings import warnings_section
 from pu_sim.report.sections.bots import bot_section, robustness_section
 from pu_sim.report.sections.calibration import (
     calibration_robustness,
@@ -48,6 +55,14 @@ from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
 __all__ = ["main", "write_report", "write_study_report"]
 
 
+def _rebuild_path(out_dir: Path) -> str:
+    """The report folder as the rebuild command names it (relative when it can)."""
+    try:
+        return str(out_dir.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(out_dir)
+
+
 def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
     """Add ``n_bots`` and ``policy`` (the sorted bot labels at the table)."""
     gk = ["run", "game_id"]
@@ -58,31 +73,51 @@ def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
     return mp.join(pol, on=gk)
 
 
-def _multiplayer(page: Page, games: pl.DataFrame) -> None:
-    """The multiplayer sections: one-bot games for balance, mixed ones for bots."""
+def _multiplayer(
+    page: Page, games: pl.DataFrame, policies: Policies, confounded: Sequence[str]
+) -> None:
+    """The multiplayer sections: one-bot games for balance, mixed ones for bots.
+
+    With a primary (and second) policy, the balance sections read only their
+    games; the other one-bot games (a skill ladder's weaker levels) have
+    their own section.
+    """
     mp = games.filter(pl.col("n_players") >= 2)
     if mp.height == 0:
         return
-    mp = _with_policy(mp)
     homo = mp.filter(pl.col("n_bots") == 1)
     mixed = mp.filter(pl.col("n_bots") > 1)
-    seat = seat_section(page, homo)
+    verdict_section(page, homo, policies)
+    chosen = [b for b in (policies.primary, policies.second) if b is not None]
+    if chosen:
+        homo = homo.filter(pl.col("bot").cast(pl.String).is_in(chosen))
+    seat = seat_section(page, homo.filter(~pl.col("run").is_in(list(confounded))))
     if homo.height:
         many = homo["bot"].n_unique() > 1
-        label_balance(page, homo, "corporation", "Corporations", many)
-        label_balance(page, homo, "planet", "Planets", many)
-        interaction_section(page, homo)
+        alone = policies.second is None  # else the verdicts headline them
+        who = " and ".join(chosen) or str(main_bot(homo))
+        label_balance(page, homo, "corporation", f"Corporations ({who})", many, alone)
+        label_balance(page, homo, "planet", f"Planets ({who})", many, alone)
+        main = homo.filter(pl.col("bot") == (policies.primary or main_bot(homo)))
+        cell_section(page, main)
+        interaction_section(page, main)
         breakdown_section(page, homo)
     bot_section(page, mixed)
     robustness_section(page, seat)
 
 
 def _solo(page: Page, games: pl.DataFrame) -> None:
-    """The solo sections: scores, boards, then one calibration per bot."""
+    """The solo sections: scores, boards, then one calibration per bot.
+
+    Runs marked for the calibration (``role``) are its games when there are
+    any; a skill ladder's solo games then only join the score summary.
+    """
     solo = games.filter(pl.col("n_players") == 1)
     if solo.height == 0:
         return
     solo_summary(page, solo)
+    if (solo["role"] == "calibration").any():
+        solo = solo.filter(pl.col("role") == "calibration")
     if not has_deck(solo):
         return
     solo_boards(page, solo)
@@ -90,7 +125,8 @@ def _solo(page: Page, games: pl.DataFrame) -> None:
     # and planets are pooled here (their own difficulty is the section above).
     split = ["bot"] if solo["bot"].n_unique() > 1 else []
     if not split:
-        calibration_section(page, solo, "", "Solo target calibration")
+        only = str(solo["bot"][0])
+        calibration_section(page, solo, "", f"Solo target calibration ({only})")
         return
     fits: dict[str, pl.DataFrame] = {}
     for key, part in solo.partition_by(
@@ -143,18 +179,31 @@ def write_study_report(
     out_dir.mkdir(parents=True, exist_ok=True)
     total = games.height
     ok = games.filter(pl.col("status") == "ok") if "status" in games.columns else games
+    ok = _with_policy(ok)
+    policies = find_policies(infos, ok)
     page = Page(out_dir)
+    confounded, set_aside = warnings_section(page, infos)
     _solo(page, ok)
-    _multiplayer(page, ok)
+    _multiplayer(page, ok.filter(~pl.col("run").is_in(set_aside)), policies, confounded)
+    skill_section(page, ok, policies)
+    if policies.primary is not None:
+        feel_section(page, ok, policies.primary, load_round_scores(run_dirs))
     n_games = ok.select(pl.struct("run", "game_id").n_unique()).item()
     study = study or infos[0].study
     heading = title or f"{study}: {out_dir.name}"
+    if policies.primary is not None:
+        heading += f" ({policies.primary}" + (
+            f", checked by {policies.second})" if policies.second else ")"
+        )
     text = [
         f"# {heading}",
         f"Generated by `pu_sim.report.reporting.write_report` from {len(infos)} run "
-        f"folder(s), {n_games:,} games. Every number below is computed from the "
-        "runs' data; re-run `python -m pu_sim.report <this folder>` to "
-        "rebuild it without simulating.",
+        f"folder(s), {n_games:,} games"
+        + (f", {policies.words()}" if policies.primary else "")
+        + ". Every number below is computed from the runs' data; rebuild this "
+        "report without simulating with "
+        f"`python -m pu_sim.report {_rebuild_path(out_dir)}`.",
+        *page.opening,
         "## Headline findings",
         "\n".join(f"- {h}" for h in page.headlines) or "- (no analysable games)",
         *page.sections,

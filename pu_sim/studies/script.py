@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pu_sim.bots import BotSpec
+from pu_sim.bots import parse as parse_bot
 from pu_sim.rules import RuleOptions
 from pu_sim.simulation.table import SeatChoice
 
@@ -40,13 +41,20 @@ class Args:
     jobs: int
     out: Path
     smoke: bool
+    bot: str | None = None
+    second: str | None = None
 
 
-def cli(argv: Sequence[str] | None, *, description: str) -> Args:
+def cli(
+    argv: Sequence[str] | None, *, description: str, policies: bool = False
+) -> Args:
     """Parse the shared experiment flags; unknown flags are an error.
 
     ``--games`` and ``--seed`` default to None: the script's Config decides.
     ``--smoke`` asks for a run of seconds (CI runs every script that way).
+    ``policies`` adds ``--bot`` (the bot every seat plays) and ``--second``
+    (the second policy, of another style, that checks its findings): names
+    or spec strings for :func:`pu_sim.bots.parse`, None when not given.
     """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=None, help="games per cell")
@@ -58,10 +66,31 @@ def cli(argv: Sequence[str] | None, *, description: str) -> Args:
         "--out", type=Path, default=Path("reports"), help="reports root (reports/)"
     )
     parser.add_argument("--smoke", action="store_true", help="tiny run for CI")
+    if policies:
+        parser.add_argument(
+            "--bot", default=None,
+            help="the bot at every seat (default greedy_tuned; e.g. greedy, "
+            "'search:budget=8')",
+        )  # fmt: skip
+        parser.add_argument(
+            "--second", default=None,
+            help="the second policy, of another style (default: the search bot "
+            "over --bot's weights)",
+        )  # fmt: skip
     ns = parser.parse_args(argv)
     if ns.games is not None and ns.games < 1:
         parser.error(f"--games must be >= 1, got {ns.games}")
-    return Args(games=ns.games, seed=ns.seed, jobs=ns.jobs, out=ns.out, smoke=ns.smoke)
+    for flag in ("bot", "second"):
+        name = getattr(ns, flag, None)
+        if name is not None:
+            try:
+                parse_bot(name)
+            except (TypeError, ValueError) as exc:
+                parser.error(f"--{flag}: {exc}")
+    return Args(
+        games=ns.games, seed=ns.seed, jobs=ns.jobs, out=ns.out, smoke=ns.smoke,
+        bot=getattr(ns, "bot", None), second=getattr(ns, "second", None),
+    )  # fmt: skip
 
 
 def configure(config: C, args: Args, *, smoke: dict[str, Any]) -> C:
@@ -101,6 +130,7 @@ def simulate_run(
     pairing: str | None = None,
     extra: dict[str, Any] | None = None,
     batch_size: int | None = None,
+    round_scores: bool = False,
 ) -> Path:
     """Play one run of a study into ``run_dir`` with :func:`pu_sim.run`.
 
@@ -114,7 +144,8 @@ def simulate_run(
     ``extra`` go to the manifest's ``metadata``.  ``batch_size`` (default: the
     runner's) sets the games per core call: a run of few slow games (search
     bots) needs batches smaller than ``n_games / n_jobs`` to use every worker.
-    Results do not depend on it.
+    Results do not depend on it.  ``round_scores`` keeps each seat's score
+    after every round (the runner's option of that name).
 
     A folder holding only a manifest (its games deleted) is replayed from
     scratch, since nothing can be lost; a folder holding games of a different
@@ -135,7 +166,7 @@ def simulate_run(
         out=run_dir, players=players, corporations=corporations, planets=planets,
         bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
         group_size=groups, progress=None,
-        batch_size=batch_size or DEFAULT_BATCH_SIZE,
+        batch_size=batch_size or DEFAULT_BATCH_SIZE, round_scores=round_scores,
         metadata={"study": study, "name": run_dir.name, "pairing": pairing,
                   **(extra or {})},
     )  # fmt: skip
