@@ -37,19 +37,19 @@ from pu_sim.report.sections.boards import (
     interaction_section,
     label_balance,
 )
-from pu_sim.report.sections.feel import feel_section
-from pu_sim.report.sections.shared import main_bot
-from pu_sim.report.sections.skill import skill_section
-from pu_sim.report.sections.verdicts import verdict_section
-from pu_sim.report.sections.warnings import warnings_section
 from pu_sim.report.sections.bots import bot_section, robustness_section
 from pu_sim.report.sections.calibration import (
     calibration_robustness,
     calibration_section,
 )
+from pu_sim.report.sections.feel import feel_section
 from pu_sim.report.sections.runs import runs_facts
 from pu_sim.report.sections.seats import seat_section
+from pu_sim.report.sections.shared import main_bot
+from pu_sim.report.sections.skill import skill_section
 from pu_sim.report.sections.solo import has_deck, solo_boards, solo_summary
+from pu_sim.report.sections.verdicts import verdict_section
+from pu_sim.report.sections.warnings import warnings_section
 from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
 
 __all__ = ["main", "write_report", "write_study_report"]

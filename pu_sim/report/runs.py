@@ -91,11 +91,11 @@ def _bot_text(entry: Any) -> str:
             budget, width, minor = (
                 params.get(k, default) for k, (_, default) in SEARCH_PARAMS.items()
             )
-            over, changed = _closest_preset(params)
+            over, differs = _closest_preset(params)
             return (
                 f"{label} (search: {budget:g} rollouts per decision over the {width:g}"
                 f" best moves by {over}'s weights"
-                + (f" with {changed}" if changed else "")
+                + (f" with {differs}" if differs else "")
                 + (", placements and tracks only)" if minor == 0 else ")")
             )
         if entry.get("kind") == "greedy" and params:
@@ -124,7 +124,10 @@ def _closest_preset(params: dict[str, Any]) -> tuple[str, str]:
             if k in params and params[k] != base.get(k, GREEDY_WEIGHTS[k])
         ]
 
-    options = {"greedy": changes({}), **{n: changes(dict(w)) for n, w in PRESETS.items()}}
+    options = {
+        "greedy": changes({}),
+        **{n: changes(dict(w)) for n, w in PRESETS.items()},
+    }
     best = min(options, key=lambda n: len(options[n]))
     return best, ", ".join(options[best])
 

@@ -49,9 +49,7 @@ def play_range_traced(
     players = int(spec["n_players"])
     out = frames.empty_records(core.RECORD_DTYPE, n_games * players)
     trace = np.empty((n_games, core.TRACE_ROUNDS, players), dtype=np.int16)
-    core.play_batch(
-        load_rules().core, spec, root.k0, root.k1, first_game, out, trace
-    )
+    core.play_batch(load_rules().core, spec, root.k0, root.k1, first_game, out, trace)
     return out, frames.round_score_frame(trace, first_game, core.TRACE_NONE)
 
 

@@ -4,7 +4,7 @@ Layout (the analyses and reports rely on it exactly)::
 
     <out>/manifest.json
     <out>/data/part-<first_game:012d>-<n_games:06d>.parquet
-    <out>/round_scores/part-<first_game:012d>-<n_games:06d>.parquet   (optional)
+    <out>/round_scores/part-<first_game:012d>-<n_games:06d>.parquet  (optional)
 
 One Parquet file holds one finished batch: games ``[first_game, first_game +
 n_games)``, one row per (game, seat), in ``game_id, seat`` order, so the files
@@ -14,7 +14,8 @@ facts with :func:`read_manifest`; :func:`find_run_folders` finds the runs of
 a study.  A run played with ``round_scores=True`` also keeps each seat's score
 after every round (``analysis.feel.ROUND_SCORE_SCHEMA``) in ``round_scores/``,
 one part per batch, written before the batch's ``data/`` part (so a finished
-batch always has both); read it with :func:`scan_round_scores`.  This module is the only reader and writer of run manifests.
+batch always has both); read it with :func:`scan_round_scores`.  This module
+is the only reader and writer of run manifests.
 
 Every file is written under a temporary name in the same folder (``.<name>.tmp``,
 which no ``*.parquet`` glob matches), flushed to disk with fsync and then

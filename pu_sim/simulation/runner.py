@@ -315,8 +315,7 @@ def run(
         try:
             with _on_sigterm_interrupt():
                 tasks = (
-                    delayed(_play_part)(spec, root, f, n, round_scores)
-                    for f, n in todo
+                    delayed(_play_part)(spec, root, f, n, round_scores) for f, n in todo
                 )
                 _write_as_finished(path, parallel(tasks), manifest, session, bar,
                                    started_at)  # fmt: skip
@@ -352,8 +351,7 @@ def run(
 def _play_part(
     spec: dict[str, Any], root: RootSeed, first: int, n: int, rounds: bool = False
 ) -> tuple[int, int, bytes, bytes | None]:
-    """One batch on a worker: its range, its Parquet bytes and (with ``rounds``)
-    those of its round score table.
+    """One batch on a worker: its range and Parquet bytes, and its round scores'.
 
     The worker builds the frame and encodes it, so that work runs in parallel
     and the one process writing the folder only copies bytes to disk: it

@@ -71,6 +71,10 @@ def search_over(bot: BotSpec, budget: int = SEARCH_BUDGET) -> BotSpec:
     return bots.search(f"search-{budget}", budget=budget, width=2, minor=0.0, **weights)
 
 
+SECOND = search_over(STRONG)
+LADDER = (bots.random(), bots.greedy())
+
+
 @dataclass(frozen=True, kw_only=True)
 class Config:
     """Sizes are multiples of ``n_games`` (balance games per player count)."""
@@ -78,22 +82,29 @@ class Config:
     n_games: int = 4_000
     seed: int = 20240611
     bot: BotSpec = STRONG
-    second: BotSpec = search_over(STRONG)
+    second: BotSpec = SECOND
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
-    second_share: float = 0.03  # x n_games per player count, the same setups
-    ladder: tuple[BotSpec, ...] = (bots.random(), bots.greedy())  # + bot, second
+    second_share: float = 0.05  # x n_games per player count, the same setups
+    ladder: tuple[BotSpec, ...] = LADDER  # weakest first; the bot and second follow
     ladder_players: tuple[int, ...] = (1, 4)
     ladder_share: float = 0.1  # x n_games per level and player count
     ladder_second_share: float = 0.03  # the second policy's share of the ladder
     fixed_decks: tuple[Mix, ...] = ((7, 7, 6), (14, 3, 3), (3, 14, 3), (3, 3, 14))
-    solo_per_deck: float = 0.1  # x n_games, per fixed deck
-    solo_random: float = 0.8  # x n_games, random decks
+    solo_per_deck: float = 0.075  # x n_games, per fixed deck
+    solo_random: float = 0.6  # x n_games, random decks
     round_scores: bool = True
 
 
-SMOKE = {"n_games": 12, "players": (2, 3), "second_share": 0.0,
-         "ladder_players": (1, 3), "ladder_share": 0.0, "ladder_second_share": 0.0,
-         "solo_per_deck": 0.5, "solo_random": 1.0}  # fmt: skip
+SMOKE = {
+    "n_games": 12,
+    "players": (2, 3),
+    "second_share": 0.0,
+    "ladder_players": (1, 3),
+    "ladder_share": 0.0,
+    "ladder_second_share": 0.0,
+    "solo_per_deck": 0.5,
+    "solo_random": 1.0,
+}
 """A run of seconds: two setups per second-policy and ladder run (the least)."""
 
 ALL_BOARDS = {
@@ -116,51 +127,76 @@ def _plan(config: Config) -> list[tuple[str, dict[str, Any]]]:
         runs.append(
             (
                 "solo-deck-{}-{}-{}".format(*mix),
-                {"players": 1, "n_games": _games(n * config.solo_per_deck, 1),
-                 "options": RuleOptions(event_deck_mix=mix), "bots": config.bot,
-                 "extra": {"role": "calibration"}},
+                {
+                    "players": 1,
+                    "n_games": _games(n * config.solo_per_deck, 1),
+                    "options": RuleOptions(event_deck_mix=mix),
+                    "bots": config.bot,
+                    "extra": {"role": "calibration"},
+                },
             )
-        )  # fmt: skip
+        )
     runs.append(
         (
             "solo-random-decks",
-            {"players": 1, "n_games": _games(n * config.solo_random, 1),
-             "options": RuleOptions(event_deck_mix="random"), "bots": config.bot,
-             "extra": {"role": "calibration"}},
+            {
+                "players": 1,
+                "n_games": _games(n * config.solo_random, 1),
+                "options": RuleOptions(event_deck_mix="random"),
+                "bots": config.bot,
+                "extra": {"role": "calibration"},
+            },
         )
-    )  # fmt: skip
+    )
     for p in config.players:
         pairing = f"setups-{p}p"
-        for role, bot, share in (("primary", config.bot, 1.0),
-                                 ("second", config.second, config.second_share)):  # fmt: skip
+        for role, bot, share in (
+            ("primary", config.bot, 1.0),
+            ("second", config.second, config.second_share),
+        ):
             runs.append(
                 (
                     f"{role}-{bot.label}-{p}p",
-                    {"players": p, "n_games": _games(n * share, p), "bots": bot,
-                     "group_size": p, "pairing": pairing, **ALL_BOARDS,
-                     "seed": config.seed + 10 * p, "extra": {"role": role},
-                     "round_scores": config.round_scores and role == "primary"},
+                    {
+                        "players": p,
+                        "n_games": _games(n * share, p),
+                        "bots": bot,
+                        "group_size": p,
+                        "pairing": pairing,
+                        **ALL_BOARDS,
+                        "seed": config.seed + 10 * p,
+                        "extra": {"role": role},
+                        "round_scores": config.round_scores and role == "primary",
+                    },
                 )
-            )  # fmt: skip
+            )
     levels = [*config.ladder, config.bot, config.second]
     for p in config.ladder_players:
         pairing = f"setups-{p}p"
-        for level, bot in enumerate(levels):
+        for bot in levels:
             if p in config.players and bot in (config.bot, config.second):
                 continue  # the balance runs above are this level's games
             share = (
-                config.ladder_second_share if bot == config.second
+                config.ladder_second_share
+                if bot == config.second
                 else config.ladder_share
-            )  # fmt: skip
+            )
             boards = ALL_BOARDS if p > 1 else {}
             runs.append(
                 (
                     f"ladder-{bot.label}-{p}p",
-                    {"players": p, "n_games": _games(n * share, p), "bots": bot,
-                     "group_size": p, "pairing": pairing, **boards,
-                     "seed": config.seed + 10 * p, "extra": {"role": "ladder"}},
+                    {
+                        "players": p,
+                        "n_games": _games(n * share, p),
+                        "bots": bot,
+                        "group_size": p,
+                        "pairing": pairing,
+                        **boards,
+                        "seed": config.seed + 10 * p,
+                        "extra": {"role": "ladder"},
+                    },
                 )
-            )  # fmt: skip
+            )
     ladder = [b.label for b in levels]
     for _, kwargs in runs:
         kwargs["extra"]["ladder"] = ladder

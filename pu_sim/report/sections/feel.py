@@ -8,6 +8,8 @@ runs kept the round score table, lead changes (:mod:`pu_sim.analysis.feel`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 from matplotlib.figure import Figure
 
@@ -21,14 +23,22 @@ SHOWN_LABELS = 3
 """Planets named per player count among the early endings (the most frequent)."""
 
 
+def _interval(r: dict[str, Any], spec: str) -> str:
+    return f"{fmt(r['mean'], spec)} [{fmt(r['lower'], spec)}, {fmt(r['upper'], spec)}]"
+
+
 def _summary_rows(table: pl.DataFrame, share: str) -> list[list[str]]:
     return [
-        [str(r["n_players"]), f"{r['games']:,}",
-         f"{fmt(r['mean'], '.2f')} [{fmt(r['lower'], '.2f')}, {fmt(r['upper'], '.2f')}]",
-         f"{fmt(r['p10'], '.0f')} / {fmt(r['median'], '.0f')} / {fmt(r['p90'], '.0f')}",
-         pct(r[share]), fmt(r["max"], ".0f")]
+        [
+            str(r["n_players"]),
+            f"{r['games']:,}",
+            _interval(r, ".2f"),
+            " / ".join(fmt(r[k], ".0f") for k in ("p10", "median", "p90")),
+            pct(r[share]),
+            fmt(r["max"], ".0f"),
+        ]
         for r in table.iter_rows(named=True)
-    ]  # fmt: skip
+    ]
 
 
 def feel_section(
@@ -47,9 +57,17 @@ def feel_section(
         parts.append(
             "**Margin of victory** (winner's score minus the runner-up's, points; "
             "95% t interval):\n\n"
-            + md_table(_summary_rows(margins, "share_tied"),
-                       ["players", "games", "mean [95% CI]", "p10 / median / p90",
-                        "tied for first", "largest"])  # fmt: skip
+            + md_table(
+                _summary_rows(margins, "share_tied"),
+                [
+                    "players",
+                    "games",
+                    "mean [95% CI]",
+                    "p10 / median / p90",
+                    "tied for first",
+                    "largest",
+                ],
+            )
         )
     leads = _lead_part(page, mine, round_scores, bot)
     if leads:
@@ -61,18 +79,37 @@ def feel_section(
         "player could not place a tile, rules 9.1 A; depot_empty: 9.1 B; events: "
         "the event deck's last card, 9.1 C):\n\n"
         + md_table(
-            [[str(r["n_players"]), str(r["end_trigger"]), f"{r['games']:,}",
-              pct(r["share"]), fmt(r["mean_rounds"], ".1f"),
-              f"{fmt(r['min_rounds'], '.0f')}-{fmt(r['max_rounds'], '.0f')}",
-              f"{r['early']:,}"]
-             for r in length.iter_rows(named=True)],
-            ["players", "end trigger", "games", "share", "mean rounds", "range",
-             f"over before round {analysis.feel.FULL_ROUNDS}"],
-        )  # fmt: skip
+            [
+                [
+                    str(r["n_players"]),
+                    str(r["end_trigger"]),
+                    f"{r['games']:,}",
+                    pct(r["share"]),
+                    fmt(r["mean_rounds"], ".1f"),
+                    f"{fmt(r['min_rounds'], '.0f')}-{fmt(r['max_rounds'], '.0f')}",
+                    f"{r['early']:,}",
+                ]
+                for r in length.iter_rows(named=True)
+            ],
+            [
+                "players",
+                "end trigger",
+                "games",
+                "share",
+                "mean rounds",
+                "range",
+                f"over before round {analysis.feel.FULL_ROUNDS}",
+            ],
+        )
     )
     parts.append(_early_part(page, mine, bot))
-    parts.append(page.figure("feel_length", _length_figure(length),
-                             f"Rounds played by player count and end trigger ({bot})."))  # fmt: skip
+    parts.append(
+        page.figure(
+            "feel_length",
+            _length_figure(length),
+            f"Rounds played by player count and end trigger ({bot}).",
+        )
+    )
     page.section(f"Game feel and length ({bot})", *parts)
 
 
@@ -102,9 +139,17 @@ def _lead_part(
         "**Lead changes** per game (the sole leader after a round differs from "
         "the last sole leader; scores after each round counted as if the game "
         "ended then; 95% t interval):\n\n"
-        + md_table(_summary_rows(summary, "share_none"),
-                   ["players", "games", "mean [95% CI]", "p10 / median / p90",
-                    "no change", "most"])  # fmt: skip
+        + md_table(
+            _summary_rows(summary, "share_none"),
+            [
+                "players",
+                "games",
+                "mean [95% CI]",
+                "p10 / median / p90",
+                "no change",
+                "most",
+            ],
+        )
     )
 
 
@@ -112,38 +157,57 @@ def _early_part(page: Page, games: pl.DataFrame, bot: str) -> str:
     """Early endings by cause, and the planets whose tables end early most."""
     causes = analysis.early_endings(games)
     page.table("feel_early_endings", causes)
-    by_planet = analysis.early_endings(games.filter(pl.col("n_players") >= 2), by="planet")
+    by_planet = analysis.early_endings(
+        games.filter(pl.col("n_players") >= 2), by="planet"
+    )
     page.table("feel_early_endings_by_planet", by_planet)
     rows = [
-        [str(r["n_players"]), str(r["cause"]), f"{r['games']:,}", f"{r['early']:,}",
-         f"{pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}]"]
+        [
+            str(r["n_players"]),
+            str(r["cause"]),
+            f"{r['games']:,}",
+            f"{r['early']:,}",
+            f"{pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}]",
+        ]
         for r in causes.iter_rows(named=True)
-    ]  # fmt: skip
+    ]
     text = [
         f"**Early endings** (over before round {analysis.feel.FULL_ROUNDS}) by "
         "cause, 95% Wilson intervals:\n\n"
         + md_table(rows, ["players", "cause", "games", "early", "rate [95% CI]"])
     ]
-    worst = (
-        by_planet.filter(
-            (pl.col("cause") == analysis.feel.ANY_CAUSE)
-            & (pl.col("lower") > pl.col("rate_without"))
-        )
-        .sort("n_players", pl.col("rate") - pl.col("rate_without"),
-              descending=[False, True])  # fmt: skip
+    worst = by_planet.filter(
+        (pl.col("cause") == analysis.feel.ANY_CAUSE)
+        & (pl.col("lower") > pl.col("rate_without"))
+    ).sort(
+        "n_players",
+        pl.col("rate") - pl.col("rate_without"),
+        descending=[False, True],
     )
     if worst.height:
         rows = [
-            [str(r["n_players"]), str(r["planet"]), f"{r['games']:,}",
-             f"{pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}]",
-             pct(r["rate_without"])]
+            [
+                str(r["n_players"]),
+                str(r["planet"]),
+                f"{r['games']:,}",
+                f"{pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}]",
+                pct(r["rate_without"]),
+            ]
             for r in worst.iter_rows(named=True)
-        ]  # fmt: skip
+        ]
         text.append(
             "Planets whose tables end early more often than tables without them "
             "(the interval's lower limit above the rate without the planet):\n\n"
-            + md_table(rows, ["players", "planet at the table", "games",
-                              "early [95% CI]", "without it"])  # fmt: skip
+            + md_table(
+                rows,
+                [
+                    "players",
+                    "planet at the table",
+                    "games",
+                    "early [95% CI]",
+                    "without it",
+                ],
+            )
         )
         for (n,), part in worst.partition_by(
             "n_players", as_dict=True, maintain_order=True
@@ -170,8 +234,10 @@ def _length_figure(length: pl.DataFrame) -> Figure:
         part = length.filter(pl.col("end_trigger") == trigger)
         xs = [counts.index(n) + k * width for n in part["n_players"].to_list()]
         ax.bar(xs, part["mean_rounds"].to_list(), width=width, label=str(trigger))
-    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(counts))],
-                  [f"{n} players" for n in counts])  # fmt: skip
+    ax.set_xticks(
+        [i + 0.4 - width / 2 for i in range(len(counts))],
+        [f"{n} players" for n in counts],
+    )
     ax.set_ylabel("mean rounds played (rounds)")
     ax.set_title("Game length by player count and end trigger")
     ax.legend(title="end trigger", fontsize=7)

@@ -1,4 +1,4 @@
-"""Skill depth: does a better player gain more with some corporations or planets?
+"""Skill depth: whether a better player gains more with some boards than others.
 
 The ladder's levels (weakest first, from the runs' manifests) played the same
 setups; each corporation's and planet's mean score at every level, and its gain
@@ -26,7 +26,9 @@ ROLES = ("ladder", "primary", "second")
 
 
 def _cell(r: dict[str, object]) -> str:
-    return f"{fmt(r['mean'], '.1f')} [{fmt(r['lower'], '.1f')}, {fmt(r['upper'], '.1f')}]"
+    return (
+        f"{fmt(r['mean'], '.1f')} [{fmt(r['lower'], '.1f')}, {fmt(r['upper'], '.1f')}]"
+    )
 
 
 def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
@@ -39,9 +41,10 @@ def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
         bot.is_in(levels) & (pl.col("n_bots") == 1) & pl.col("role").is_in(ROLES)
     )
     counts = sorted(
-        n for n in ladder["n_players"].unique().to_list()
+        n
+        for n in ladder["n_players"].unique().to_list()
         if ladder.filter(pl.col("n_players") == n)["bot"].n_unique() == len(levels)
-    )  # fmt: skip
+    )
     if not counts:
         return
     ladder = ladder.filter(pl.col("n_players").is_in(counts))
@@ -65,8 +68,9 @@ def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
         )
         page.table(f"skill_gain_{kind}", gains)
         gains_all.append(
-            gains.with_columns(kind=pl.lit(kind), name=pl.col(kind).cast(pl.String))
-            .drop(kind)
+            gains.with_columns(
+                kind=pl.lit(kind), name=pl.col(kind).cast(pl.String)
+            ).drop(kind)
         )
         for n in counts:
             sub = matrix.filter(pl.col("n_players") == n)
@@ -97,8 +101,9 @@ def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
                 f"{fmt(r['max_gain'], '+.1f')} points (mean "
                 f"{fmt(r['mean_gain'], '+.1f')}); "
                 + (
-                    f"they differ between {kind}s (Cochran's Q p={fmt(r['p_value'], 'p')},"
-                    f" spread {fmt(r['spread'], '.1f')} points)"
+                    f"they differ between {kind}s (Cochran's Q "
+                    f"p={fmt(r['p_value'], 'p')}, spread {fmt(r['spread'], '.1f')} "
+                    "points)"
                     if r["p_value"] < 0.05
                     else f"no evidence that they differ (Cochran's Q p="
                     f"{fmt(r['p_value'], 'p')})"
@@ -107,10 +112,13 @@ def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
             )
     gains = pl.concat(gains_all)
     parts.append(
-        page.figure("skill_gains", _figure(gains, low, high),
-                    f"Each board's score gain from {low} to {high} (points, paired "
-                    "95% cluster-robust intervals), sorted; one panel per player "
-                    "count.")  # fmt: skip
+        page.figure(
+            "skill_gains",
+            _figure(gains, low, high),
+            f"Each board's score gain from {low} to {high} (points, paired "
+            "95% cluster-robust intervals), sorted; one panel per player "
+            "count.",
+        )
     )
     page.section(f"Skill depth ({' < '.join(levels)})", *parts)
 
@@ -118,16 +126,22 @@ def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
 def _figure(gains: pl.DataFrame, low: str, high: str) -> Figure:
     counts = gains["n_players"].unique().sort().to_list()
     rows = max(gains.filter(pl.col("n_players") == n).height for n in counts)
-    fig = Figure(figsize=(4.8 * len(counts) + 0.6, 0.28 * rows + 1.8),
-                 layout="constrained")  # fmt: skip
+    fig = Figure(
+        figsize=(4.8 * len(counts) + 0.6, 0.28 * rows + 1.8), layout="constrained"
+    )
     for i, n in enumerate(counts):
         ax = fig.add_subplot(1, len(counts), i + 1)
         part = gains.filter(pl.col("n_players") == n).sort("gain", descending=True)
         plots.plot_two_policies(
-            ax, part, label="name", policies=[(f"{low} -> {high}", "gain", "lower", "upper")],
+            ax,
+            part,
+            label="name",
+            policies=[(f"{low} -> {high}", "gain", "lower", "upper")],
             xlabel=f"score gain {low} -> {high} (points)",
-        )  # fmt: skip
-        ax.axvline(float(part["gain"].mean()), color="0.5", lw=1, ls=":")
+        )
+        mean_gain = part["gain"].cast(pl.Float64).mean()
+        if isinstance(mean_gain, float):
+            ax.axvline(mean_gain, color="0.5", lw=1, ls=":")
         ax.set_title(f"{n} player(s)")
     fig.suptitle("Skill depth: who gains most from better play")
     return fig

@@ -37,9 +37,16 @@ def _one_policy(games: pl.DataFrame) -> pl.DataFrame:
     """The one-look table of one policy (its columns ``*_a``), no labels."""
     table = analysis.verdict_table(games, games, cluster=CLUSTER)
     return table.select(
-        "n_players", "kind", "name", "win_pp_a", "win_lower_a", "win_upper_a",
-        "score_a", "score_lower_a", "score_upper_a",
-    )  # fmt: skip
+        "n_players",
+        "kind",
+        "name",
+        "win_pp_a",
+        "win_lower_a",
+        "win_upper_a",
+        "score_a",
+        "score_lower_a",
+        "score_upper_a",
+    )
 
 
 def verdict_section(page: Page, homo: pl.DataFrame, policies: Policies) -> None:
@@ -80,7 +87,11 @@ def verdict_section(page: Page, homo: pl.DataFrame, policies: Policies) -> None:
         "n_players", as_dict=True, maintain_order=True
     ).items():
         parts.append(f"**{n} players**\n\n" + _md(part, a_name, b_name))
-    parts.append(page.figure("verdicts", _figure(table, a_name, b_name), _caption(a_name, b_name)))
+    parts.append(
+        page.figure(
+            "verdicts", _figure(table, a_name, b_name), _caption(a_name, b_name)
+        )
+    )
     if two:
         _headlines(page, table, a_name, str(b_name))
         parts.append(_agreement(page, homo, a_name, str(b_name)))
@@ -101,14 +112,22 @@ def _who(a: str, b: str | None) -> str:
 def _md(part: pl.DataFrame, a: str, b: str | None) -> str:
     rows = []
     for r in part.iter_rows(named=True):
-        row = [str(r["kind"]), str(r["name"]),
-               _pp(r, "win_pp_a", "win_lower_a", "win_upper_a")]  # fmt: skip
+        row = [
+            str(r["kind"]),
+            str(r["name"]),
+            _pp(r, "win_pp_a", "win_lower_a", "win_upper_a"),
+        ]
         if b is not None:
-            row += [_pp(r, "win_pp_b", "win_lower_b", "win_upper_b"), f"**{r['label']}**"]
+            row += [
+                _pp(r, "win_pp_b", "win_lower_b", "win_upper_b"),
+                f"**{r['label']}**",
+            ]
         row.append(_pp(r, "score_a", "score_lower_a", "score_upper_a"))
         if b is not None:
-            row += [_pp(r, "score_b", "score_lower_b", "score_upper_b"),
-                    f"*{r['score_label']}*"]  # fmt: skip
+            row += [
+                _pp(r, "score_b", "score_lower_b", "score_upper_b"),
+                f"*{r['score_label']}*",
+            ]
         rows.append(row)
     header = ["kind", "name", f"win - 1/n, pp ({a})"]
     if b is not None:
@@ -123,8 +142,9 @@ def _figure(table: pl.DataFrame, a: str, b: str | None) -> Figure:
     """One panel per player count: every board's effect under each policy."""
     counts = table["n_players"].unique().sort().to_list()
     rows = max(table.filter(pl.col("n_players") == n).height for n in counts)
-    fig = Figure(figsize=(4.6 * len(counts) + 0.6, 0.28 * rows + 1.8),
-                 layout="constrained")  # fmt: skip
+    fig = Figure(
+        figsize=(4.6 * len(counts) + 0.6, 0.28 * rows + 1.8), layout="constrained"
+    )
     policies = [(a, "win_pp_a", "win_lower_a", "win_upper_a")]
     if b is not None:
         policies.append((b, "win_pp_b", "win_lower_b", "win_upper_b"))
@@ -134,10 +154,13 @@ def _figure(table: pl.DataFrame, a: str, b: str | None) -> Figure:
         if b is not None:
             part = part.with_columns(robust=pl.col("label") == "robust")
         plots.plot_two_policies(
-            ax, part, label="name", policies=policies,
+            ax,
+            part,
+            label="name",
+            policies=policies,
             xlabel="win rate - 1/n (percentage points)",
             bold="robust" if b is not None else None,
-        )  # fmt: skip
+        )
         ax.set_title(f"{n} players")
     fig.suptitle("How far from fair: each corporation and planet")
     return fig
@@ -187,16 +210,22 @@ def _agreement(page: Page, homo: pl.DataFrame, a: str, b: str) -> str:
             games_a, games_b, by=(kind,), cluster=CLUSTER, n_boot=400
         )
         frames.append(agreement.with_columns(kind=pl.lit(kind)))
-    table = pl.concat(frames).select("n_players", "kind", pl.exclude("n_players", "kind"))
+    table = pl.concat(frames).select(
+        "n_players", "kind", pl.exclude("n_players", "kind")
+    )
     table = table.sort("n_players", "kind")
     page.table("rank_agreement", table)
     rows = [
-        [str(r["n_players"]), str(r["kind"]), str(r["labels"]),
-         f"{r['shared_clusters']:,} of {r['clusters']:,}",
-         _pp(r, "spearman", "spearman_lower", "spearman_upper", ".2f"),
-         _pp(r, "kendall", "kendall_lower", "kendall_upper", ".2f")]
+        [
+            str(r["n_players"]),
+            str(r["kind"]),
+            str(r["labels"]),
+            f"{r['shared_clusters']:,} of {r['clusters']:,}",
+            _pp(r, "spearman", "spearman_lower", "spearman_upper", ".2f"),
+            _pp(r, "kendall", "kendall_lower", "kendall_upper", ".2f"),
+        ]
         for r in table.iter_rows(named=True)
-    ]  # fmt: skip
+    ]
     low = table.filter(pl.col("spearman_lower") < 0.5)
     page.headlines.append(
         f"**Rank agreement ({a} vs {b}, win rates):** Spearman "
@@ -217,6 +246,15 @@ def _agreement(page: Page, homo: pl.DataFrame, a: str, b: str) -> str:
         "tau-b between the two policies' win rates, with 95% cluster-bootstrap "
         "intervals (the same resampled setups for both policies; 400 resamples):"
         "\n\n"
-        + md_table(rows, ["players", "kind", "labels", "setups shared",
-                          "Spearman [95% CI]", "Kendall [95% CI]"])  # fmt: skip
+        + md_table(
+            rows,
+            [
+                "players",
+                "kind",
+                "labels",
+                "setups shared",
+                "Spearman [95% CI]",
+                "Kendall [95% CI]",
+            ],
+        )
     )
