@@ -114,25 +114,18 @@ def label_balance(
                "design effect"]  # fmt: skip
     fair = pl.col("win_rate") - pl.col("excess")
     plot_df = table.with_columns(
-        excess_lower=pl.col("lower") - fair,
-        excess_upper=pl.col("upper") - fair,
-        lab=pl.format("{}p {}", pl.col("n_players"), pl.col(label).cast(pl.String)),
-    )
-    fig, ax = plots.new_figure(6.4, 0.3 * plot_df.height + 1.5)
-    plots.plot_forest(
-        ax,
-        plot_df,
-        label="lab",
-        estimate="excess",
-        lower="excess_lower",
-        upper="excess_upper",
-        reference=0.0,
-        significant="significant",
-        xlabel="win rate - 1/n",
-    )
+        excess_pp=pl.col("excess") * 100,
+        excess_lower=(pl.col("lower") - fair) * 100,
+        excess_upper=(pl.col("upper") - fair) * 100,
+        lab=pl.col(label).cast(pl.String)
+        + (pl.lit(" (") + pl.col("bot").cast(pl.String) + ")" if many_policies
+           else pl.lit("")),
+    )  # fmt: skip
+    fig = _forest_panels(plot_df, title=f"{title}: win rate - 1/n")
     caption = (
-        f"Win rate minus 1/n of each {label} with 95% cluster-robust intervals "
-        "over setups (filled: significant after Holm)."
+        f"Win rate minus 1/n of each {label} in percentage points with 95% "
+        "cluster-robust intervals over setups (filled: significant after Holm), "
+        "sorted by the effect; one panel per player count."
     )
     intro = (
         "Intervals treat a setup (a group of games dealt alike) as the unit "
@@ -178,6 +171,28 @@ def label_balance(
             f"differences (median over {paired.height} pairs)."
         )
     page.section(title, *parts)
+
+
+def _forest_panels(plot_df: pl.DataFrame, *, title: str) -> Figure:
+    """One forest panel per player count, rows sorted by the effect (pp)."""
+    counts = plot_df["n_players"].unique().sort().to_list()
+    rows = max(plot_df.filter(pl.col("n_players") == n).height for n in counts)
+    fig = Figure(
+        figsize=(4.4 * len(counts) + 0.8, 0.3 * rows + 1.8), layout="constrained"
+    )
+    for i, n in enumerate(counts):
+        ax = fig.add_subplot(1, len(counts), i + 1)
+        part = plot_df.filter(pl.col("n_players") == n).sort(
+            "excess_pp", descending=True
+        )
+        plots.plot_forest(
+            ax, part, label="lab", estimate="excess_pp", lower="excess_lower",
+            upper="excess_upper", reference=0.0, significant="significant",
+            xlabel="win rate - 1/n (percentage points)",
+        )  # fmt: skip
+        ax.set_title(f"{n} players")
+    fig.suptitle(title)
+    return fig
 
 
 def cluster_balance(games: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
@@ -268,7 +283,11 @@ def interaction_section(page: Page, homo: pl.DataFrame) -> None:
     n_main = int(sizes["n_players"][-1])
     sub = table.filter(pl.col("n_players") == n_main)
     fig, ax = plots.new_figure(7.5, 0.35 * sub["corporation"].n_unique() + 2.5)
-    plots.plot_heatmap(ax, sub, row="corporation", col="planet", value="delta")
+    plots.plot_heatmap(
+        ax, sub, row="corporation", col="planet", value="delta",
+        colorbar_label="interaction delta (points)",
+    )  # fmt: skip
+    ax.set_title(f"Corporation x planet interaction, {n_main} players (points)")
     off = sub.filter(excludes_zero("lower", "upper"))
     if off.height:
         r = off.sort(pl.col("delta").abs(), descending=True).row(0, named=True)

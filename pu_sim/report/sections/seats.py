@@ -111,8 +111,9 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
     header += ["Holm p", "score vs table mean [95% CI]", "mean rank"]
     _seat_headlines(page, table)
     plot_df = table.with_columns(
-        excess_lower=pl.col("lower") - pl.col("expected"),
-        excess_upper=pl.col("upper") - pl.col("expected"),
+        excess_pp=pl.col("excess") * 100,
+        excess_lower=(pl.col("lower") - pl.col("expected")) * 100,
+        excess_upper=(pl.col("upper") - pl.col("expected")) * 100,
         label=pl.format("{}p seat {}", pl.col("n_players"), pl.col("seat")),
     )
     bots = plot_df["bot"].unique(maintain_order=True).to_list()
@@ -120,8 +121,8 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
     figs = []
     for name, est, lo, hi, sig, xlabel, caption in (
         (
-            "seat_win_rate", "excess", "excess_lower", "excess_upper", "significant",
-            "win rate - 1/n",
+            "seat_win_rate", "excess_pp", "excess_lower", "excess_upper",
+            "significant", "win rate - 1/n (percentage points)",
             "Win rate minus the fair share 1/n by seat, with 95% cluster-robust "
             "intervals over setups; "
             "filled points differ from 1/n after Holm correction. Seat 0 is the "
@@ -149,6 +150,7 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
                 xlabel=xlabel,
             )
             ax.set_title(str(bot))
+        fig.suptitle(f"Seat order: {xlabel.split(' (')[0]}")
         figs.append(page.figure(name, fig, caption))
     bot = main_bot(homo)
     paired = analysis.paired_differences(homo.filter(pl.col("bot") == bot), by="seat")
