@@ -220,3 +220,13 @@ def test_bot_and_second_are_study_options():
         script.cli(["--bot", "no_such_bot"], description="x", policies=True)
     with pytest.raises(SystemExit):  # only scripts that take policies
         script.cli(["--bot", "greedy"], description="x")
+
+
+def test_pu_sim_study_passes_bot_and_second_to_the_study(monkeypatch, tmp_path):
+    from pu_sim.cli import main
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(study, "main", lambda argv: seen.append(list(argv)) or 0)
+    assert main(["study", "--smoke", "--bot", "greedy", "--second", "random",
+                 "--out", str(tmp_path)]) == 0  # fmt: skip
+    assert seen[0][-4:] == ["--bot", "greedy", "--second", "random"]

@@ -106,6 +106,9 @@ def study(args: argparse.Namespace) -> int:
         argv += ["--seed", str(args.seed)]
     if args.smoke:
         argv.append("--smoke")
+    for flag in ("bot", "second"):
+        if getattr(args, flag, None) is not None:
+            argv += [f"--{flag}", getattr(args, flag)]
     return main_study.main(argv)
 
 
