@@ -155,7 +155,7 @@ def test_verdicts_open_the_report_and_only_robust_findings_are_headlines(tmp_pat
     runs = two_policy_study(tmp_path)
     out = reporting.write_study_report(runs, tmp_path / "report")
     readme = (out / "README.md").read_text()
-    assert readme.startswith("# ") and "(strong, checked by other)" in readme[:200]
+    assert "played by **strong**, checked by **other**" in readme[:400]
     verdicts = readme.index("## Verdicts at a glance (strong, checked by other)")
     assert verdicts < readme.index("## Headline findings")
     table = pl.read_csv(out / "tables" / "verdicts.csv")
