@@ -1,16 +1,24 @@
-"""Corporation and planet balance in multiplayer games.
+"""Corporation and planet balance at every player count, played at strength.
 
 Every seat draws its corporation and planet from the playable pools
 (``pu_sim.simulation.table.PLAYABLE_CORPORATIONS`` / ``PLAYABLE_PLANETS``); the paired
 design deals one setup to a group of n games and rotates the boards one seat
 per game, so each corporation/planet meets the same station, civ piles and
-opponents from every seat.  The report gives win rates against 1/n with Holm
-correction, mean score and rank, Plackett-Luce strengths, the corporation x
-planet interaction and the paired comparisons with their variance savings.
+opponents from every seat.  Every seat plays ``--bot`` (default
+``greedy_tuned``); ``--second`` replays a share of the same setups with a
+second policy so the report labels each finding robust, bot-dependent or
+unresolved.  The report gives the one-look verdict table, win rates against
+1/n with intervals over setups and Holm correction, mean score and rank,
+Plackett-Luce strengths, the corporation x planet cells and interaction, and
+the paired comparisons with their variance savings.
+
+Usage: ``python experiments/corp_planet_balance.py [--games N] [--bot B]
+[--second B] [--seed S] [--jobs J] [--out reports] [--smoke]``
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,45 +29,59 @@ from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
 from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "corp_planet_balance"
-GREEDY = bots.greedy()
+STRONG = bots.preset("greedy_tuned")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
     n_games: int = 10_000  # per player count
     seed: int = 7
-    players: tuple[int, ...] = (2, 3, 4)
-    bot: BotSpec = GREEDY
+    players: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+    bot: BotSpec = STRONG
+    second: BotSpec | None = None  # --second: replays second_share of the setups
+    second_share: float = 0.05
     corporations: tuple[str, ...] = tuple(sorted(PLAYABLE_CORPORATIONS))
     planets: tuple[str, ...] = tuple(sorted(PLAYABLE_PLANETS))
 
 
-SMOKE = {"n_games": 30, "players": (2, 3)}
+SMOKE = {"n_games": 12, "players": (1, 2, 3)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cli(argv, description=__doc__.splitlines()[0])
+    args = cli(argv, description=__doc__.splitlines()[0], policies=True)
     config = configure(Config(), args, smoke=SMOKE)
+    if args.bot is not None:
+        config = dataclasses.replace(config, bot=bots.parse(args.bot))
+    if args.second is not None:
+        config = dataclasses.replace(config, second=bots.parse(args.second))
     out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     runs = []
     for n in config.players:
-        run = out / "runs" / f"{n}p"
-        print(f"{STUDY}: {run.name} ({config.n_games:,} games)", flush=True)
-        runs.append(
-            simulate_run(
-                run,
-                study=STUDY,
-                n_games=config.n_games,
-                seed=config.seed + n,
-                n_jobs=args.jobs,
-                variant=args.variant,
-                players=n,
-                bots=config.bot,
-                corporations=[config.corporations],  # one pool, every seat
-                planets=[config.planets],
-                group_size=n,
+        roles = [("primary", config.bot, 1.0)]
+        if config.second is not None:
+            roles.append(("second", config.second, config.second_share))
+        for role, bot, share in roles:
+            games = max(2 * n, int(config.n_games * share))
+            run = out / "runs" / f"{role}-{bot.label}-{n}p"
+            print(f"{STUDY}: {run.name} ({games:,} games)", flush=True)
+            runs.append(
+                simulate_run(
+                    run,
+                    study=STUDY,
+                    n_games=games,
+                    seed=config.seed + n,
+                    n_jobs=args.jobs,
+                    variant=args.variant,
+                    players=n,
+                    bots=bot,
+                    corporations=[config.corporations],  # one pool, every seat
+                    planets=[config.planets],
+                    group_size=n,
+                    pairing=f"setups-{n}p",
+                    extra={"role": role},
+                    batch_size=8 if bot.kind == "search" else None,
+                )
             )
-        )
     report = write_study_report(runs, out, title="Corporation and planet balance")
     print(report / "README.md")
     return 0

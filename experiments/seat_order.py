@@ -1,18 +1,20 @@
 """Seat order: does the first commander (seat 0) or any seat have an edge?
 
-Plays games at each player count in which every seat uses the same bot, under
-two bot policies (the default greedy bot and a variant that ignores objective
-cards), so the seat effect is measured twice and the report checks that the
-conclusions agree.  Boards rotate one seat per game inside groups of n games
-(the paired design), so the corporations and planets each seat draws from all
-nine and all thirteen spread evenly over the seats.
+Plays games at every player count in which every seat uses the same bot
+(``--bot``, default ``greedy_tuned``); ``--second`` measures the seat effect
+again with a second policy on the same setups, and the report checks that
+the conclusions agree.  Boards rotate one seat per game inside groups of n
+games (the paired design), so the corporations and planets each seat draws
+from all nine and all thirteen spread evenly over the seats; a seat study
+whose seats keep boards of their own is confounded, and the report says so.
 
-Usage: ``python experiments/seat_order.py [--games N] [--seed S] [--jobs J]
-[--out reports] [--smoke]``
+Usage: ``python experiments/seat_order.py [--games N] [--bot B] [--second B]
+[--seed S] [--jobs J] [--out reports] [--smoke]``
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,42 +24,53 @@ from pu_sim.report.reporting import write_study_report
 from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "seat_order"
+STRONG = bots.preset("greedy_tuned")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
-    n_games: int = 30_000  # per (player count, bot policy)
+    n_games: int = 30_000  # per player count
     seed: int = 20240611
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
-    policies: tuple[BotSpec, ...] = (
-        bots.greedy(),
-        bots.greedy("greedy_no_objectives", objective=0.0),
-    )
+    bot: BotSpec = STRONG
+    second: BotSpec | None = None  # --second: replays second_share of the setups
+    second_share: float = 0.05
 
 
 SMOKE = {"n_games": 40, "players": (2, 4)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cli(argv, description=__doc__.splitlines()[0])
+    args = cli(argv, description=__doc__.splitlines()[0], policies=True)
     config = configure(Config(), args, smoke=SMOKE)
+    if args.bot is not None:
+        config = dataclasses.replace(config, bot=bots.parse(args.bot))
+    if args.second is not None:
+        config = dataclasses.replace(config, second=bots.parse(args.second))
     out = args.out / STUDY / run_name(config, args.smoke, args.variant)
+    policies = [("primary", config.bot, 1.0)]
+    if config.second is not None:
+        policies.append(("second", config.second, config.second_share))
     runs = []
-    for bot in config.policies:
+    for role, bot, share in policies:
         for n in config.players:
+            games = max(2 * n, int(config.n_games * share))
             run = out / "runs" / f"{bot.label}-{n}p"
-            print(f"{STUDY}: {run.name} ({config.n_games:,} games)", flush=True)
+            print(f"{STUDY}: {run.name} ({games:,} games)", flush=True)
             runs.append(
                 simulate_run(
                     run,
                     study=STUDY,
-                    n_games=config.n_games,
+                    n_games=games,
                     seed=config.seed + n,
                     n_jobs=args.jobs,
                     variant=args.variant,
                     players=n,
                     bots=bot,
                     group_size=n,
+                    pairing=f"setups-{n}p",
+                    extra={"role": role},
+                    batch_size=8 if bot.kind == "search" else None,
                 )
             )
     report = write_study_report(

@@ -53,7 +53,11 @@ def play_batch(
     k1: int,
     first_game: int,
     out: npt.NDArray[np.void],
+    round_scores: npt.NDArray[np.int16] | None = None,
 ) -> None: ...
+
+TRACE_ROUNDS: int
+TRACE_NONE: int
 
 class GameState:
     @staticmethod

@@ -318,25 +318,48 @@ cdef TableSpec make_spec(dict spec) except *:
 
 
 def play_batch(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t first_game,
-               out):
+               out, round_scores=None):
     """Play ``len(out) // n_players`` games from ``first_game`` on; fill ``out``.
 
     ``out`` is a structured array of :data:`RECORD_DTYPE` with one row per
-    (game, seat).  The loop runs without the GIL; anomalies inside a game are
-    reported in the ``status`` field, never raised.
+    (game, seat).  ``round_scores``, when given, is an int16 array of shape
+    ``(games, TRACE_ROUNDS, n_players)`` that receives each seat's score after
+    every round (as if the game ended then; the last round's are the final
+    scores), :data:`TRACE_NONE` for rounds a game did not play.  The loop runs
+    without the GIL; anomalies inside a game are reported in the ``status``
+    field, never raised.
     """
     cdef TableSpec ts = make_spec(spec)
     cdef SeatRecord[::1] rec = out
+    cdef int16_t[:, :, ::1] trace
+    cdef int16_t* trace_ptr = NULL
     cdef uint64_t n_games = rec.shape[0] // ts.n_players
     cdef int rc = 0
     if rec.shape[0] % ts.n_players:
         raise ValueError("output length must be a multiple of n_players")
+    if round_scores is not None:
+        trace = round_scores
+        if (trace.shape[0] != <Py_ssize_t>n_games or trace.shape[1] != MAX_ROUNDS
+                or trace.shape[2] != ts.n_players):
+            raise ValueError(
+                f"round_scores must have shape ({n_games}, {MAX_ROUNDS}, "
+                f"{ts.n_players}), got {tuple(round_scores.shape)}"
+            )
+        if n_games:
+            trace_ptr = &trace[0, 0, 0]
     if n_games == 0:
         return
     with nogil:
-        rc = play_games(rules.R, &ts, k0, k1, first_game, n_games, &rec[0])
+        rc = play_games(rules.R, &ts, k0, k1, first_game, n_games, &rec[0], trace_ptr)
     if rc != 0:
         raise MemoryError("play_batch could not allocate its game state")
+
+
+TRACE_ROUNDS = MAX_ROUNDS
+"""Rounds a round score trace has room for (the engine's round limit)."""
+
+TRACE_NONE = ROUND_UNPLAYED
+"""The round score of a round the game did not play."""
 
 
 include "core/api/game_state.pxi"

@@ -86,13 +86,21 @@ def test_main_study_smoke(tmp_path):
     argv = ["--smoke", "--out", str(tmp_path), "--jobs", "1"]
     assert study.main(argv) == 0
     readme = (tmp_path / "main" / "smoke" / "README.md").read_text()
-    for section in ("## Solo scores", "## Solo target calibration",
-                    "## Seat order and the first commander", "## Bots against each other"):  # fmt: skip
+    for section in ("## Verdicts at a glance (greedy_tuned, checked by search-2)",
+                    "## Solo scores", "## Solo target calibration (greedy_tuned)",
+                    "## Seat order and the first commander (greedy_tuned, search-2)",
+                    "## Skill depth (random < greedy < greedy_tuned < search-2)",
+                    "## Game feel and length (greedy_tuned)",
+                    "## Corporation x planet cells (greedy_tuned)"):  # fmt: skip
         assert section in readme
+    assert readme.index("## Verdicts at a glance") < readme.index("## Headline")
+    assert "**Lead changes" in readme  # the primary's runs keep round scores
     manifest = read_report_manifest(tmp_path / "main" / "smoke")
-    assert manifest["study"] == "main" and manifest["config"]["n_games"] == 40
+    assert manifest["study"] == "main" and manifest["config"]["n_games"] == 12
+    assert manifest["config"]["bot"]["label"] == "greedy_tuned"
     assert manifest["command"] == " ".join(["python -m pu_sim.studies.main", *argv])
-    assert len(manifest["runs"]) == 12
+    assert len(manifest["runs"]) == len(study._plan(study.Config(n_games=12,
+        **{k: v for k, v in study.SMOKE.items() if k != "n_games"})))  # fmt: skip
     assert all(r.startswith("runs/") for r in manifest["runs"])
     assert not (tmp_path / "main" / "smoke" / "study.json").exists()
 

@@ -72,7 +72,9 @@ def test_a_strong_corporation_is_named_in_the_headlines(tmp_path):
     out = reporting.write_report(write_run(tmp_path / "strong", df), tmp_path / "r")
     readme = (out / "README.md").read_text()
     headline = next(
-        line for line in readme.splitlines() if line.startswith("- **Corporations:**")
+        line
+        for line in readme.splitlines()
+        if line.startswith("- **Corporations (greedy):**")
     )
     assert "Gamma Corp at 4p" in headline
     assert "after Holm correction" in headline
@@ -285,7 +287,9 @@ def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):
     df = multiplayer_frame(3000, 2, corporations=corps, corp_effect=effect, seed=3)
     out = reporting.write_report(write_run(tmp_path / "r", df), tmp_path / "rep")
     readme = (out / "README.md").read_text()
-    line = next(x for x in readme.splitlines() if x.startswith("- **Corporations:**"))
+    line = next(
+        x for x in readme.splitlines() if x.startswith("- **Corporations (greedy):**")
+    )
     assert "most above: Corp J at 2p" in line and "most below: Corp A at 2p" in line
     named = [c for c in corps if f"{c} at 2p" in line]
     assert len(named) == boards.HEADLINE_ITEMS  # the rest only in the table

@@ -43,6 +43,12 @@ def test_the_paired_design_is_recognised():
     assert solo_paired.is_paired_deck_design(games)
     unpaired = games.with_columns(game_id=pl.int_range(pl.len()))
     assert not solo_paired.is_paired_deck_design(unpaired)
+    few = games.filter(pl.col("deck_green") == 7)  # one deck (7/7/6)
+    assert not solo_paired.is_paired_deck_design(few)
+    # a few paired fixed decks beside a larger run of random decks
+    mixed = pl.concat([games.filter(pl.col("game_id") < 4), unpaired.with_columns(
+        game_id=pl.col("game_id") + 1000)])  # fmt: skip
+    assert not solo_paired.is_paired_deck_design(mixed)
 
 
 def test_the_table_is_fitted_at_the_bot_nearest_the_target():

@@ -109,6 +109,9 @@ def study(args: argparse.Namespace) -> int:
         argv.append("--smoke")
     for file in args.variant:
         argv += ["--variant", str(file)]
+    for flag in ("bot", "second"):
+        if getattr(args, flag, None) is not None:
+            argv += [f"--{flag}", getattr(args, flag)]
     return main_study.main(argv)
 
 

@@ -110,14 +110,16 @@ def _study(sub: Subcommands) -> None:
     study = sub.add_parser(
         "study",
         help="the main job: a balance and solo study with its report",
-        description="Play the main study (solo games for the target-score "
-        "calibration, seats, corporation and planet balance, bot duels) into "
+        description="Play the main study (balance verdicts at 2-6 players "
+        "under two policies, a skill ladder, solo games for the target-score "
+        "calibration) into "
         "resumable run folders and write its report to OUT/main/<run>/.  The "
         "same command resumes an interrupted study.",
     )
     study.add_argument(
         "--games", type=GAMES, default=None,
-        help="size: games per seat run (10000); the other runs are multiples of it",
+        help="size: balance games per player count (4000); the other runs are "
+        "multiples of it",
     )  # fmt: skip
     study.add_argument("--seed", type=SEED, default=None, help="root seed (20240611)")
     study.add_argument(
@@ -130,6 +132,15 @@ def _study(sub: Subcommands) -> None:
     )  # fmt: skip
     study.add_argument("--smoke", action="store_true", help="a run of seconds")
     add_variant_argument(study)
+    study.add_argument(
+        "--bot", default=None,
+        help="the bot at every seat (greedy_tuned); e.g. greedy, 'search:budget=8'",
+    )  # fmt: skip
+    study.add_argument(
+        "--second", default=None,
+        help="the second policy, of another style, that checks the findings "
+        "(default: the search bot over --bot's weights)",
+    )  # fmt: skip
 
 
 def _report(sub: Subcommands) -> None:

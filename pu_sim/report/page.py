@@ -1,5 +1,8 @@
 """A report page under construction: headlines, sections, figures and tables.
 
+``opening`` holds what comes before the headlines (warnings, the one-look
+verdict table); ``sections`` what follows them.
+
 Sections add to a :class:`Page`: a table is written to ``tables/<name>.csv`` at
 once, a figure to ``figures/<name>.png``; the assembly
 (:mod:`pu_sim.report.reporting`) writes the page's ``README.md`` last.
@@ -24,6 +27,7 @@ class Page:
     """The report being written into the folder ``out``."""
 
     out: Path
+    opening: list[str] = field(default_factory=list)
     headlines: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)

@@ -19,6 +19,7 @@ import polars as pl
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 COLOUR_OF = {"green": "tab:green", "orange": "tab:orange", "red": "tab:red"}
 """Event colours drawn in their own colour."""
@@ -106,19 +107,27 @@ def plot_heatmap(
     center: float | None = 0.0,
     cmap: str = "RdBu_r",
     fmt: str = "{:+.1f}",
+    significant: str | None = None,
+    colorbar_label: str | None = None,
 ) -> list[Artist]:
     """Heatmap of ``value`` over ``row`` x ``col`` (e.g. corporation x planet).
 
     With ``center`` the colour scale is symmetric around it, so positive and
-    negative interaction deltas read as equally strong at equal size.
+    negative interaction deltas read as equally strong at equal size.  Cells
+    flagged in the boolean column ``significant`` are framed and their numbers
+    set in bold (e.g. significant after a multiple-comparison correction).
     """
     rows = table[row].unique(maintain_order=True).sort().to_list()
     cols = table[col].unique(maintain_order=True).sort().to_list()
     grid = np.full((len(rows), len(cols)), np.nan)
     ri = {v: i for i, v in enumerate(rows)}
     ci = {v: j for j, v in enumerate(cols)}
+    marked = np.zeros(grid.shape, dtype=bool)
     for r, c, v in table.select(row, col, value).iter_rows():
         grid[ri[r], ci[c]] = np.nan if v is None else v
+    if significant is not None:
+        for r, c, flag in table.select(row, col, significant).iter_rows():
+            marked[ri[r], ci[c]] = bool(flag)
     kwargs: dict[str, Any] = {"cmap": cmap, "aspect": "auto"}
     if center is not None and np.isfinite(grid).any():
         span = float(np.nanmax(np.abs(grid - center))) or 1.0
@@ -135,9 +144,66 @@ def plot_heatmap(
                 if np.isfinite(grid[i, j]):
                     artists.append(
                         ax.text(j, i, fmt.format(grid[i, j]), ha="center",
-                                va="center", fontsize=8)
+                                va="center", fontsize=8,
+                                fontweight="bold" if marked[i, j] else "normal")
                     )  # fmt: skip
-    ax.figure.colorbar(image, ax=ax, label=value)
+    for i, j in zip(*np.nonzero(marked), strict=True):
+        artists.append(
+            ax.add_patch(
+                Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black")
+            )
+        )
+    ax.figure.colorbar(image, ax=ax, label=colorbar_label or value)
+    return artists
+
+
+def plot_two_policies(
+    ax: Axes,
+    table: pl.DataFrame,
+    *,
+    label: str,
+    policies: Sequence[tuple[str, str, str, str]],
+    xlabel: str,
+    bold: str | None = None,
+) -> list[Artist]:
+    """Forest plot of one effect under several policies, one row per label.
+
+    ``policies`` are ``(name, estimate, lower, upper)`` column sets, drawn
+    side by side in each row (first filled circles, then hollow squares, ...)
+    with a legend naming them; rows are in the table's order, top down.  Rows
+    flagged in the boolean column ``bold`` get bold tick labels (e.g. robust
+    findings).
+    """
+    names = table[label].cast(pl.String).to_list()
+    y = np.arange(len(names))[::-1].astype(float)
+    artists: list[Artist] = []
+    styles = [("o", "tab:blue", "tab:blue"), ("s", "white", "tab:orange"),
+              ("^", "white", "tab:green")]  # fmt: skip
+    step = 0.25 if len(policies) > 1 else 0.0
+    for k, (name, est_col, lo_col, hi_col) in enumerate(policies):
+        est = table[est_col].to_numpy().astype(float)
+        lo = table[lo_col].to_numpy().astype(float)
+        hi = table[hi_col].to_numpy().astype(float)
+        err = np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0.0, None)
+        yk = y + step * (0.5 - k)
+        marker, face, edge = styles[k % len(styles)]
+        bars = ax.errorbar(est, yk, xerr=err, fmt="none", ecolor=edge, lw=1)
+        artists.extend(bars.lines[2])
+        artists.append(
+            ax.scatter(est, yk, marker=marker, facecolor=face, edgecolor=edge,
+                       zorder=3, label=name)
+        )  # fmt: skip
+    artists.append(ax.axvline(0.0, color="tab:red", lw=1, ls="--"))
+    ax.set_yticks(y, names)
+    if bold is not None:
+        strong = {n for n, flag in zip(names, table[bold].to_list(), strict=True)
+                  if flag}  # fmt: skip
+        for tick in ax.get_yticklabels():
+            if tick.get_text() in strong:
+                tick.set_fontweight("bold")
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="best", fontsize=7)
     return artists
 
 

@@ -29,9 +29,11 @@ import polars as pl
 
 from pu_sim.report.manifest import MANIFEST, read_report_manifest, write_report_manifest
 from pu_sim.report.page import Page
-from pu_sim.report.runs import load_runs, run_info
+from pu_sim.report.policies import Policies, find_policies
+from pu_sim.report.runs import load_round_scores, load_runs, run_info
 from pu_sim.report.sections.boards import (
     breakdown_section,
+    cell_section,
     interaction_section,
     label_balance,
 )
@@ -40,16 +42,55 @@ from pu_sim.report.sections.calibration import (
     calibration_robustness,
     calibration_section,
 )
+from pu_sim.report.sections.feel import feel_section
 from pu_sim.report.sections.runs import runs_facts
 from pu_sim.report.sections.seats import seat_section
+from pu_sim.report.sections.shared import main_bot
+from pu_sim.report.sections.skill import skill_section
 from pu_sim.report.sections.solo import has_deck, solo_boards, solo_summary
 from pu_sim.report.sections.solo_paired import (
     is_paired_deck_design,
     paired_calibration_section,
 )
+from pu_sim.report.sections.verdicts import verdict_section
+from pu_sim.report.sections.warnings import warnings_section
 from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
 
 __all__ = ["main", "write_report", "write_study_report"]
+
+
+def _rebuild_words(out_dir: Path, run_dirs: Sequence[Path], command: str | None) -> str:
+    """How to rebuild the report, and how to replay its runs when they are gone."""
+    inside = all(_is_below(d, out_dir) for d in run_dirs)
+    text = (
+        "Rebuild this report without simulating with "
+        f"`python -m pu_sim.report {_rebuild_path(out_dir)}`"
+        + (
+            " (it reads the run folders under `runs/` beside it, which are not "
+            "committed)"
+            if inside
+            else ""
+        )
+    )
+    if command and not command.startswith("python -m pu_sim.report"):
+        text += f"; `{command}` plays every game again (same seeds, same games)"
+    return text + "."
+
+
+def _is_below(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _rebuild_path(out_dir: Path) -> str:
+    """The report folder as the rebuild command names it (relative when it can)."""
+    try:
+        return str(out_dir.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(out_dir)
 
 
 def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
@@ -62,31 +103,51 @@ def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
     return mp.join(pol, on=gk)
 
 
-def _multiplayer(page: Page, games: pl.DataFrame) -> None:
-    """The multiplayer sections: one-bot games for balance, mixed ones for bots."""
+def _multiplayer(
+    page: Page, games: pl.DataFrame, policies: Policies, confounded: Sequence[str]
+) -> None:
+    """The multiplayer sections: one-bot games for balance, mixed ones for bots.
+
+    With a primary (and second) policy, the balance sections read only their
+    games; the other one-bot games (a skill ladder's weaker levels) have
+    their own section.
+    """
     mp = games.filter(pl.col("n_players") >= 2)
     if mp.height == 0:
         return
-    mp = _with_policy(mp)
     homo = mp.filter(pl.col("n_bots") == 1)
     mixed = mp.filter(pl.col("n_bots") > 1)
-    seat = seat_section(page, homo)
+    verdict_section(page, homo, policies)
+    chosen = [b for b in (policies.primary, policies.second) if b is not None]
+    if chosen:
+        homo = homo.filter(pl.col("bot").cast(pl.String).is_in(chosen))
+    seat = seat_section(page, homo.filter(~pl.col("run").is_in(list(confounded))))
     if homo.height:
         many = homo["bot"].n_unique() > 1
-        label_balance(page, homo, "corporation", "Corporations", many)
-        label_balance(page, homo, "planet", "Planets", many)
-        interaction_section(page, homo)
+        alone = policies.second is None  # else the verdicts headline them
+        who = " and ".join(chosen) or str(main_bot(homo))
+        label_balance(page, homo, "corporation", f"Corporations ({who})", many, alone)
+        label_balance(page, homo, "planet", f"Planets ({who})", many, alone)
+        main = homo.filter(pl.col("bot") == (policies.primary or main_bot(homo)))
+        cell_section(page, main)
+        interaction_section(page, main)
         breakdown_section(page, homo)
     bot_section(page, mixed)
     robustness_section(page, seat)
 
 
 def _solo(page: Page, games: pl.DataFrame) -> None:
-    """The solo sections: scores, boards, then one calibration per bot."""
+    """The solo sections: scores, boards, then one calibration per bot.
+
+    Runs marked for the calibration (``role``) are its games when there are
+    any; a skill ladder's solo games then only join the score summary.
+    """
     solo = games.filter(pl.col("n_players") == 1)
     if solo.height == 0:
         return
     solo_summary(page, solo)
+    if (solo["role"] == "calibration").any():
+        solo = solo.filter(pl.col("role") == "calibration")
     if not has_deck(solo):
         return
     if is_paired_deck_design(solo):  # setups replayed under many decks
@@ -97,7 +158,8 @@ def _solo(page: Page, games: pl.DataFrame) -> None:
     # and planets are pooled here (their own difficulty is the section above).
     split = ["bot"] if solo["bot"].n_unique() > 1 else []
     if not split:
-        calibration_section(page, solo, "", "Solo target calibration")
+        only = str(solo["bot"][0])
+        calibration_section(page, solo, "", f"Solo target calibration ({only})")
         return
     fits: dict[str, pl.DataFrame] = {}
     for key, part in solo.partition_by(
@@ -150,18 +212,26 @@ def write_study_report(
     out_dir.mkdir(parents=True, exist_ok=True)
     total = games.height
     ok = games.filter(pl.col("status") == "ok") if "status" in games.columns else games
+    ok = _with_policy(ok)
+    policies = find_policies(infos, ok)
     page = Page(out_dir)
+    confounded, set_aside = warnings_section(page, infos)
     _solo(page, ok)
-    _multiplayer(page, ok)
+    _multiplayer(page, ok.filter(~pl.col("run").is_in(set_aside)), policies, confounded)
+    skill_section(page, ok, policies)
+    if policies.primary is not None:
+        feel_section(page, ok, policies.primary, load_round_scores(run_dirs))
     n_games = ok.select(pl.struct("run", "game_id").n_unique()).item()
     study = study or infos[0].study
     heading = title or f"{study}: {out_dir.name}"
     text = [
         f"# {heading}",
         f"Generated by `pu_sim.report.reporting.write_report` from {len(infos)} run "
-        f"folder(s), {n_games:,} games. Every number below is computed from the "
-        "runs' data; re-run `python -m pu_sim.report <this folder>` to "
-        "rebuild it without simulating.",
+        f"folder(s), {n_games:,} games"
+        + (f", {policies.words()}" if policies.primary else "")
+        + ". Every number below is computed from the runs' data. "
+        + _rebuild_words(out_dir, run_dirs, command),
+        *page.opening,
         "## Headline findings",
         "\n".join(f"- {h}" for h in page.headlines) or "- (no analysable games)",
         *page.sections,

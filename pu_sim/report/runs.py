@@ -19,11 +19,19 @@ from pu_sim.analysis.calibration import DECK_COLUMNS
 from pu_sim.simulation import runfolder
 from pu_sim.simulation.frames import SCORE_PARTS
 
-__all__ = ["COLUMNS", "PAIR_SHIFT", "RunInfo", "concat_enums", "load_runs", "run_info"]
+__all__ = [
+    "COLUMNS",
+    "PAIR_SHIFT",
+    "RunInfo",
+    "concat_enums",
+    "load_round_scores",
+    "load_runs",
+    "run_info",
+]
 
 COLUMNS = (
     "game_id", "seat", "n_players", "corporation", "planet", "bot", "score", "rank",
-    "won", *SCORE_PARTS, "status", *DECK_COLUMNS,
+    "won", *SCORE_PARTS, "rounds", "end_trigger", "status", *DECK_COLUMNS,
 )  # fmt: skip
 """Columns a report reads (others stay on disk)."""
 
@@ -49,13 +57,47 @@ class RunInfo:
     wall_time_s: float | None
     games_per_s: float | None
     manifest: dict[str, Any] = field(repr=False)
+    status: str = "complete"
+    completed_games: int | None = None
+    role: str = ""
+    ladder: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    seat_corporations: tuple[Any, ...] = ()
+    seat_planets: tuple[Any, ...] = ()
+    bot_specs: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run stopped before its last game (interrupted, running)."""
+        done = self.completed_games
+        return self.status != "complete" or (
+            isinstance(done, int) and isinstance(self.n_games, int)
+            and done < self.n_games
+        )  # fmt: skip
 
 
 def _bot_text(entry: Any) -> str:
     """A bot of the manifest as the report names it (greedy: with its changes)."""
     if isinstance(entry, dict):
+        from pu_sim.bots import PRESETS, SEARCH_PARAMS
+
         label = str(entry.get("label") or entry.get("kind") or "?")
         params = entry.get("params") or {}
+        if label in PRESETS and all(
+            params.get(k) == v for k, v in PRESETS[label].items()
+        ):
+            return label
+        if entry.get("kind") == "search":
+            budget, width, minor = (
+                params.get(k, default) for k, (_, default) in SEARCH_PARAMS.items()
+            )
+            over, differs = _closest_preset(params)
+            return (
+                f"{label} (search: {budget:g} rollouts per decision over the {width:g}"
+                f" best moves by {over}'s weights"
+                + (f" with {differs}" if differs else "")
+                + (", placements and tracks only)" if minor == 0 else ")")
+            )
         if entry.get("kind") == "greedy" and params:
             from pu_sim.bots import GREEDY_WEIGHTS
 
@@ -69,6 +111,25 @@ def _bot_text(entry: Any) -> str:
                 return f"{label} (greedy, {inner})"
         return label
     return str(entry)
+
+
+def _closest_preset(params: dict[str, Any]) -> tuple[str, str]:
+    """The preset (or greedy) whose weights ``params`` change least, and the changes."""
+    from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
+
+    def changes(base: dict[str, float]) -> list[str]:
+        return [
+            f"{k}={params[k]:g}"
+            for k in GREEDY_WEIGHTS
+            if k in params and params[k] != base.get(k, GREEDY_WEIGHTS[k])
+        ]
+
+    options = {
+        "greedy": changes({}),
+        **{n: changes(dict(w)) for n, w in PRESETS.items()},
+    }
+    best = min(options, key=lambda n: len(options[n]))
+    return best, ", ".join(options[best])
 
 
 def run_info(run_dir: Path) -> RunInfo:
@@ -97,7 +158,22 @@ def run_info(run_dir: Path) -> RunInfo:
         wall_time_s=m.get("wall_time_s"),
         games_per_s=m.get("games_per_s"),
         manifest=m,
+        status=str(m.get("status") or "complete"),
+        completed_games=m.get("completed_games"),
+        role=str(metadata.get("role") or ""),
+        ladder=tuple(str(b) for b in metadata.get("ladder") or ()),
+        options=dict(config.get("options") or {}),
+        seat_corporations=tuple(_seat_pools(config.get("corporations"))),
+        seat_planets=tuple(_seat_pools(config.get("planets"))),
+        bot_specs=tuple(b for b in config.get("bots") or [] if isinstance(b, dict)),
     )
+
+
+def _seat_pools(value: Any) -> list[Any]:
+    """Each seat's pool as a hashable value (a name, "random", or a tuple)."""
+    if not isinstance(value, list):
+        return []
+    return [tuple(v) if isinstance(v, list) else v for v in value]
 
 
 def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
@@ -130,6 +206,7 @@ def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
             .with_columns(
                 pl.col("bot").cast(pl.String),
                 run=pl.lit(name),
+                role=pl.lit(info.role),
                 group=(
                     pl.lit(index, pl.UInt64) * (1 << PAIR_SHIFT)
                     + pl.col("game_id").cast(pl.UInt64) // max(info.group_size, 1)
@@ -179,3 +256,13 @@ def concat_enums(frames: list[pl.DataFrame]) -> pl.DataFrame:
         for f in frames
     ]
     return pl.concat(unified, how="diagonal_relaxed")
+
+
+def load_round_scores(run_dirs: Sequence[Path]) -> pl.DataFrame | None:
+    """The round score tables of the runs that kept one, with ``run``; or None."""
+    frames = []
+    for d in run_dirs:
+        table = runfolder.scan_round_scores(d)
+        if table is not None:
+            frames.append(table.with_columns(run=pl.lit(run_info(d).name)).collect())
+    return pl.concat(frames) if frames else None

@@ -163,6 +163,29 @@ def solo_target_columns(data: GameData) -> list[pl.Expr]:
     ]
 
 
+def round_score_frame(
+    trace: npt.NDArray[np.int16], first_game: int, none: int
+) -> pl.DataFrame:
+    """The round score table of a batch (``analysis.feel.ROUND_SCORE_SCHEMA``).
+
+    ``trace[i, r, p]`` is seat ``p``'s score after round ``r + 1`` of game
+    ``first_game + i``, ``none`` where the game did not play that round; the
+    table has one row per played (game, round, seat), in that order.
+    """
+    from pu_sim.analysis.feel import ROUND_SCORE_SCHEMA
+
+    game, rnd, seat = np.nonzero(trace != none)
+    return pl.DataFrame(
+        {
+            "game_id": game.astype(np.uint64) + np.uint64(first_game),
+            "round": (rnd + 1).astype(np.uint8),
+            "seat": seat.astype(np.uint8),
+            "score": trace[game, rnd, seat],
+        },
+        schema=ROUND_SCORE_SCHEMA,
+    )
+
+
 def empty_records(dtype: np.dtype[np.void], n_rows: int) -> npt.NDArray[np.void]:
     """A zeroed record array for the core to fill."""
     return np.zeros(n_rows, dtype=dtype)

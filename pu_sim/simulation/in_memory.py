@@ -43,6 +43,27 @@ def play_range(
     return out
 
 
+def play_range_traced(
+    spec: dict[str, Any],
+    root: RootSeed,
+    first_game: int,
+    n_games: int,
+    variant: Variant | None = None,
+) -> tuple[npt.NDArray[np.void], pl.DataFrame]:
+    """:func:`play_range` plus the games' round score table.
+
+    The same games (tracing only reads the game between rounds), and each
+    seat's score after every round (:func:`frames.round_score_frame`).
+    """
+    core = import_core()
+    players = int(spec["n_players"])
+    out = frames.empty_records(core.RECORD_DTYPE, n_games * players)
+    trace = np.empty((n_games, core.TRACE_ROUNDS, players), dtype=np.int16)
+    rules = load_rules(variant=variant)
+    core.play_batch(rules.core, spec, root.k0, root.k1, first_game, out, trace)
+    return out, frames.round_score_frame(trace, first_game, core.TRACE_NONE)
+
+
 def simulate(
     n_games: int,
     table: TableSetup | None = None,

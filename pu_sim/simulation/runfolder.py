@@ -4,13 +4,18 @@ Layout (the analyses and reports rely on it exactly)::
 
     <out>/manifest.json
     <out>/data/part-<first_game:012d>-<n_games:06d>.parquet
+    <out>/round_scores/part-<first_game:012d>-<n_games:06d>.parquet  (optional)
 
 One Parquet file holds one finished batch: games ``[first_game, first_game +
 n_games)``, one row per (game, seat), in ``game_id, seat`` order, so the files
 in name order are the whole run in game order.  Read a run with
 :func:`scan_run` (or ``polars.scan_parquet(f"{out}/data/*.parquet")``) and its
 facts with :func:`read_manifest`; :func:`find_run_folders` finds the runs of
-a study.  This module is the only reader and writer of run manifests.
+a study.  A run played with ``round_scores=True`` also keeps each seat's score
+after every round (``analysis.feel.ROUND_SCORE_SCHEMA``) in ``round_scores/``,
+one part per batch, written before the batch's ``data/`` part (so a finished
+batch always has both); read it with :func:`scan_round_scores`.  This module
+is the only reader and writer of run manifests.
 
 Every file is written under a temporary name in the same folder (``.<name>.tmp``,
 which no ``*.parquet`` glob matches), flushed to disk with fsync and then
@@ -35,6 +40,7 @@ import polars as pl
 
 MANIFEST = "manifest.json"
 DATA = "data"
+ROUND_SCORES = "round_scores"
 LOCK = ".lock"
 FORMAT = "pu_sim-run/1"
 """Manifest format tag; bumped if the folder layout ever changes."""
@@ -169,6 +175,7 @@ def encode_part(frame: pl.DataFrame) -> bytes:
 def write_part(data_dir: Path, first_game: int, n_games: int, data: bytes) -> Path:
     """Write one finished batch's Parquet bytes as its part file, atomically."""
     path = data_dir / part_name(first_game, n_games)
+    data_dir.mkdir(parents=True, exist_ok=True)
     with atomic_open(path) as fh:
         fh.write(data)
     return path
@@ -177,7 +184,7 @@ def write_part(data_dir: Path, first_game: int, n_games: int, data: bytes) -> Pa
 def remove_temporaries(run_dir: StrPath) -> int:
     """Delete temporary files a killed process left behind; return how many."""
     count = 0
-    for folder in (Path(run_dir), Path(run_dir) / DATA):
+    for folder in (Path(run_dir), Path(run_dir) / DATA, Path(run_dir) / ROUND_SCORES):
         if folder.is_dir():
             for p in folder.glob(".*.tmp"):
                 with contextlib.suppress(OSError):
@@ -425,6 +432,19 @@ def scan_run(path: StrPath) -> pl.LazyFrame:
         if col in schema and schema[col] != pl.Enum(labels)
     }
     return frame.cast(casts) if casts else frame
+
+
+def scan_round_scores(path: StrPath) -> pl.LazyFrame | None:
+    """The run's round score table (game, round, seat, score), or None.
+
+    None when the run was played without ``round_scores``; like
+    :func:`scan_run` it reads the finished parts only.
+    """
+    folder = Path(path) / ROUND_SCORES
+    files = sorted(p for p in folder.glob("part-*.parquet") if parse_part_name(p.name))
+    if not files:
+        return None
+    return pl.scan_parquet(files)
 
 
 def _empty_frame(manifest: Mapping[str, Any]) -> pl.DataFrame:

@@ -68,12 +68,13 @@ from pu_sim._build_check import import_core
 from pu_sim.rules import Variant, load_rules
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
-from pu_sim.simulation.in_memory import play_range
+from pu_sim.simulation.in_memory import play_range, play_range_traced
 from pu_sim.simulation.runfolder import (
     DATA,
     FORMAT,
     LOCK,
     MANIFEST,
+    ROUND_SCORES,
     RunFolderError,
     StrPath,
     encode_part,
@@ -173,6 +174,7 @@ def run(
     scheduler: str | None = None,
     progress: bool | None = None,
     metadata: Mapping[str, Any] | None = None,
+    round_scores: bool = False,
     **table_args: Unpack[TableArgs],
 ) -> RunResult:
     """Play ``n_games`` games into the run folder ``out``, or resume it.
@@ -212,6 +214,12 @@ def run(
         Free-form JSON facts for readers of the folder (a study name, what the
         run is paired with); recorded in the manifest as ``metadata``, never
         compared when resuming.
+    round_scores
+        Also keep each seat's score after every round in the folder's
+        ``round_scores/`` table (:func:`pu_sim.simulation.runfolder.scan_round_scores`),
+        for lead changes.  Off by default: it costs a scoring pass per round.
+        The games are the same either way; a folder resumes only with the
+        setting it was started with.
 
     Returns
     -------
@@ -251,6 +259,7 @@ def run(
         "n_games": n_games, "out": out, **_table_fields(table), "seed": seed,
         "n_jobs": n_jobs, "batch_size": batch_size, "backend": backend,
         "scheduler": scheduler, "progress": progress, "metadata": metadata,
+        "round_scores": bool(round_scores),
     }  # fmt: skip
     labels: list[str] = list(spec["bot_labels"])  # type: ignore[call-overload]
     empty = frames.to_frame(
@@ -311,7 +320,7 @@ def run(
         try:
             with _on_sigterm_interrupt():
                 tasks = (
-                    delayed(_play_part)(spec, root, f, n, table.variant)
+                    delayed(_play_part)(spec, root, f, n, table.variant, round_scores)
                     for f, n in todo
                 )
                 _write_as_finished(path, parallel(tasks), manifest, session, bar,
@@ -351,8 +360,9 @@ def _play_part(
     first: int,
     n: int,
     variant: Variant | None = None,
-) -> tuple[int, int, bytes]:
-    """One batch on a worker: its range and its Parquet bytes.
+    rounds: bool = False,
+) -> tuple[int, int, bytes, bytes | None]:
+    """One batch on a worker: its range and Parquet bytes, and its round scores'.
 
     The worker builds the frame and encodes it, so that work runs in parallel
     and the one process writing the folder only copies bytes to disk: it
@@ -360,17 +370,22 @@ def _play_part(
     Compressed bytes are also the cheapest thing to send back from a process
     or a cluster node.
     """
-    records = play_range(spec, root, first, n, variant)
+    trace = None
+    if rounds:
+        records, table = play_range_traced(spec, root, first, n, variant)
+        trace = encode_part(table)
+    else:
+        records = play_range(spec, root, first, n, variant)
     frame = frames.to_frame(
         records, load_rules(variant=variant).data, spec["bot_labels"]
     )
     del records
-    return first, n, encode_part(frame)
+    return first, n, encode_part(frame), trace
 
 
 def _write_as_finished(
     path: Path,
-    results: Iterable[tuple[int, int, bytes]],
+    results: Iterable[tuple[int, int, bytes, bytes | None]],
     manifest: dict[str, Any],
     session: dict[str, Any],
     bar: Any,
@@ -379,8 +394,10 @@ def _write_as_finished(
     """Write each batch the moment it finishes; keep the manifest current."""
     last_manifest = time.perf_counter()
     try:
-        for first, size, data in results:
-            _write(path, first, size, data)
+        for first, size, data, rounds in results:
+            if rounds is not None:  # first: a finished data part implies its trace
+                _write(path / ROUND_SCORES, first, size, rounds)
+            _write(path / DATA, first, size, data)
             del data
             session["games_played"] += size
             session["batches_played"] += 1
@@ -400,10 +417,10 @@ def _write_as_finished(
                 close()
 
 
-def _write(path: Path, first: int, size: int, data: bytes) -> None:
+def _write(folder: Path, first: int, size: int, data: bytes) -> None:
     """Write a part; a failed write (full disk) names the file and the cause."""
     try:
-        write_part(path / DATA, first, size, data)
+        write_part(folder, first, size, data)
     except OSError as exc:
         raise OSError(
             exc.errno, f"cannot write part {first}+{size}: {exc.strerror or exc}"
@@ -560,7 +577,7 @@ def _previous_manifest(path: Path) -> dict[str, Any] | None:
         raise RunFolderError(f"run folder {path} exists and is not a folder")
     if (path / MANIFEST).exists():
         return read_manifest(path)
-    visible = [p for p in path.iterdir() if p.name not in (LOCK, DATA)]
+    visible = [p for p in path.iterdir() if p.name not in (LOCK, DATA, ROUND_SCORES)]
     if visible or part_files(path):
         raise RunFolderError(
             f"{path} is not empty and holds no {MANIFEST}: not a run folder; "
@@ -637,6 +654,9 @@ def _config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                 out.append("bot parameters differ")
         else:
             out.append(f"{key} {_short(was)} here {_short(now)}")
+    was_traced, now_traced = bool(old.get("round_scores")), bool(new["round_scores"])
+    if was_traced != now_traced:  # older manifests have no such key: untraced
+        out.append(f"round_scores {was_traced} here {now_traced}")
     return out
 
 

@@ -1,34 +1,40 @@
-"""The main job: a small balance and solo study that leaves a report.
+"""The main job: balance verdicts at strength, in a few minutes on two cores.
 
-``python -m pu_sim.studies.main`` plays, on two cores in a few minutes:
+``python -m pu_sim.studies.main`` (``pu-sim study``) plays:
 
-* solo games with the greedy bot on a few fixed event decks (the rulebook's
-  default 7/7/6, and decks heavy in each colour) plus random decks (every valid
-  mix equally likely), for the target-score calibration;
-* 2- and 4-player games with the greedy bot at every seat, for the seat and
-  first-commander effects;
-* 4-player games where every seat draws a corporation and a planet from all
-  nine and all thirteen (each board once per game, paired: a setup is played
-  with the boards rotated through the seats), for corporation and planet
-  balance;
-* seat-swapped duels (greedy vs random at 2 players, greedy vs a greedy that
-  ignores objective cards at 4 players) on paired setups, for the bot
-  comparison;
+* **balance** at every player count 2-6 with the strong bot (``--bot``,
+  default ``greedy_tuned``) at every seat: each seat draws its corporation and
+  planet from all of them and a setup is played once per seat with the boards
+  rotated (the paired design), so the same runs measure corporations, planets
+  and seat order; each seat's score after every round is kept for lead
+  changes;
+* a **second policy** of another style (``--second``, default the search bot
+  with the strong bot's weights at a small budget) on a paired subsample of
+  the same setups, so every corporation and planet finding is labelled robust,
+  bot-dependent or unresolved;
+* a **skill ladder** (random, greedy, the strong bot, the second policy) on
+  the same solo and 4-player setups, for the skill-depth matrix;
+* **solo** games with the strong bot on fixed event decks and random decks,
+  for the target-score calibration;
 
-and writes the report to ``reports/main/<run>/`` (README.md, figures, tables,
+and writes the report to ``<out>/main/<run>/`` (README.md, figures, tables,
 the report manifest with this command and the Config; the run folders with
-their manifests under ``runs/``).  Flags:
-``--games`` scales the sizes (the number of 4-player games; default 10,000),
-``--seed``, ``--jobs``, ``--out`` (reports root) and ``--smoke``.
+their manifests under ``runs/``).  Each run's manifest names its bot and its
+role in the study (``metadata.role``), which is how the report knows which
+policy is which.  Flags: ``--games`` (balance games per player count,
+default 4,000; the other runs are multiples of it), ``--bot``, ``--second``,
+``--seed``, ``--jobs``, ``--out`` and ``--smoke``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
@@ -40,43 +46,93 @@ STUDY = "main"
 
 Mix = tuple[int, int, int]
 
-GREEDY = bots.greedy()
-NO_OBJECTIVES = bots.greedy("greedy_no_objectives", objective=0.0)
+STRONG = bots.preset("greedy_tuned")
+
+SEARCH_BUDGET = 2
+"""Rollouts per searched decision of the default second policy: what the study
+can afford (search costs tens of times greedy per game even at this budget)."""
+
+LOOKAHEAD = ("next_fit", "next_fit_deep")
+"""Greedy's one-step look at the next depots: the search bot drops it, since
+its rollouts look ahead themselves and it makes each rollout about ten times
+costlier at 1-2 players (2-player search-2: 0.54 s a game without, 6.5 s with)."""
+
+
+def search_over(bot: BotSpec, budget: int = SEARCH_BUDGET) -> BotSpec:
+    """The search bot over ``bot``'s weights: another style of play, same knowledge.
+
+    It keeps the two best moves by ``bot``'s weights (without greedy's
+    next-depot lookahead, :data:`LOOKAHEAD`) at placements and track choices
+    and plays the one whose rollouts (``budget`` per decision) end best;
+    every other decision is greedy's (``minor=0``).
+    """
+    weights = {k: v for k, v in bot.params.items() if k in bots.GREEDY_WEIGHTS}
+    weights.update(dict.fromkeys(LOOKAHEAD, 0.0))
+    return bots.search(f"search-{budget}", budget=budget, width=2, minor=0.0, **weights)
+
+
+SECOND = search_over(STRONG)
+LADDER = (bots.random(), bots.greedy())
 
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
-    """Sizes are multiples of ``n_games`` (the 4-player seat run)."""
+    """Sizes are multiples of ``n_games`` (balance games per player count)."""
 
-    n_games: int = 10_000
+    n_games: int = 4_000
     seed: int = 20240611
+    bot: BotSpec = STRONG
+    second: BotSpec = SECOND
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)
+    second_share: float = 0.05  # x n_games per player count, the same setups
+    ladder: tuple[BotSpec, ...] = LADDER  # weakest first; the bot and second follow
+    ladder_players: tuple[int, ...] = (1, 4)
+    ladder_share: float = 0.1  # x n_games per level and player count
+    ladder_second_share: float = 0.03  # the second policy's share of the ladder
     fixed_decks: tuple[Mix, ...] = ((7, 7, 6), (14, 3, 3), (3, 14, 3), (3, 3, 14))
-    solo_per_deck: float = 0.5  # x n_games, per fixed deck
-    solo_random: float = 4.0  # x n_games, random decks
-    seat_players: tuple[int, ...] = (2, 4)
-    balance_players: int = 4
-    balance_share: float = 1.0  # x n_games, every board from every seat
-    duel_share: float = 0.5  # x n_games, per seat order of each duel
-    greedy: BotSpec = GREEDY
-    variant: BotSpec = NO_OBJECTIVES
+    solo_per_deck: float = 0.075  # x n_games, per fixed deck
+    solo_random: float = 0.6  # x n_games, random decks
+    round_scores: bool = True
 
 
-SMOKE = {"n_games": 40}
+SMOKE = {
+    "n_games": 12,
+    "players": (2, 3),
+    "second_share": 0.0,
+    "ladder_players": (1, 3),
+    "ladder_share": 0.0,
+    "ladder_second_share": 0.0,
+    "solo_per_deck": 0.5,
+    "solo_random": 1.0,
+}
+"""A run of seconds: two setups per second-policy and ladder run (the least)."""
+
+ALL_BOARDS = {
+    "corporations": [tuple(sorted(PLAYABLE_CORPORATIONS))],
+    "planets": [tuple(sorted(PLAYABLE_PLANETS))],
+}
+"""Every seat draws from every playable corporation and planet."""
 
 
-def _plan(config: Config) -> list[tuple[str, dict[str, object]]]:
+def _games(n: float, players: int) -> int:
+    """At least two whole setups (a setup is played once per seat)."""
+    return max(2 * players, int(n))
+
+
+def _plan(config: Config) -> list[tuple[str, dict[str, Any]]]:
     """Every run of the study: (folder name, simulate_run arguments)."""
     n = config.n_games
-    runs: list[tuple[str, dict[str, object]]] = []
+    runs: list[tuple[str, dict[str, Any]]] = []
     for mix in config.fixed_decks:
         runs.append(
             (
                 "solo-deck-{}-{}-{}".format(*mix),
                 {
                     "players": 1,
-                    "n_games": max(10, int(n * config.solo_per_deck)),
+                    "n_games": _games(n * config.solo_per_deck, 1),
                     "options": RuleOptions(event_deck_mix=mix),
-                    "bots": config.greedy,
+                    "bots": config.bot,
+                    "extra": {"role": "calibration"},
                 },
             )
         )
@@ -85,64 +141,101 @@ def _plan(config: Config) -> list[tuple[str, dict[str, object]]]:
             "solo-random-decks",
             {
                 "players": 1,
-                "n_games": max(10, int(n * config.solo_random)),
+                "n_games": _games(n * config.solo_random, 1),
                 "options": RuleOptions(event_deck_mix="random"),
-                "bots": config.greedy,
+                "bots": config.bot,
+                "extra": {"role": "calibration"},
             },
         )
     )
-    for p in config.seat_players:
-        runs.append(
-            (
-                f"seats-{p}p",
-                {"players": p, "n_games": n, "bots": config.greedy, "group_size": p},
-            )
-        )
-    runs.append(
-        (
-            f"balance-{config.balance_players}p",
-            {
-                "players": config.balance_players,
-                "n_games": max(config.balance_players, int(n * config.balance_share)),
-                "bots": config.greedy,
-                "corporations": [tuple(sorted(PLAYABLE_CORPORATIONS))],
-                "planets": [tuple(sorted(PLAYABLE_PLANETS))],
-                "group_size": config.balance_players,
-            },
-        )
-    )
-    duels = ((2, config.greedy, bots.random()), (4, config.greedy, config.variant))
-    for p, a, b in duels:
-        pairing = f"{p}p-{a.label}-{b.label}"
-        for tag, first, second in (("ab", a, b), ("ba", b, a)):
-            seats = [first if i % 2 == 0 else second for i in range(p)]
+    for p in config.players:
+        pairing = f"setups-{p}p"
+        for role, bot, share in (
+            ("primary", config.bot, 1.0),
+            ("second", config.second, config.second_share),
+        ):
             runs.append(
                 (
-                    f"duel-{pairing}-{tag}",
+                    f"{role}-{bot.label}-{p}p",
                     {
                         "players": p,
-                        "n_games": max(10, int(n * config.duel_share)),
-                        "bots": seats,
+                        "n_games": _games(n * share, p),
+                        "bots": bot,
+                        "group_size": p,
                         "pairing": pairing,
-                        "seed": config.seed + 100 + p,
+                        **ALL_BOARDS,
+                        "seed": config.seed + 10 * p,
+                        "extra": {"role": role},
+                        "round_scores": config.round_scores and role == "primary",
                     },
                 )
             )
+    levels = [*config.ladder, config.bot, config.second]
+    for p in config.ladder_players:
+        pairing = f"setups-{p}p"
+        for bot in levels:
+            if p in config.players and bot in (config.bot, config.second):
+                continue  # the balance runs above are this level's games
+            share = (
+                config.ladder_second_share
+                if bot == config.second
+                else config.ladder_share
+            )
+            boards = ALL_BOARDS if p > 1 else {}
+            runs.append(
+                (
+                    f"ladder-{bot.label}-{p}p",
+                    {
+                        "players": p,
+                        "n_games": _games(n * share, p),
+                        "bots": bot,
+                        "group_size": p,
+                        "pairing": pairing,
+                        **boards,
+                        "seed": config.seed + 10 * p,
+                        "extra": {"role": "ladder"},
+                    },
+                )
+            )
+    ladder = [b.label for b in levels]
+    for _, kwargs in runs:
+        kwargs["extra"]["ladder"] = ladder
     return runs
 
 
+def with_bot(config: Config, bot: str | None, second: str | None) -> Config:
+    """The Config with ``--bot`` / ``--second`` applied (by name or spec string).
+
+    A new ``--bot`` without ``--second`` searches over the new bot's weights.
+    """
+    changes: dict[str, Any] = {}
+    if bot is not None:
+        changes["bot"] = bots.parse(bot)
+        changes["second"] = search_over(changes["bot"])
+    if second is not None:
+        changes["second"] = bots.parse(second)
+    new = dataclasses.replace(config, **changes)
+    if new.bot.label == new.second.label:
+        raise ValueError(f"--bot and --second must differ, both are {new.bot.label!r}")
+    return new
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the default study and write ``<out>/main/<run>/``; returns 0."""
+    """Run the study and write ``<out>/main/<run>/``; returns 0."""
     from pu_sim.report.reporting import write_study_report
 
-    args = cli(argv, description="The main job: a small balance and solo study.")
-    config = configure(Config(), args, smoke=SMOKE)
+    args = cli(
+        argv,
+        description="The main job: balance verdicts at strength.",
+        policies=True,
+    )
+    config = with_bot(configure(Config(), args, smoke=SMOKE), args.bot, args.second)
     out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     start = time.perf_counter()
     runs: list[Path] = []
     for i, (name, kwargs) in enumerate(_plan(config)):
         print(f"[{i + 1}] {name}: {kwargs['n_games']:,} games", flush=True)
-        # Seat-swapped duels carry one seed so both orders get the same setups.
+        # Runs of one pairing carry one seed so that they deal the same setups.
         kwargs.setdefault("seed", config.seed + i)
         runs.append(
             simulate_run(
@@ -150,14 +243,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 study=STUDY,
                 n_jobs=args.jobs,
                 variant=args.variant,
-                **kwargs,  # type: ignore[arg-type]
+                batch_size=_batch(kwargs["bots"]),
+                **kwargs,
             )
         )
     played = time.perf_counter() - start
     report = write_study_report(
         runs,
         out,
-        title="pu_sim main study: balance and solo",
+        title="pu_sim main study: balance verdicts",
         study=STUDY,
         command=" ".join(
             ["python -m pu_sim.studies.main", *(sys.argv[1:] if argv is None else argv)]
@@ -171,6 +265,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(report / "README.md")
     return 0
+
+
+def _batch(bot: BotSpec) -> int | None:
+    """Small batches for a searching bot, so both workers get some."""
+    return 8 if bot.kind == "search" else None
 
 
 if __name__ == "__main__":

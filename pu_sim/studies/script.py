@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pu_sim.bots import BotSpec
+from pu_sim.bots import parse as parse_bot
 from pu_sim.rules import RuleOptions, Variant
 from pu_sim.simulation.table import SeatChoice
 
@@ -42,13 +43,20 @@ class Args:
     smoke: bool
     variant: Variant | None = None
     """The variant every run of the study plays (``--variant FILE``, repeatable)."""
+    bot: str | None = None
+    second: str | None = None
 
 
-def cli(argv: Sequence[str] | None, *, description: str) -> Args:
+def cli(
+    argv: Sequence[str] | None, *, description: str, policies: bool = False
+) -> Args:
     """Parse the shared experiment flags; unknown flags are an error.
 
     ``--games`` and ``--seed`` default to None: the script's Config decides.
     ``--smoke`` asks for a run of seconds (CI runs every script that way).
+    ``policies`` adds ``--bot`` (the bot every seat plays) and ``--second``
+    (the second policy, of another style, that checks its findings): names
+    or spec strings for :func:`pu_sim.bots.parse`, None when not given.
     """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=None, help="games per cell")
@@ -64,13 +72,32 @@ def cli(argv: Sequence[str] | None, *, description: str) -> Args:
         "--variant", type=Path, action="append", default=[], metavar="FILE",
         help="play a variant of the game (repeatable, applied in order)",
     )  # fmt: skip
+    if policies:
+        parser.add_argument(
+            "--bot", default=None,
+            help="the bot at every seat (default greedy_tuned; e.g. greedy, "
+            "'search:budget=8')",
+        )  # fmt: skip
+        parser.add_argument(
+            "--second", default=None,
+            help="the second policy, of another style (default: the search bot "
+            "over --bot's weights)",
+        )  # fmt: skip
     ns = parser.parse_args(argv)
     if ns.games is not None and ns.games < 1:
         parser.error(f"--games must be >= 1, got {ns.games}")
+    for flag in ("bot", "second"):
+        name = getattr(ns, flag, None)
+        if name is not None:
+            try:
+                parse_bot(name)
+            except (TypeError, ValueError) as exc:
+                parser.error(f"--{flag}: {exc}")
     variant = Variant.read(*ns.variant) if ns.variant else None
     return Args(
         games=ns.games, seed=ns.seed, jobs=ns.jobs, out=ns.out, smoke=ns.smoke,
-        variant=variant,
+        variant=variant, bot=getattr(ns, "bot", None),
+        second=getattr(ns, "second", None),
     )  # fmt: skip
 
 
@@ -114,6 +141,7 @@ def simulate_run(
     extra: dict[str, Any] | None = None,
     batch_size: int | None = None,
     variant: Variant | None = None,
+    round_scores: bool = False,
 ) -> Path:
     """Play one run of a study into ``run_dir`` with :func:`pu_sim.run`.
 
@@ -127,7 +155,9 @@ def simulate_run(
     ``extra`` go to the manifest's ``metadata``.  ``batch_size`` (default: the
     runner's) sets the games per core call: a run of few slow games (search
     bots) needs batches smaller than ``n_games / n_jobs`` to use every worker.
-    Results do not depend on it.  ``variant`` plays a variant of the game.
+    Results do not depend on it.  ``variant`` plays a variant of the game;
+    ``round_scores`` keeps each seat's score after every round (the
+    runner's option of that name).
 
     A folder holding only a manifest (its games deleted) is replayed from
     scratch, since nothing can be lost; a folder holding games of a different
@@ -148,7 +178,7 @@ def simulate_run(
         out=run_dir, players=players, corporations=corporations, planets=planets,
         bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
         group_size=groups, progress=None, variant=variant,
-        batch_size=batch_size or DEFAULT_BATCH_SIZE,
+        batch_size=batch_size or DEFAULT_BATCH_SIZE, round_scores=round_scores,
         metadata={"study": study, "name": run_dir.name, "pairing": pairing,
                   **(extra or {})},
     )  # fmt: skip

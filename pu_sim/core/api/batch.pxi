@@ -146,28 +146,61 @@ cdef void game_init(Game_t* g, const Rules_t* R, const TableSpec* spec, uint64_t
     rng_seed(&g.rng, k0, k1, game_index, STREAM_PLAY)
 
 
-cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
-                      uint32_t* moves, SearchScratch* scratch) noexcept nogil:
-    """Play a dealt game to the end with the seats' core bots (`scratch`: the
-    search bot's buffers, NULL when no seat searches)."""
-    cdef int n, i
-    advance(g, R)
-    while g.stage != ST_DONE:
-        n = legal_moves(g, R, moves)
-        if n == 0:
-            g.status = STATUS_NO_LEGAL_MOVE
-            finish_game(g, R)
-            return
-        if n == 1:
-            i = 0
-        else:
-            i = bot_choose(g, R, spec, scratch, moves, n)
-            if i < 0 or i >= n:
-                g.status = STATUS_BAD_MOVE
-                finish_game(g, R)
-                return
-        apply_move(g, R, moves[i])
+# The round score trace: each seat's score after every round, counted as if the
+# game ended then (analysis/feel.py ROUND_SCORE_SCHEMA).  A round is over when the
+# game reaches the next round's start; its scores are taken on a copy of the game,
+# so play is untouched.  The last round's are the final scores.
+
+cdef struct RoundTrace:
+    Game_t copy                     # scored in place of the game
+    int16_t* scores                 # MAX_ROUNDS x n_players, ROUND_UNPLAYED where unplayed
+    int traced                      # rounds written so far
+
+
+cdef enum:
+    ROUND_UNPLAYED = -32768         # a round the game did not play
+
+
+cdef void trace_start(RoundTrace* trace, int16_t* scores, int n_players) noexcept nogil:
+    cdef int k
+    trace.scores = scores
+    trace.traced = 0
+    for k in range(MAX_ROUNDS * n_players):
+        scores[k] = ROUND_UNPLAYED
+
+
+cdef inline void trace_round(const Game_t* g, const Rules_t* R,
+                             RoundTrace* trace) noexcept nogil:
+    """Round g.round is over: score a copy of the game as if it ended now."""
+    cdef int p
+    memcpy(&trace.copy, g, sizeof(Game_t))
+    score_game(&trace.copy, R)
+    for p in range(g.n_players):
+        trace.scores[(g.round - 1) * g.n_players + p] = trace.copy.pl[p].score
+    trace.traced = g.round
+
+
+cdef void trace_final(const Game_t* g, RoundTrace* trace) noexcept nogil:
+    """The game's last round: its final scores."""
+    cdef int p
+    if g.round < 1 or g.round > MAX_ROUNDS:
+        return
+    for p in range(g.n_players):
+        trace.scores[(g.round - 1) * g.n_players + p] = g.pl[p].score
+    trace.traced = g.round
+
+
+cdef void advance_traced(Game_t* g, const Rules_t* R, RoundTrace* trace) noexcept nogil:
+    """advance(), stopping at each round's end to trace it when `trace` is set."""
+    if trace == NULL:
         advance(g, R)
+        return
+    while g.decision == D_NONE and g.stage != ST_DONE:
+        if (g.stage == ST_ROUND_START and not g.in_pool and g.status == STATUS_OK
+                and 1 <= g.round <= MAX_ROUNDS and trace.traced < g.round):
+            trace_round(g, R, trace)
+        if advance_step(g, R):
+            return
 
 
 cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec,
@@ -244,28 +277,69 @@ cdef void write_records(const Game_t* g, const Rules_t* R, const TableSpec* spec
         r.patches_on_tiles = pl.patches_on_tiles
 
 
+cdef void play_to_end(Game_t* g, const Rules_t* R, const TableSpec* spec,
+                      uint32_t* moves, SearchScratch* scratch,
+                      RoundTrace* trace) noexcept nogil:
+    """Play a dealt game to the end with the seats' core bots (`scratch`: the
+    search bot's buffers, NULL when no seat searches; `trace`: where the
+    round scores go, NULL when they are not kept)."""
+    cdef int n, i
+    advance_traced(g, R, trace)
+    while g.stage != ST_DONE:
+        n = legal_moves(g, R, moves)
+        if n == 0:
+            g.status = STATUS_NO_LEGAL_MOVE
+            finish_game(g, R)
+            break
+        if n == 1:
+            i = 0
+        else:
+            i = bot_choose(g, R, spec, scratch, moves, n)
+            if i < 0 or i >= n:
+                g.status = STATUS_BAD_MOVE
+                finish_game(g, R)
+                break
+        apply_move(g, R, moves[i])
+        advance_traced(g, R, trace)
+    if trace != NULL:
+        trace_final(g, trace)
+
+
 cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64_t k1,
-                    uint64_t first_game, uint64_t n_games, SeatRecord* out) noexcept nogil:
-    """Play n_games consecutive games; returns -1 if memory ran out."""
+                    uint64_t first_game, uint64_t n_games, SeatRecord* out,
+                    int16_t* round_scores) noexcept nogil:
+    """Play n_games consecutive games; returns -1 if memory ran out.
+
+    `round_scores` (NULL: not kept) receives MAX_ROUNDS x n_players scores per
+    game, ROUND_UNPLAYED for rounds not played."""
     cdef Game_t* g = <Game_t*>malloc(sizeof(Game_t))
     cdef uint32_t* moves = <uint32_t*>malloc(MAX_MOVES * sizeof(uint32_t))
     cdef SearchScratch* scratch = NULL
+    cdef RoundTrace* trace = NULL
     cdef uint64_t i
+    cdef int per_game = MAX_ROUNDS * spec.n_players
     if spec_searches(spec):
         scratch = <SearchScratch*>malloc(sizeof(SearchScratch))   # one per batch
-    if g == NULL or moves == NULL or (spec_searches(spec) and scratch == NULL):
+    if round_scores != NULL:
+        trace = <RoundTrace*>malloc(sizeof(RoundTrace))
+    if (g == NULL or moves == NULL or (spec_searches(spec) and scratch == NULL)
+            or (round_scores != NULL and trace == NULL)):
         free(g)
         free(moves)
         free(scratch)
+        free(trace)
         return -1
     for i in range(n_games):
+        if trace != NULL:
+            trace_start(trace, &round_scores[i * per_game], spec.n_players)
         game_init(g, R, spec, k0, k1, first_game + i)
         if g.status == STATUS_OK:
-            play_to_end(g, R, spec, moves, scratch)
+            play_to_end(g, R, spec, moves, scratch, trace)
         else:
             finish_game(g, R)
         write_records(g, R, spec, first_game + i, &out[i * spec.n_players])
     free(g)
     free(moves)
     free(scratch)
+    free(trace)
     return 0

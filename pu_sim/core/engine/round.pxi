@@ -233,42 +233,51 @@ cdef void start_player_draft(Game_t* g, const Rules_t* R, int p) noexcept nogil:
     advance(g, R)
 
 
+cdef inline bint advance_step(Game_t* g, const Rules_t* R) noexcept nogil:
+    """One step of advance(); 1 when advance must stop (an anomaly finished the
+    game, a pool awaits a decision, a scenario pause).  Apart so that a caller
+    can look at the game between stages (the round score trace, api/batch.pxi)."""
+    if g.status != STATUS_OK:
+        finish_game(g, R)
+        return 1
+    if g.in_pool:
+        if resolve_pool(g, R):
+            return 1
+        g.in_pool = 0
+        return 0
+    if g.stage == ST_ROUND_START:
+        stage_round_start(g, R)
+    elif g.stage == ST_OBJECTIVES:
+        stage_objectives(g, R)
+    elif g.stage == ST_EVENT:
+        stage_event(g, R)
+    elif g.stage == ST_EVENT_PLAYERS:
+        stage_event_players(g, R)
+    elif g.stage == ST_EVENT_CIV:
+        stage_picks(g, R, ST_CHECK, CTX_CIV)
+    elif g.stage == ST_CHECK:
+        stage_check(g, R)
+    elif g.stage == ST_DRAFT:
+        stage_draft(g, R)
+    elif g.stage == ST_CIV:
+        stage_picks(g, R, ST_END_ROUND, CTX_CIV)
+    elif g.stage == ST_END_ROUND:
+        stage_end_round(g, R)
+    elif g.stage == ST_END_EFFECTS:
+        stage_end_effects(g, R)
+    elif g.stage == ST_END_PICKS:
+        stage_end_picks(g, R)
+    elif g.stage == ST_SCORE:
+        finish_game(g, R)
+    elif g.stage == ST_PAUSED:
+        return 1
+    else:
+        g.status = STATUS_NO_LEGAL_MOVE                 # unreachable stage: engine bug
+    return 0
+
+
 cdef void advance(Game_t* g, const Rules_t* R) noexcept nogil:
     """Run the game until a decision is pending or the game is over."""
     while g.decision == D_NONE and g.stage != ST_DONE:
-        if g.status != STATUS_OK:
-            finish_game(g, R)
+        if advance_step(g, R):
             return
-        if g.in_pool:
-            if resolve_pool(g, R):
-                return
-            g.in_pool = 0
-            continue
-        if g.stage == ST_ROUND_START:
-            stage_round_start(g, R)
-        elif g.stage == ST_OBJECTIVES:
-            stage_objectives(g, R)
-        elif g.stage == ST_EVENT:
-            stage_event(g, R)
-        elif g.stage == ST_EVENT_PLAYERS:
-            stage_event_players(g, R)
-        elif g.stage == ST_EVENT_CIV:
-            stage_picks(g, R, ST_CHECK, CTX_CIV)
-        elif g.stage == ST_CHECK:
-            stage_check(g, R)
-        elif g.stage == ST_DRAFT:
-            stage_draft(g, R)
-        elif g.stage == ST_CIV:
-            stage_picks(g, R, ST_END_ROUND, CTX_CIV)
-        elif g.stage == ST_END_ROUND:
-            stage_end_round(g, R)
-        elif g.stage == ST_END_EFFECTS:
-            stage_end_effects(g, R)
-        elif g.stage == ST_END_PICKS:
-            stage_end_picks(g, R)
-        elif g.stage == ST_SCORE:
-            finish_game(g, R)
-        elif g.stage == ST_PAUSED:
-            return
-        else:
-            g.status = STATUS_NO_LEGAL_MOVE                 # unreachable stage: engine bug

@@ -7,11 +7,14 @@ the other (corporation x planet) and split into its scoring categories.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
+from matplotlib.figure import Figure
 
 from pu_sim import analysis
+from pu_sim.analysis import stats
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
 from pu_sim.report.page import Page, attempt
@@ -21,18 +24,32 @@ from pu_sim.simulation.frames import SCORE_PARTS
 __all__ = [
     "HEADLINE_ITEMS",
     "breakdown_section",
+    "cell_section",
+    "cluster_balance",
     "interaction_section",
     "label_balance",
 ]
+
+CLUSTER = "group"
+"""The setup group: the unit of every interval here."""
 
 HEADLINE_ITEMS = 6
 """At most this many labels are named in one headline (the strongest and weakest)."""
 
 
 def label_balance(
-    page: Page, homo: pl.DataFrame, label: str, title: str, many_policies: bool
+    page: Page,
+    homo: pl.DataFrame,
+    label: str,
+    title: str,
+    many_policies: bool,
+    headline: bool = True,
 ) -> None:
-    """Balance table, forest plot, strengths and paired comparisons of a label."""
+    """Balance table, forest plot, strengths and paired comparisons of a label.
+
+    ``headline=False`` keeps its findings out of the headlines (when the
+    verdicts under two policies state them).
+    """
     labels = homo[label].unique()
     if labels.len() < 2:
         only = labels.to_list()[0] if labels.len() else "none"
@@ -44,10 +61,12 @@ def label_balance(
         )
         return
     by = ("bot", label) if many_policies else (label,)
-    table = analysis.balance_table(homo, by=by)
+    table = cluster_balance(homo, by)
     page.table(f"{label}_balance", table)
     sig = table.filter(pl.col("significant"))
-    if sig.height == 0:
+    if not headline:
+        pass
+    elif sig.height == 0:
         page.headlines.append(
             f"**{title}:** no {label}'s win rate differs from 1/n at any player count "
             f"after Holm correction ({table.height} comparisons)."
@@ -86,34 +105,36 @@ def label_balance(
             fmt(r["p_adjusted"], "p"),
             ci(r, "mean_score", "score_lower", "score_upper", ".1f"),
             ci(r, "mean_rank", "rank_lower", "rank_upper", ".2f"),
+            fmt(r["design_effect"], ".2f"),
         ]
         for r in table.iter_rows(named=True)
     ]
     header = ["players", *(["bot"] if many_policies else []), label, "seats played"]
-    header += ["win rate [95% CI]", "Holm p", "mean score", "mean rank"]
+    header += ["win rate [95% CI]", "Holm p", "mean score", "mean rank",
+               "design effect"]  # fmt: skip
     fair = pl.col("win_rate") - pl.col("excess")
     plot_df = table.with_columns(
-        excess_lower=pl.col("lower") - fair,
-        excess_upper=pl.col("upper") - fair,
-        lab=pl.format("{}p {}", pl.col("n_players"), pl.col(label).cast(pl.String)),
-    )
-    fig, ax = plots.new_figure(6.4, 0.3 * plot_df.height + 1.5)
-    plots.plot_forest(
-        ax,
-        plot_df,
-        label="lab",
-        estimate="excess",
-        lower="excess_lower",
-        upper="excess_upper",
-        reference=0.0,
-        significant="significant",
-        xlabel="win rate - 1/n",
-    )
+        excess_pp=pl.col("excess") * 100,
+        excess_lower=(pl.col("lower") - fair) * 100,
+        excess_upper=(pl.col("upper") - fair) * 100,
+        lab=pl.col(label).cast(pl.String)
+        + (pl.lit(" (") + pl.col("bot").cast(pl.String) + ")" if many_policies
+           else pl.lit("")),
+    )  # fmt: skip
+    fig = _forest_panels(plot_df, title=f"{title}: win rate - 1/n")
     caption = (
-        f"Excess win rate of each {label} over 1/n with 95% Wilson intervals "
-        "(filled: significant after Holm)."
+        f"Win rate minus 1/n of each {label} in percentage points with 95% "
+        "cluster-robust intervals over setups (filled: significant after Holm), "
+        "sorted by the effect; one panel per player count."
     )
-    parts = [md_table(rows, header), page.figure(f"{label}_win_rate", fig, caption)]
+    intro = (
+        "Intervals treat a setup (a group of games dealt alike) as the unit "
+        "(cluster-robust, CR1, t with setups - 1 degrees of freedom); the design "
+        "effect is that variance over the variance if every seat were "
+        "independent (above 1: naive intervals would be too narrow)."
+    )
+    parts = [intro, md_table(rows, header),
+             page.figure(f"{label}_win_rate", fig, caption)]  # fmt: skip
     bot = main_bot(homo)
     main = homo.filter(pl.col("bot") == bot)
     strength, err = attempt(lambda: analysis.strength_model(main, by=label, n_boot=100))
@@ -152,6 +173,106 @@ def label_balance(
     page.section(title, *parts)
 
 
+def _forest_panels(plot_df: pl.DataFrame, *, title: str) -> Figure:
+    """One forest panel per player count, rows sorted by the effect (pp)."""
+    counts = plot_df["n_players"].unique().sort().to_list()
+    rows = max(plot_df.filter(pl.col("n_players") == n).height for n in counts)
+    fig = Figure(
+        figsize=(4.4 * len(counts) + 0.8, 0.3 * rows + 1.8), layout="constrained"
+    )
+    for i, n in enumerate(counts):
+        ax = fig.add_subplot(1, len(counts), i + 1)
+        part = plot_df.filter(pl.col("n_players") == n).sort(
+            "excess_pp", descending=True
+        )
+        plots.plot_forest(
+            ax, part, label="lab", estimate="excess_pp", lower="excess_lower",
+            upper="excess_upper", reference=0.0, significant="significant",
+            xlabel="win rate - 1/n (percentage points)",
+        )  # fmt: skip
+        ax.set_title(f"{n} players")
+    fig.suptitle(title)
+    return fig
+
+
+def cluster_balance(games: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """Win rate, score and rank per label with intervals over setups (``group``).
+
+    ``lower``/``upper`` bound the win rate, ``excess`` is the rate minus 1/n;
+    p-values test a fair share and are Holm-adjusted over the whole table.
+    """
+    wins = analysis.cluster_win_rates(games, by=by, cluster=CLUSTER)
+    keys = ["n_players", *by]
+    score = analysis.cluster_means(games, by=by, value="score", cluster=CLUSTER)
+    rank = analysis.cluster_means(games, by=by, value="rank", cluster=CLUSTER)
+    adjusted = stats.adjust(wins["p_value"].to_numpy(), "holm")
+    return (
+        wins.select(
+            *keys, "n", "clusters", "win_rate", "expected", "excess",
+            lower=pl.col("lower") + pl.col("expected"),
+            upper=pl.col("upper") + pl.col("expected"),
+            p_value="p_value", p_adjusted=pl.Series(adjusted),
+            significant=pl.Series(adjusted < 0.05), design_effect="design_effect",
+        )
+        .join(score.select(*keys, mean_score="mean", score_lower="lower",
+                           score_upper="upper"), on=keys)
+        .join(rank.select(*keys, mean_rank="mean", rank_lower="lower",
+                          rank_upper="upper"), on=keys)
+    )  # fmt: skip
+
+
+def cell_section(page: Page, games: pl.DataFrame) -> None:
+    """Corporation x planet cells against fair, significant ones marked (Holm)."""
+    if games["corporation"].n_unique() < 2 or games["planet"].n_unique() < 2:
+        return
+    bot = main_bot(games)
+    cells = analysis.cell_effects(games, cluster=CLUSTER, correction="holm")
+    cells = cells.with_columns(effect_pp=pl.col("effect") * 100)
+    page.table("corporation_planet_cells", cells)
+    counts = cells["n_players"].unique().sort().to_list()
+    n_corp = cells["corporation"].n_unique()
+    fig = Figure(figsize=(7.5 * len(counts), 0.4 * n_corp + 3.0), layout="constrained")
+    for i, n in enumerate(counts):
+        ax = fig.add_subplot(1, len(counts), i + 1)
+        plots.plot_heatmap(
+            ax, cells.filter(pl.col("n_players") == n), row="corporation",
+            col="planet", value="effect_pp", significant="significant",
+            fmt="{:+.0f}", colorbar_label="win rate - 1/n (percentage points)",
+        )  # fmt: skip
+        ax.set_title(f"{n} players")
+    fig.suptitle(f"Corporation x planet: win rate - 1/n ({bot})")
+    sig = cells.filter(pl.col("significant"))
+    page.headlines.append(
+        f"**Corporation x planet ({bot}):** {sig.height} of {cells.height} "
+        "combinations' win rates differ from 1/n after Holm correction over all "
+        "of them"
+        + (
+            ": "
+            + "; ".join(
+                f"{r['corporation']} on {r['planet']} at {r['n_players']}p "
+                f"{fmt(r['effect_pp'], '+.0f')} pp"
+                for r in sig.sort(pl.col("effect").abs(), descending=True)
+                .head(HEADLINE_ITEMS)
+                .iter_rows(named=True)
+            )
+            if sig.height
+            else ""
+        )
+        + "."
+    )
+    page.section(
+        f"Corporation x planet cells ({bot})",
+        "Each combination's win rate minus 1/n in percentage points, with "
+        "intervals over setups and p-values Holm-adjusted over every cell of "
+        "every player count (a few dozen cells would otherwise show some "
+        "'significant' ones by chance); framed bold cells are significant after "
+        "the correction (table `corporation_planet_cells.csv`).",
+        page.figure("corporation_planet_cells", fig,
+                    f"Corporation x planet win rate - 1/n ({bot}); framed: "
+                    "significant after Holm; one panel per player count."),
+    )  # fmt: skip
+
+
 def interaction_section(page: Page, homo: pl.DataFrame) -> None:
     """Corporation x planet deltas, when both vary."""
     if homo["corporation"].n_unique() < 2 or homo["planet"].n_unique() < 2:
@@ -162,12 +283,17 @@ def interaction_section(page: Page, homo: pl.DataFrame) -> None:
     n_main = int(sizes["n_players"][-1])
     sub = table.filter(pl.col("n_players") == n_main)
     fig, ax = plots.new_figure(7.5, 0.35 * sub["corporation"].n_unique() + 2.5)
-    plots.plot_heatmap(ax, sub, row="corporation", col="planet", value="delta")
+    plots.plot_heatmap(
+        ax, sub, row="corporation", col="planet", value="delta",
+        colorbar_label="interaction delta (points)",
+    )  # fmt: skip
+    ax.set_title(f"Corporation x planet interaction, {n_main} players (points)")
     off = sub.filter(excludes_zero("lower", "upper"))
     if off.height:
         r = off.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
         page.headlines.append(
-            f"**Corporation x planet ({n_main}p):** {off.height} of {sub.height} "
+            f"**Corporation x planet scores ({main_bot(homo)}, {n_main}p):** "
+            f"{off.height} of {sub.height} "
             f"combinations deviate from additivity at 95%; the largest is "
             f"{r['corporation']} on {r['planet']}: "
             f"{ci(r, 'delta', 'lower', 'upper', '+.1f')} points."

@@ -10,6 +10,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from pu_sim import analysis
+from pu_sim.analysis import stats
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
 from pu_sim.report.page import Page
@@ -52,11 +53,45 @@ def _seat_headlines(page: Page, table: pl.DataFrame) -> None:
         page.headlines.append(text)
 
 
+def _clustered(homo: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
+    """The seat table with intervals and tests over setups (``group``).
+
+    A rotated setup is played once per seat, so its games are not
+    independent: the win-rate and score-vs-table intervals, the p-values
+    (Holm over the table) and the design effect treat the setup as the unit.
+    """
+    keys = ["n_players", "bot", "seat"]
+    wins = analysis.cluster_win_rates(homo, by=("bot", "seat"), cluster="group")
+    svt = analysis.cluster_means(
+        homo, by=("bot", "seat"), value="score_vs_table", cluster="group"
+    )
+    adjusted = stats.adjust(wins["p_value"].to_numpy(), "holm")
+    wins = wins.select(
+        *keys,
+        _lo=pl.col("lower") + pl.col("expected"),
+        _hi=pl.col("upper") + pl.col("expected"),
+        _p=pl.Series(adjusted),
+        design_effect="design_effect",
+    )
+    svt = svt.select(*keys, _slo="lower", _shi="upper")
+    return (
+        table.with_columns(pl.col("bot").cast(pl.String))
+        .join(wins.with_columns(pl.col("bot").cast(pl.String)), on=keys)
+        .join(svt.with_columns(pl.col("bot").cast(pl.String)), on=keys)
+        .with_columns(
+            lower=pl.col("_lo"), upper=pl.col("_hi"), p_adjusted=pl.col("_p"),
+            significant=pl.col("_p") < 0.05, svt_lower=pl.col("_slo"),
+            svt_upper=pl.col("_shi"),
+        )
+        .drop("_lo", "_hi", "_p", "_slo", "_shi")
+    )  # fmt: skip
+
+
 def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
     """Seat effects of the one-bot games (per bot); returns the seat table."""
     if homo.height == 0:
         return None
-    table = analysis.seat_effect(homo, by=("bot",))
+    table = _clustered(homo, analysis.seat_effect(homo, by=("bot",)))
     page.table("seat_effect", table)
     rows = [
         [
@@ -76,8 +111,9 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
     header += ["Holm p", "score vs table mean [95% CI]", "mean rank"]
     _seat_headlines(page, table)
     plot_df = table.with_columns(
-        excess_lower=pl.col("lower") - pl.col("expected"),
-        excess_upper=pl.col("upper") - pl.col("expected"),
+        excess_pp=pl.col("excess") * 100,
+        excess_lower=(pl.col("lower") - pl.col("expected")) * 100,
+        excess_upper=(pl.col("upper") - pl.col("expected")) * 100,
         label=pl.format("{}p seat {}", pl.col("n_players"), pl.col("seat")),
     )
     bots = plot_df["bot"].unique(maintain_order=True).to_list()
@@ -85,9 +121,10 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
     figs = []
     for name, est, lo, hi, sig, xlabel, caption in (
         (
-            "seat_win_rate", "excess", "excess_lower", "excess_upper", "significant",
-            "win rate - 1/n",
-            "Win rate minus the fair share 1/n by seat, with 95% Wilson intervals; "
+            "seat_win_rate", "excess_pp", "excess_lower", "excess_upper",
+            "significant", "win rate - 1/n (percentage points)",
+            "Win rate minus the fair share 1/n by seat, with 95% cluster-robust "
+            "intervals over setups; "
             "filled points differ from 1/n after Holm correction. Seat 0 is the "
             "first commander.",
         ),
@@ -95,7 +132,7 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
             "seat_score", "score_vs_table", "svt_lower", "svt_upper", None,
             "score - table mean (points)",
             "Each seat's score minus its own game's mean score (paired within "
-            "games), with 95% t intervals.",
+            "games), with 95% cluster-robust intervals over setups.",
         ),
     ):  # fmt: skip
         fig = _panels(len(bots), per_bot)
@@ -113,6 +150,7 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
                 xlabel=xlabel,
             )
             ax.set_title(str(bot))
+        fig.suptitle(f"Seat order: {xlabel.split(' (')[0]}")
         figs.append(page.figure(name, fig, caption))
     bot = main_bot(homo)
     paired = analysis.paired_differences(homo.filter(pl.col("bot") == bot), by="seat")
@@ -126,12 +164,13 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
             "seat pairs; `seat_paired.csv` has each pair's difference)."
         )
     page.section(
-        "Seat order and the first commander",
+        f"Seat order and the first commander ({', '.join(str(b) for b in bots)})",
         "Games in which every seat used the same bot, so the only difference "
         "between seats is the turn order (seat 0 is the first commander, rules "
-        "ST-10). Win rates are compared with the fair share 1/n (Wilson "
-        "intervals, score test, Holm correction over the whole table); the score "
-        "against the table mean is paired within games, so the game's luck cancels.",
+        "ST-10). Win rates are compared with the fair share 1/n and the score "
+        "against the table mean is paired within games, so the game's luck "
+        "cancels; intervals and tests treat a setup as the unit (cluster-robust "
+        "over setups, Holm correction over the whole table).",
         md_table(rows, header),
         pairing,
         *figs,

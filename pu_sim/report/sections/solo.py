@@ -52,17 +52,18 @@ def solo_summary(page: Page, solo: pl.DataFrame) -> None:
         header += ["mean published target", "reaches target [95% CI]"]
     parts = [md_table(rows, header)]
     if deck:
-        greedy = summary.filter(pl.col("bot").cast(pl.String).str.starts_with("greedy"))
-        weak = (
-            f" The greedy bot averages {greedy['mean'][0]:.1f} points, far below the "
-            "targets: absolute success rates measure this (weak) bot, not people; "
-            "the differences between decks are what a target table must get right."
-            if greedy.height
-            else ""
+        below = [
+            f"{r['bot']} averages {r['mean']:.1f} points"
+            for r in summary.iter_rows(named=True)
+        ]
+        who = (
+            " " + "; ".join(below) + ". Absolute success rates measure each bot, "
+            "not people; the differences between decks are what a target table "
+            "must get right."
         )
         parts.append(
             "Targets follow the rulebook's table (rules 10.2): 60, plus an "
-            "adjustment per event colour by its count band." + weak
+            "adjustment per event colour by its count band." + who
         )
     paired = analysis.paired_differences(solo, by="bot", group_col="group")
     if paired.height:

@@ -31,15 +31,26 @@ SETUP = "game_id"
 """The cluster: runs of one seed deal the same setup to the same game_id."""
 
 
+MIN_DECKS = 13
+"""Compositions a banded table needs: a base and four bands of three colours."""
+
+
 def is_paired_deck_design(solo: pl.DataFrame) -> bool:
-    """Whether setups recur under at least three deck compositions (one bot)."""
+    """Whether (nearly) every setup was played under several deck compositions.
+
+    At least :data:`MIN_DECKS` compositions, and 90% of the games in setups
+    (``game_id`` per bot) played under two or more of them; a run of random
+    decks beside a few fixed ones is not a paired design.
+    """
     if not all(c in solo.columns for c in (*DECK_COLUMNS, "bot", SETUP)):
         return False
-    decks_per_setup = solo.group_by("bot", SETUP).agg(
-        pl.struct(*DECK_COLUMNS).n_unique().alias("decks")
-    )
     n_decks = solo.select(pl.struct(*DECK_COLUMNS).n_unique()).item()
-    return bool(n_decks >= 3 and decks_per_setup["decks"].max() >= 2)  # type: ignore[operator]
+    if n_decks < MIN_DECKS:
+        return False
+    paired = solo.select(
+        (pl.struct(*DECK_COLUMNS).n_unique().over("bot", SETUP) >= 2).mean()
+    ).item()
+    return bool(paired >= 0.9)
 
 
 def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:

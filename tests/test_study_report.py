@@ -1,0 +1,232 @@
+"""The main study's report: verdicts under two policies, warnings, round scores."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from synthetic_games import multiplayer_frame, write_run
+
+from pu_sim.analysis import feel
+from pu_sim.report import reporting
+from pu_sim.report.policies import find_policies
+from pu_sim.report.runs import load_runs, run_info
+from pu_sim.report.sections.warnings import confounded_runs
+from pu_sim.rules import load_rules
+from pu_sim.simulation import runfolder
+from pu_sim.simulation.in_memory import play_range, play_range_traced
+from pu_sim.simulation.runner import RunFolderError, run
+from pu_sim.simulation.seeds import RootSeed
+from pu_sim.simulation.table import table_of
+from pu_sim.studies import main as study
+from pu_sim.studies import script
+
+
+def set_metadata(path, **metadata):
+    """Add to a synthetic run's manifest metadata (a study's roles)."""
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["metadata"].update(metadata)
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    return path
+
+
+def edit_manifest(path, **changes):
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest.update(changes)
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    return path
+
+
+# --------------------------------------------------------------------------------
+# The round score trace
+# --------------------------------------------------------------------------------
+
+
+def test_tracing_round_scores_leaves_the_games_unchanged():
+    table = table_of(None, {"players": 4, "bots": "greedy", "corporations": "random",
+                            "planets": "random"})  # fmt: skip
+    spec = table.lower(load_rules().data)
+    root = RootSeed.from_seed(5)
+    plain = play_range(spec, root, 3, 6)
+    traced, rounds = play_range_traced(spec, root, 3, 6)
+    assert np.array_equal(plain, traced)
+    rounds = feel.validate_round_scores(rounds)
+    assert sorted(rounds["game_id"].unique().to_list()) == list(range(3, 9))
+    last = rounds.group_by("game_id", "seat").agg(
+        pl.col("round").max(), pl.col("score").sort_by("round").last()
+    )
+    final = pl.DataFrame(
+        {"game_id": traced["game_id"], "seat": traced["seat"],
+         "score_end": traced["score"], "rounds": traced["rounds"]}
+    ).with_columns(pl.col("game_id", "seat").cast(pl.UInt64))  # fmt: skip
+    joined = last.with_columns(pl.col("game_id", "seat").cast(pl.UInt64)).join(
+        final, on=["game_id", "seat"]
+    )
+    assert joined.height == 24
+    assert (joined["score"] == joined["score_end"]).all()  # the last round: final
+    assert (joined["round"] == joined["rounds"]).all()  # every round is there
+    first = rounds.filter(pl.col("round") == 1)["score"]
+    assert first.max() < joined["score"].min() + 60  # early scores are partial
+
+
+def test_a_run_keeps_round_scores_only_when_asked(tmp_path):
+    kwargs = {"players": 3, "bots": "greedy", "seed": 2, "group_size": 3}
+    traced = run(6, out=tmp_path / "traced", round_scores=True, **kwargs)
+    plain = run(6, out=tmp_path / "plain", **kwargs)
+    assert runfolder.scan_round_scores(plain.path) is None
+    table = runfolder.scan_round_scores(traced.path)
+    assert table is not None
+    rounds = feel.validate_round_scores(table.collect())
+    assert rounds["game_id"].n_unique() == 6
+    games = traced.scan().collect()
+    assert games.equals(plain.scan().collect())
+    assert traced.manifest["config"]["round_scores"] is True
+    with pytest.raises(RunFolderError, match="round_scores"):
+        run(6, out=tmp_path / "traced", **kwargs)  # resumed with another setting
+
+
+# --------------------------------------------------------------------------------
+# Warnings at the top of a report
+# --------------------------------------------------------------------------------
+
+
+def test_a_seat_study_with_boards_fixed_per_seat_warns(tmp_path):
+    frame = multiplayer_frame(600, 2, seed=3, seat_effect=[4.0, 0.0])
+    fixed = write_run(tmp_path / "runs" / "fixed", frame,
+                      corporations=["Alpha Corp", "Beta Corp"])  # fmt: skip
+    assert confounded_runs([run_info(fixed)]) == ["fixed"]
+    readme = (reporting.write_report(fixed, tmp_path / "r1") / "README.md").read_text()
+    assert "**Seat and board confounded.**" in readme
+    assert readme.index("## Read this first") < readme.index("## Headline findings")
+    assert "## Seat order" not in readme  # refused, not shown
+    rotated = write_run(tmp_path / "runs" / "rotated", frame, group_size=2,
+                        corporations=["Alpha Corp", "Beta Corp"])  # fmt: skip
+    shared = write_run(tmp_path / "runs" / "shared", frame)
+    assert confounded_runs([run_info(rotated), run_info(shared)]) == []
+    readme = (reporting.write_report(shared, tmp_path / "r2") / "README.md").read_text()
+    assert "confounded" not in readme and "## Seat order" in readme
+
+
+def test_a_partial_run_says_so_at_the_top(tmp_path):
+    path = write_run(tmp_path / "runs" / "cut", multiplayer_frame(300, 3, seed=1))
+    edit_manifest(path, status="interrupted", n_games=500)
+    readme = (reporting.write_report(path, tmp_path / "r") / "README.md").read_text()
+    assert "**Partial data.**" in readme and "300 of 500 games" in readme
+    assert readme.index("**Partial data.**") < readme.index("## Headline findings")
+
+
+def test_runs_of_different_rules_are_not_pooled(tmp_path):
+    a = write_run(tmp_path / "runs" / "base", multiplayer_frame(400, 3, seed=1))
+    b = write_run(tmp_path / "runs" / "variant", multiplayer_frame(200, 3, seed=2),
+                  options={"some_rule": True})  # fmt: skip
+    out = reporting.write_study_report([a, b], tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    assert "**Different rule options.**" in readme and "never pooled" in readme
+    seats = pl.read_csv(out / "tables" / "seat_effect.csv")
+    assert seats["n"].sum() == 400 * 3  # only the runs with the most games
+
+
+# --------------------------------------------------------------------------------
+# Verdicts under two policies
+# --------------------------------------------------------------------------------
+
+
+def two_policy_study(tmp_path):
+    """Greedy-labelled primary and second runs on the same setups: Alpha is strong
+    under both, Beta only under the primary."""
+    runs = []
+    for role, bot, effects, games in (
+        ("primary", "strong", {"Alpha Corp": 8.0, "Beta Corp": 6.0}, 3000),
+        ("second", "other", {"Alpha Corp": 8.0, "Beta Corp": -6.0}, 1500),
+    ):
+        frame = multiplayer_frame(games, 3, corp_effect=effects, group_size=3,
+                                  bot=bot, seed=len(runs))  # fmt: skip
+        path = write_run(
+            tmp_path / "runs" / role, frame, pairing="setups-3p", group_size=3,
+            bots=[{"kind": "greedy", "label": bot, "params": {}}] * 3,
+        )  # fmt: skip
+        runs.append(set_metadata(path, role=role))
+    return runs
+
+
+def test_verdicts_open_the_report_and_only_robust_findings_are_headlines(tmp_path):
+    runs = two_policy_study(tmp_path)
+    out = reporting.write_study_report(runs, tmp_path / "report")
+    readme = (out / "README.md").read_text()
+    assert "played by **strong**, checked by **other**" in readme[:400]
+    verdicts = readme.index("## Verdicts at a glance (strong, checked by other)")
+    assert verdicts < readme.index("## Headline findings")
+    table = pl.read_csv(out / "tables" / "verdicts.csv")
+    label = dict(zip(table["name"], table["label"], strict=True))
+    assert label["Alpha Corp"] == "robust"
+    assert label["Beta Corp"] == "bot-dependent"
+    headlines = readme[readme.index("## Headline findings") :].split("\n## ")[0]
+    robust = next(h for h in headlines.splitlines() if "**Robust at 3 players**" in h)
+    assert "Alpha Corp" in robust.split("Not findings")[0]
+    assert "Beta Corp" not in robust.split("Not findings")[0]
+    assert "Beta Corp" in robust.split("Not findings")[1]
+    agreement = pl.read_csv(out / "tables" / "rank_agreement.csv")
+    assert set(agreement["kind"]) == {"corporation", "planet"}
+    assert (agreement["shared_clusters"] == 500).all()  # the second's 500 setups
+    assert "(weak)" not in readme
+
+
+def test_policies_come_from_roles_or_else_from_the_games(tmp_path):
+    runs = two_policy_study(tmp_path)
+    games = reporting._with_policy(load_runs(runs))
+    infos = [run_info(r) for r in runs]
+    assert find_policies(infos, games).primary == "strong"
+    assert find_policies(infos, games).second == "other"
+    for r in runs:  # without roles: the most seats, then the most shared setups
+        set_metadata(r, role=None)
+    fallback = find_policies([run_info(r) for r in runs], games)
+    assert (fallback.primary, fallback.second) == ("strong", "other")
+
+
+# --------------------------------------------------------------------------------
+# The study's options
+# --------------------------------------------------------------------------------
+
+
+def test_the_study_plays_the_strong_bot_at_every_player_count():
+    config = study.Config()
+    assert config.bot.label == "greedy_tuned" and config.second.kind == "search"
+    plan = dict(study._plan(config))
+    primary = [k for k in plan.values() if k["extra"]["role"] == "primary"]
+    assert sorted(k["players"] for k in primary) == [2, 3, 4, 5, 6]
+    assert all(k["round_scores"] for k in primary)
+    solo = [k for k in plan.values() if k["players"] == 1]
+    assert {k["bots"].label for k in solo} == {
+        "random", "greedy", "greedy_tuned", config.second.label}  # fmt: skip
+    second = {k["players"]: k for k in plan.values() if k["extra"]["role"] == "second"}
+    for p, kwargs in second.items():  # the same setups as the primary's
+        first = next(k for k in primary if k["players"] == p)
+        assert (kwargs["seed"], kwargs["pairing"]) == (first["seed"], first["pairing"])
+        assert kwargs["n_games"] < first["n_games"]
+
+
+def test_bot_and_second_are_study_options():
+    args = script.cli(["--bot", "greedy"], description="x", policies=True)
+    config = study.with_bot(study.Config(), args.bot, args.second)
+    assert config.bot.label == "greedy" and config.second.kind == "search"
+    assert config.second.params["line_complete"] == 1.0  # greedy's weights
+    config = study.with_bot(study.Config(), None, "greedy")
+    assert (config.bot.label, config.second.label) == ("greedy_tuned", "greedy")
+    with pytest.raises(ValueError, match="must differ"):
+        study.with_bot(study.Config(), "greedy", "greedy")
+    with pytest.raises(SystemExit):
+        script.cli(["--bot", "no_such_bot"], description="x", policies=True)
+    with pytest.raises(SystemExit):  # only scripts that take policies
+        script.cli(["--bot", "greedy"], description="x")
+
+
+def test_pu_sim_study_passes_bot_and_second_to_the_study(monkeypatch, tmp_path):
+    from pu_sim.cli import main
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(study, "main", lambda argv: seen.append(list(argv)) or 0)
+    assert main(["study", "--smoke", "--bot", "greedy", "--second", "random",
+                 "--out", str(tmp_path)]) == 0  # fmt: skip
+    assert seen[0][-4:] == ["--bot", "greedy", "--second", "random"]
