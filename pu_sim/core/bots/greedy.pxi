@@ -59,7 +59,7 @@ cdef inline double medal_potential(const Rules_t* R, const double* w, int corp, 
     cdef const uint8_t* sc = R.score_pos[corp][t]
     cdef int top = TOP
     if corp == CORP_OASIS and t == WATER:
-        sc = R.path_score                      # Oasis: water medals along the path
+        sc = &R.path_score[0]                  # Oasis: water medals along the path
         top = OASIS_TOP
     if pos > top:
         pos = top
@@ -400,6 +400,21 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
             t.fixed += e.track_val[terrain]
 
 
+cdef inline const double* row_chances(const PlaceEval* e, int y, bint met) noexcept nogil:
+    """Row y's line-chance values (line_chances), with the tile's meteorite in it
+    or not."""
+    if met:
+        return &e.row_chance_met[y][0]
+    return &e.row_chance[y][0]
+
+
+cdef inline const double* col_chances(const PlaceEval* e, int x, bint met) noexcept nogil:
+    """Column x's line-chance values, as row_chances."""
+    if met:
+        return &e.col_chance_met[x][0]
+    return &e.col_chance[x][0]
+
+
 cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
                            int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
     """The part of a placement's score shared by every column x of one (tile,
@@ -413,7 +428,7 @@ cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t,
     for i in range(ori.h):
         yy = y + i
         v += line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy], e.row_unit[yy],
-                       yy == my, &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0])
+                       yy == my, row_chances(e, yy, yy == my))
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
@@ -441,11 +456,9 @@ cdef double currents_correction(const Orient_t* ori, int x, int y, int my,
             continue
         c = popcount16(bits)
         v += (line_gain(ori.rowcnt[i] - c, e.row_rem[yy], e.row_complete[yy],
-                        e.row_unit[yy], yy == my,
-                        &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0])
+                        e.row_unit[yy], yy == my, row_chances(e, yy, yy == my))
               - line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy],
-                          e.row_unit[yy], yy == my,
-                          &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0]))
+                          e.row_unit[yy], yy == my, row_chances(e, yy, yy == my)))
         while bits:
             on_currents[__builtin_ctz(bits) - x] += 1
             bits &= bits - 1
@@ -502,7 +515,7 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
         if e.pt.currents:
             n -= on_currents[i]
         v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx,
-                       &e.col_chance_met[k][0] if k == mx else &e.col_chance[k][0])
+                       col_chances(e, k, k == mx))
     if mx >= 0:
         v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
     if wet_on_ice:
@@ -1136,7 +1149,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef int i, tile, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
     cdef PlaceTopK top
-    cdef double v, bound, best_fit, row_value = 0.0
+    cdef double v, bound = 0.0, best_fit, row_value = 0.0
     cdef uint32_t group
     cdef bint resources = g.place_from_depot != 1
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
