@@ -423,6 +423,12 @@ def render(result: dict[str, Any]) -> str:
     ]
     if "runner" in result:
         lines += render_runner(result["runner"])
+    else:
+        lines += [
+            "The runner's end-to-end figures (a million games on every core) were "
+            "not measured in this run (`--no-runner`).",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -430,11 +436,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
     parser.add_argument("--out", type=Path, default=Path("reports/benchmark"))
+    parser.add_argument(
+        "--repeats", type=int, default=None, help="runs per figure (default 3)"
+    )
+    parser.add_argument(
+        "--no-runner",
+        action="store_true",
+        help="skip the end-to-end runner figures (a million games on every core)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
-    repeats = 1 if args.smoke else 3
+    repeats = args.repeats or (1 if args.smoke else 3)
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600, "search-8": 40,
              "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
              "search-64-tuned": 4}  # fmt: skip
@@ -474,7 +488,7 @@ def main() -> None:
         "speed": speed,
         "scaling": scaling(max(200, int(8000 * scale)), repeats),
         "memory": peak_memory_mb(max(200, int(10_000 * scale))),
-        "runner": runner_figures(args.smoke, repeats),
+        **({} if args.no_runner else {"runner": runner_figures(args.smoke, repeats)}),
         "smoke": args.smoke,
         "load_average": {"before": load_before, "after": os.getloadavg()},
         "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -486,7 +500,7 @@ def main() -> None:
     (args.out / "README.md").write_text(render(result))
     write_report_manifest(
         args.out, study="benchmark", title="Engine benchmark",
-        command="python experiments/benchmark.py" + (" --smoke" if args.smoke else ""),
+        command=" ".join(["python experiments/benchmark.py", *sys.argv[1:]]),
         wall_time_s=round(time.perf_counter() - started, 1), results=result,
     )  # fmt: skip
     print(render(result))
