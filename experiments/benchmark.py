@@ -13,6 +13,12 @@ against processes at 2 workers, the scaling from 1 to 2 workers, and one
 million greedy solo games on every core, whose peak memory is compared with a
 run ten times smaller (flat memory: the 1M run should need no more).
 
+The engine's speed targets are ratios to a C probe measured in the same run
+(``experiments/probe/greedy_limit.c``: a placement-only greedy solo game that no
+full-rules bot can beat), since this machine's speed drifts from day to day; the
+script builds the probe with the C compiler (``$CC`` or ``cc``) and says so in
+the report when there is none.
+
 Usage: ``python experiments/benchmark.py [--smoke] [--out reports/benchmark]``
 (``--smoke`` runs every measurement at a tiny size, for CI, and times only the
 cheapest search bot).
@@ -24,9 +30,12 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -42,11 +51,18 @@ from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE
 from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import TableSetup
 
-TARGETS = {  # (bot, players): games/s per core, from the engine issue
-    ("random", 1): 20_000,
-    ("greedy", 1): 3_000,
-    ("greedy", 4): 600,
+PROBE_SOURCE = Path(__file__).resolve().parent / "probe" / "greedy_limit.c"
+PROBE_QUIET = 11_560
+"""The probe's games/s on a quiet machine of this kind (the engine issue's scale)."""
+
+TARGETS = {  # (bot, players): games/s per core on a quiet machine, from the issues
+    ("random", 1): 1.8 * PROBE_QUIET,  # keep today's ratio
+    ("greedy", 1): 0.26 * PROBE_QUIET,  # 3,000 games/s
+    ("greedy", 4): 0.051 * PROBE_QUIET,  # keep today's ratio
+    ("greedy_tuned", 1): 300,
+    ("greedy_tuned", 4): 600,
 }
+"""Met when the row's ratio to the probe (same run) reaches target / PROBE_QUIET."""
 MEMORY_TARGET_MB = 100
 MILLION_TARGET_S = 600  # one million greedy solo games end to end on 2 cores
 SCALING_TARGET = 1.8  # 1 -> 2 workers through the runner
@@ -100,6 +116,50 @@ def games_per_second(
         "us_per_decision": best / games / decisions * 1e6,
         "mean_score": float(out["score"].mean()),
     }
+
+
+def probe_speed(games: int, repeats: int) -> dict[str, Any]:
+    """The C probe's best games/s on one core, built here (``$CC`` or ``cc -O2``).
+
+    ``{"available": False, "reason": ...}`` when there is no C compiler or the
+    build fails: the report then gives games/s without ratios.
+    """
+    names = [os.environ["CC"]] if os.environ.get("CC") else ["cc", "gcc"]
+    cc = next((found for n in names if (found := shutil.which(n))), None)
+    if cc is None:
+        return {"available": False,
+                "reason": f"no C compiler found ({' or '.join(names)})"}  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "greedy_limit"
+        build = subprocess.run([cc, "-O2", "-o", str(exe), str(PROBE_SOURCE)],
+                               capture_output=True, text=True)  # fmt: skip
+        if build.returncode != 0:
+            return {"available": False, "reason": f"{cc} failed: {build.stderr[:300]}"}
+        speeds = []
+        for _ in range(repeats):
+            out = subprocess.run([str(exe), str(games)], capture_output=True,
+                                 text=True, check=True).stdout  # fmt: skip
+            found = re.search(r"games_per_s_per_core=([0-9.]+)", out)
+            assert found, out
+            speeds.append(float(found.group(1)))
+    return {"available": True, "compiler": cc, "games": games,
+            "games_per_s": max(speeds), "runs": speeds}  # fmt: skip
+
+
+def with_ratios(speed: list[dict[str, Any]], probe: dict[str, Any]) -> None:
+    """Each row's games/s as a ratio to the probe's, its target ratio and verdict."""
+    for row in speed:
+        target = TARGETS.get((row["bot"], row["players"]))
+        if row["boards"] != "base":
+            target = None
+        row["target_games_per_s"] = target
+        row["target_ratio"] = None if target is None else target / PROBE_QUIET
+        row["ratio"] = None
+        row["met"] = None
+        if probe["available"]:
+            row["ratio"] = row["games_per_s"] / probe["games_per_s"]
+            if target is not None:
+                row["met"] = row["ratio"] >= row["target_ratio"]
 
 
 def scaling(games: int, repeats: int) -> dict[str, Any]:
@@ -280,6 +340,25 @@ def render_runner(fig: dict[str, Any]) -> list[str]:
     return lines
 
 
+def probe_lines(probe: dict[str, Any]) -> list[str]:
+    """What the report says about the C probe the ratios are taken against."""
+    if not probe["available"]:
+        return [
+            f"**No probe figure: {probe['reason']}.**  The targets are ratios to "
+            "the probe, so none is judged; install a C compiler and re-run.",
+        ]
+    return [
+        f"Probe (`experiments/probe/greedy_limit.c`, built with `{probe['compiler']} "
+        f"-O2`, placement-only greedy solo, {probe['games']:,} games, best of "
+        f"{len(probe['runs'])} runs before and after the rows): "
+        f"**{probe['games_per_s']:,.0f} games/s** on one core (quiet machine: "
+        f"about {PROBE_QUIET:,}).  *x probe* is a row's games/s over the "
+        "probe's in this run; a target is met when the ratio reaches the "
+        f"target's games/s over {PROBE_QUIET:,} (this machine's speed drifts, "
+        "the ratio does not).",
+    ]
+
+
 def render(result: dict[str, Any]) -> str:
     lines = [
         "# Engine benchmark",
@@ -302,22 +381,28 @@ def render(result: dict[str, Any]) -> str:
         "of B greedy rollouts per decision over greedy's 2 best moves "
         "(*-tuned*: greedy_tuned's weights, in its ranking and its rollouts).",
         "",
-        "| bot | players | boards | games/s (1 core) | target | µs/decision "
-        "| decisions/game | mean score |",
-        "|---|---|---|---|---|---|---|---|",
+        *probe_lines(result["probe"]),
+        "",
+        "| bot | players | boards | games/s (1 core) | x probe | target (x probe) "
+        "| µs/decision | decisions/game | mean score |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in result["speed"]:
         boards = row.get("boards", "base")
-        target = TARGETS.get((row["bot"], row["players"])) if boards == "base" else None
-        mark = (
-            ""
-            if target is None
-            else f"{target:,} ({'met' if row['games_per_s'] >= target else 'missed'})"
-        )
+        target = row.get("target_ratio")
+        ratio = row.get("ratio")
+        if target is None:
+            mark = ""
+        else:
+            verdict = (
+                "" if row["met"] is None else (" met" if row["met"] else " missed")
+            )
+            mark = f">= {target:.3g} ({row['target_games_per_s']:,.0f} quiet){verdict}"
         digits = 0 if row["games_per_s"] >= 10 else 2  # search: a few games/s
         lines.append(
             f"| {row['bot']} | {row['players']} | {boards} | "
-            f"{row['games_per_s']:,.{digits}f} | {mark} | "
+            f"{row['games_per_s']:,.{digits}f} | "
+            f"{'' if ratio is None else f'{ratio:.3g}'} | {mark} | "
             f"{row['us_per_decision']:.2f} | {row['decisions_per_game']:.0f} | "
             f"{row['mean_score']:.1f} |"
         )
@@ -338,6 +423,12 @@ def render(result: dict[str, Any]) -> str:
     ]
     if "runner" in result:
         lines += render_runner(result["runner"])
+    else:
+        lines += [
+            "The runner's end-to-end figures (a million games on every core) were "
+            "not measured in this run (`--no-runner`).",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -345,21 +436,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
     parser.add_argument("--out", type=Path, default=Path("reports/benchmark"))
+    parser.add_argument(
+        "--repeats", type=int, default=None, help="runs per figure (default 3)"
+    )
+    parser.add_argument(
+        "--no-runner",
+        action="store_true",
+        help="skip the end-to-end runner figures (a million games on every core)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
-    repeats = 1 if args.smoke else 3
+    repeats = args.repeats or (1 if args.smoke else 3)
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600, "search-8": 40,
              "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
              "search-64-tuned": 4}  # fmt: skip
+    probe_games = 2_000 if args.smoke else 60_000
+    probe_runs = [probe_speed(probe_games, 1 if args.smoke else 2)]
     speed = []
     cells = [(bot, players, "base") for bot in ("random", "greedy")
              for players in (1, 2, 4, 6)]  # fmt: skip
     cells += [
         (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
     ]
-    cells += [("greedy_tuned", players, "base") for players in (1, 4)]
+    cells += [("greedy_tuned", players, "base") for players in (1, 2, 4, 6)]
     # a smoke run times one game of the cheapest search bot (the others run the
     # same code for longer: search-64-tuned takes ~25 s a game)
     searched = SMOKE_SEARCH_BOTS if args.smoke else tuple(SEARCH_BOTS)
@@ -371,6 +472,11 @@ def main() -> None:
         speed.append(row)
         print(f"{bot:>6} {players}p {boards:>4}: {row['games_per_s']:9,.0f} games/s  "
               f"{row['us_per_decision']:6.2f} us/decision", flush=True)  # fmt: skip
+    probe_runs.append(probe_speed(probe_games, 1 if args.smoke else 2))
+    probe = max(probe_runs, key=lambda r: r.get("games_per_s", 0.0))
+    if probe["available"]:
+        probe["runs"] = [v for r in probe_runs for v in r["runs"]]
+    with_ratios(speed, probe)
     result = {
         "machine": {
             "cpu": platform.processor() or platform.machine(),
@@ -378,10 +484,11 @@ def main() -> None:
             "python": platform.python_version(),
         },
         "versions": game_versions(),
+        "probe": probe,
         "speed": speed,
         "scaling": scaling(max(200, int(8000 * scale)), repeats),
         "memory": peak_memory_mb(max(200, int(10_000 * scale))),
-        "runner": runner_figures(args.smoke, repeats),
+        **({} if args.no_runner else {"runner": runner_figures(args.smoke, repeats)}),
         "smoke": args.smoke,
         "load_average": {"before": load_before, "after": os.getloadavg()},
         "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -393,7 +500,7 @@ def main() -> None:
     (args.out / "README.md").write_text(render(result))
     write_report_manifest(
         args.out, study="benchmark", title="Engine benchmark",
-        command="python experiments/benchmark.py" + (" --smoke" if args.smoke else ""),
+        command=" ".join(["python experiments/benchmark.py", *sys.argv[1:]]),
         wall_time_s=round(time.perf_counter() - started, 1), results=result,
     )  # fmt: skip
     print(render(result))

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import pu_sim
 from pu_sim.report.manifest import read_report_manifest
 
@@ -30,8 +32,38 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert "## Big runs" in text and "Scaling 1 -> 2 workers" in text
     # the full run's rows but for the costlier search bots
     bots = [r["bot"] for r in result["speed"]]
-    assert len(bots) == 19 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
+    assert len(bots) == 21 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
+    tuned = {r["players"] for r in result["speed"] if r["bot"] == "greedy_tuned"}
+    assert tuned == {1, 2, 4, 6}
     assert not set(bots) & {
         "search-32", "search-8-tuned", "search-32-tuned", "search-64-tuned"}  # fmt: skip
     assert {r["boards"] for r in result["speed"]} == {"base", "all"}
     assert "| greedy | 4 | all |" in text
+    # the probe is built and run (a C compiler is there in CI), each row has its
+    # ratio to it, and the targets are judged on the ratios
+    probe = result["probe"]
+    assert probe["available"] and probe["games_per_s"] > 0
+    rows = {(r["bot"], r["players"], r["boards"]): r for r in result["speed"]}
+    greedy = rows[("greedy", 1, "base")]
+    assert greedy["ratio"] == pytest.approx(
+        greedy["games_per_s"] / probe["games_per_s"]
+    )
+    assert greedy["target_ratio"] == pytest.approx(0.26)
+    assert greedy["met"] == (greedy["ratio"] >= 0.26)
+    assert rows[("greedy_tuned", 4, "base")]["target_games_per_s"] == 600
+    assert rows[("greedy", 1, "all")]["target_ratio"] is None
+    assert "Probe (`experiments/probe/greedy_limit.c`" in text
+
+
+def test_benchmark_says_so_without_a_c_compiler(tmp_path):
+    """No compiler: no probe figure, and the reason instead of ratios."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CC": str(tmp_path / "no-cc")}
+    code = (
+        "import runpy, sys; sys.argv = ['benchmark']; "
+        f"m = runpy.run_path({str(ROOT / 'experiments' / 'benchmark.py')!r}, "
+        "run_name='bench'); probe = m['probe_speed'](10, 1); "
+        "print(probe); print(m['probe_lines'](probe))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True,
+                         capture_output=True, text=True, env=env).stdout  # fmt: skip
+    assert "'available': False" in out and "No probe figure" in out

@@ -59,7 +59,7 @@ cdef inline double medal_potential(const Rules_t* R, const double* w, int corp, 
     cdef const uint8_t* sc = R.score_pos[corp][t]
     cdef int top = TOP
     if corp == CORP_OASIS and t == WATER:
-        sc = R.path_score                      # Oasis: water medals along the path
+        sc = &R.path_score[0]                  # Oasis: water medals along the path
         top = OASIS_TOP
     if pos > top:
         pos = top
@@ -400,6 +400,21 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
             t.fixed += e.track_val[terrain]
 
 
+cdef inline const double* row_chances(const PlaceEval* e, int y, bint met) noexcept nogil:
+    """Row y's line-chance values (line_chances), with the tile's meteorite in it
+    or not."""
+    if met:
+        return &e.row_chance_met[y][0]
+    return &e.row_chance[y][0]
+
+
+cdef inline const double* col_chances(const PlaceEval* e, int x, bint met) noexcept nogil:
+    """Column x's line-chance values, as row_chances."""
+    if met:
+        return &e.col_chance_met[x][0]
+    return &e.col_chance[x][0]
+
+
 cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
                            int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
     """The part of a placement's score shared by every column x of one (tile,
@@ -413,7 +428,7 @@ cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t,
     for i in range(ori.h):
         yy = y + i
         v += line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy], e.row_unit[yy],
-                       yy == my, &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0])
+                       yy == my, row_chances(e, yy, yy == my))
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
@@ -441,11 +456,9 @@ cdef double currents_correction(const Orient_t* ori, int x, int y, int my,
             continue
         c = popcount16(bits)
         v += (line_gain(ori.rowcnt[i] - c, e.row_rem[yy], e.row_complete[yy],
-                        e.row_unit[yy], yy == my,
-                        &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0])
+                        e.row_unit[yy], yy == my, row_chances(e, yy, yy == my))
               - line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy],
-                          e.row_unit[yy], yy == my,
-                          &e.row_chance_met[yy][0] if yy == my else &e.row_chance[yy][0]))
+                          e.row_unit[yy], yy == my, row_chances(e, yy, yy == my)))
         while bits:
             on_currents[__builtin_ctz(bits) - x] += 1
             bits &= bits - 1
@@ -502,7 +515,7 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
         if e.pt.currents:
             n -= on_currents[i]
         v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx,
-                       &e.col_chance_met[k][0] if k == mx else &e.col_chance[k][0])
+                       col_chances(e, k, k == mx))
     if mx >= 0:
         v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
     if wet_on_ice:
@@ -524,13 +537,6 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:
         v += e.inc.edge_icon[t.tb]
     return v
-
-
-cdef inline bint blocked_at(const PlaceEval* e, int x, int y) noexcept nogil:
-    """Covered, not a grid square, or off the board (before the placement)."""
-    if x < 0 or y < 0 or x >= GRID or y >= GRID:
-        return True
-    return (e.blocked[y] >> x) & 1
 
 
 cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
@@ -588,6 +594,63 @@ cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
     return pockets
 
 
+cdef enum:
+    NB_GUARD = 0xFFFFE001            # a wide row's off-board bits: column -1 and 12 on
+
+
+cdef inline uint32_t wide_blocked(const PlaceEval* e, int y) noexcept nogil:
+    """Row y's blocked squares one bit to the left (bit x + 1 is column x), with
+    the off-board columns and rows blocked."""
+    if y < 0 or y >= GRID:
+        return 0xFFFFFFFF
+    return (<uint32_t>e.blocked[y] << 1) | NB_GUARD
+
+
+cdef int scan_neighbours(const PlaceEval* e, const Orient_t* ori, int x, int y,
+                         int* touch, int* holes, int* narrow_x,
+                         int* narrow_y) noexcept nogil:
+    """The squares around a placement, a row at a time (bit-parallel): tile
+    sides touching a covered or off-board square (touch), free neighbours left
+    with no free neighbour (holes), and those with one or two (the narrow
+    squares where a small pocket may close, returned in reading order).  The
+    same counts as going through the oriented tile's neighbour list."""
+    cdef uint32_t foot[9]                # rows y-2 .. y+h+1, wide (bit x + 1)
+    cdef uint32_t free_[9]
+    cdef uint32_t blk[9]
+    cdef uint32_t ring, left, right, up, down, none, many, bits
+    cdef int i, r, n = 0, top = y - 2, rows = ori.h + 4
+    touch[0] = 0
+    holes[0] = 0
+    for i in range(rows):
+        r = top + i
+        blk[i] = wide_blocked(e, r)
+        foot[i] = (<uint32_t>ori.rows[r - y] << (x + 1)) if y <= r < y + ori.h else 0
+        free_[i] = ~(blk[i] | foot[i])
+    for i in range(2, rows - 2):          # tile sides: right, left, up, down
+        touch[0] += (__builtin_popcount((foot[i] << 1) & blk[i])
+                     + __builtin_popcount((foot[i] >> 1) & blk[i])
+                     + __builtin_popcount(foot[i] & blk[i - 1] & ~foot[i - 1])
+                     + __builtin_popcount(foot[i] & blk[i + 1] & ~foot[i + 1]))
+    for i in range(1, rows - 1):          # free squares beside the tile
+        ring = ((foot[i] << 1) | (foot[i] >> 1) | foot[i - 1] | foot[i + 1]) & free_[i]
+        if not ring:
+            continue
+        left = free_[i] << 1
+        right = free_[i] >> 1
+        up = free_[i - 1]
+        down = free_[i + 1]
+        none = ~(left | right | up | down)
+        many = (left & right & (up | down)) | (up & down & (left | right))
+        holes[0] += __builtin_popcount(ring & none)
+        bits = ring & ~none & ~many
+        while bits and n < MAX_NBR:
+            narrow_x[n] = __builtin_ctz(bits) - 1
+            narrow_y[n] = top + i
+            n += 1
+            bits &= bits - 1
+    return n
+
+
 cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t, int o,
                            int x, int y, const PlaceEval* e, double cutoff) noexcept nogil:
     """The rest of a placement's score: exact energy, compactness, walled-in squares,
@@ -595,7 +658,7 @@ cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t,
     part, a penalty) are skipped once the rest is below `cutoff`: the placement
     cannot win then."""
     cdef const Orient_t* ori = &R.orient[t.tile][o]
-    cdef int i, k, nx, ny, cx, cy, side, mask, inside, exits, holes = 0, touch = 0
+    cdef int i, k, nx, ny, cx, cy, side, mask, holes = 0, touch = 0
     cdef int n_narrow = 0
     cdef int narrow_x[MAX_NBR]
     cdef int narrow_y[MAX_NBR]
@@ -616,25 +679,7 @@ cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t,
             elif k == ENERGY:
                 mask |= e.ecomp_adj[e.comp_at[ny][nx]]
         v += best_of(e.track_val, mask & e.movable) - e.energy_best
-    for i in range(ori.n_nbr):
-        nx = x + ori.nbr_dx[i]
-        ny = y + ori.nbr_dy[i]
-        if blocked_at(e, nx, ny):
-            touch += ori.nbr_mult[i]
-            continue
-        inside = ori.nbr_inside[i]
-        exits = (4 - popcount16(inside)
-                 - (not (inside & 1) and blocked_at(e, nx - 1, ny))
-                 - (not (inside & 2) and blocked_at(e, nx + 1, ny))
-                 - (not (inside & 4) and blocked_at(e, nx, ny - 1))
-                 - (not (inside & 8) and blocked_at(e, nx, ny + 1)))
-        if exits == 0:
-            holes += 1
-        elif exits <= 2 and n_narrow < MAX_NBR:
-            # a square of a 2-3 square pocket has at most two free neighbours
-            narrow_x[n_narrow] = nx
-            narrow_y[n_narrow] = ny
-            n_narrow += 1
+    n_narrow = scan_neighbours(e, ori, x, y, &touch, &holes, narrow_x, narrow_y)
     v += w[G_CONTACT] * touch - w[G_HOLE] * holes
     if t.rover_reach:
         d = 99
@@ -1136,7 +1181,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef int i, tile, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
     cdef PlaceTopK top
-    cdef double v, bound, best_fit, row_value = 0.0
+    cdef double v, bound = 0.0, best_fit, row_value = 0.0
     cdef uint32_t group
     cdef bint resources = g.place_from_depot != 1
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
