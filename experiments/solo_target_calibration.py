@@ -47,7 +47,7 @@ SEARCH = bots.search(
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
-    n_games: int = 100  # setups: boards played under every composition, per bot
+    n_games: int = 60  # setups: boards played under every composition, per bot
     seed: int = 36
     decks: Literal["all"] | tuple[Mix, ...] = "all"
     bots: tuple[BotSpec, ...] = (bots.preset("greedy_tuned"), bots.greedy())
