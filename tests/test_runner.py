@@ -174,9 +174,11 @@ def test_manifest_records_the_run(tmp_path):
         "n_games", "out", "players", "corporations", "planets", "bots", "seed",
         "n_jobs", "batch_size", "options", "unique_asymmetric", "group_size",
         "paired", "backend", "scheduler", "progress", "metadata", "variant",
+        "round_scores",
     }  # fmt: skip
     assert set(config) == expected_args
     assert config["variant"] is None  # the published game
+    assert config["round_scores"] is False  # the round score trace is opt-in
     assert config["options"] == json.loads(json.dumps(options.as_dict()))
     assert config["bots"][0] == {
         "kind": "greedy", "label": "tidy", "params": dict(bot.params)
