@@ -145,7 +145,7 @@ TABLES: Mapping[str, Layout] = {
     "line_chance": Layout(
         description=(
             "Measured chance that a row or column scores its medal at the end "
-            "(pu_sim/core/bots/greedy.pxi line_chance_at)."
+            "(pu_sim/core/bots/greedy_placement.pxi line_chance_at)."
         ),
         arrays={
             "chance": (

@@ -1,0 +1,353 @@
+# ==== one valuation per kind of decision ================================================
+#
+# greedy_eval dispatches on the decision; each function below values one kind
+# (or a small family) and offers every legal move to the Argmax in move order,
+# so the generator draws exactly as one body did.
+
+cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, int p,
+                                  const uint32_t* moves, int n, double* scores,
+                                  PlaceEval* e, Argmax* a) noexcept nogil:
+    """D_PLACE: every placement by its rows, columns and rest (pruned against the
+    best so far); with the fitted placement values or a lookahead, greedy's best
+    few are kept and re-ranked first."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef int i, tile, slot = 0, o = 0, x = 0, y = 0
+    cdef TileEval tiles[2]
+    cdef PlaceTopK top
+    cdef double v, bound = 0.0, best_fit, row_value = 0.0
+    cdef uint32_t group
+    cdef bint resources = g.place_from_depot != 1
+    cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
+    for slot in range(2):
+        tile = depot_tile(g, R, p, slot)
+        if tile != NO_TILE:
+            prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
+    group = -1
+    top.n = 0
+    top.cap = NEXT_FIT_K if (look_ahead or chain) else PLACE_FIT_K
+    for i in range(n):
+        unpack_place(moves[i], &slot, &o, &x, &y)
+        if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
+            group = moves[i] >> 4
+            row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
+        v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+        if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
+            if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
+                continue
+            v += placement_rest(R, w, &tiles[slot], o, x, y, e,
+                                topk_floor(&top) - TIE_EPS - v
+                                if w[G_POCKET] > 0 and scores == NULL else -1e300)
+            if scores != NULL:
+                scores[i] = v
+            topk_offer(&top, i, v)
+            continue
+        if argmax_hopeless(a, v + bound):
+            continue
+        v += placement_rest(R, w, &tiles[slot], o, x, y, e,
+                            argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300)
+        argmax_offer(a, g, i, v)
+    # relative to greedy's best, so scores stay comparable to the other moves'
+    if top.n and w[G_PLACE_FIT] != 0:
+        best_fit = place_fit_value(g, R, p, e, moves[top.index[0]])
+        for i in range(1, top.n):
+            top.value[i] += w[G_PLACE_FIT] * (
+                place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit)
+    if top.n and look_ahead:
+        add_next_fit(g, R, w, p, moves, top.index, top.value, top.n)
+    if top.n and chain:
+        add_end_chain(g, R, w, p, moves, top.index, top.value, top.n)
+    for i in range(top.n):
+        argmax_offer(a, g, top.index[i], top.value[i])
+
+
+cdef inline void offer_patches(Game_t* g, const Rules_t* R, const double* w, int p,
+                               const uint32_t* moves, int n, const PlaceEval* e,
+                               Argmax* a) noexcept nogil:
+    """D_PATCH: each square by eval_patch_square; storing the patch by G_STORE."""
+    cdef int i
+    cdef double v
+    for i in range(n):
+        if moves[i] == MV_STORE:
+            v = w[G_STORE]
+        else:
+            v = eval_patch_square(g, R, w, p, moves[i] % GRID, moves[i] // GRID, e)
+        argmax_offer(a, g, i, v)
+
+
+cdef inline int greedy_on_planet(Game_t* g, const Rules_t* R, const double* w, int p,
+                                 const uint32_t* moves, int n, double* scores,
+                                 PlaceEval* buf, double* best, Argmax* a) noexcept nogil:
+    """D_PLACE and D_PATCH: both read the planet's per-decision evaluator
+    (`buf`, or malloc'd for this call); `best` receives the chosen value."""
+    cdef PlaceEval* e = buf if buf != NULL else <PlaceEval*>malloc(sizeof(PlaceEval))
+    if e == NULL:
+        return 0
+    prepare_place_eval(g, R, w, p, e)
+    if g.decision == D_PLACE:
+        offer_placements(g, R, w, p, moves, n, scores, e, a)
+    else:
+        offer_patches(g, R, w, p, moves, n, e, a)
+    if buf == NULL:
+        free(e)
+    if best != NULL:
+        best[0] = a.best
+    return a.index
+
+
+cdef inline void offer_tracks(Game_t* g, const Rules_t* R, const double* w, int p,
+                              const uint32_t* moves, int n, Argmax* a) noexcept nogil:
+    """D_ENERGY, D_SYNERGY, D_TRACK: the tracker's steps (track_value, or the
+    item's own rule), plus the fitted track values scaled by G_TRACK_FIT."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef Incentive inc
+    cdef double ctx[TRACK_FIT_CONTEXT]
+    cdef int i, t
+    cdef double v
+    objective_incentives(g, R, w, p, &inc)
+    if w[G_TRACK_FIT] != 0:
+        track_context(g, R, p, ctx)
+    for i in range(n):
+        t = <int>(moves[i] & 7)
+        if moves[i] & SYNERGY_TWICE:
+            # Jump Drive tech C: worth it when two steps beat one by a margin
+            v = track_value(g, R, w, p, t, 2, &inc) - 0.3
+        elif g.item.kind == IT_CHOOSE_ADVANCE:
+            v = track_value(g, R, w, p, t, g.item.b, &inc)
+        elif g.item.kind == IT_RAISE:
+            v = track_value(g, R, w, p, t, max(1, g.item.a - board_row(R, pl, t)), &inc)
+        elif g.item.kind == IT_CLAIM_ROW:
+            v = claim_row_value(g, R, w, p, pl.track[t])
+        else:
+            v = track_value(g, R, w, p, t, 1, &inc)
+        if w[G_TRACK_FIT] != 0:
+            v += w[G_TRACK_FIT] * track_fit(g, R, ctx, p, t)
+        argmax_offer(a, g, i, v)
+
+
+cdef inline void offer_regress(Game_t* g, const Rules_t* R, const double* w, int p,
+                               const uint32_t* moves, int n, Argmax* a) noexcept nogil:
+    """D_REGRESS: lose as little as possible: medals and progress, tech levels,
+    the objective cards' pull, and (G_REGRESS_*) the path's benefits."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef Incentive inc
+    cdef int i, t, q
+    cdef double v
+    objective_incentives(g, R, w, p, &inc)
+    q = regress_amount(g, R, p, g.item.a, g.item.b)
+    for i in range(n):
+        t = <int>moves[i]
+        v = -(medal_potential(R, w, pl.corp, t, pl.track[t])
+              - medal_potential(R, w, pl.corp, t, pl.track[t] - q)) * w[G_TRACK]
+        v -= inc.track[t] * q
+        if t == TECH:
+            v -= w[G_TECH] * (tech_level(g, R, p) - R.tech_level_at[pl.corp][pl.track[TECH] - q])
+        if w[G_REGRESS_RECLAIM] != 0 or w[G_REGRESS_DELAY] != 0:
+            v += regress_path(g, R, w, p, t, q)
+        argmax_offer(a, g, i, v)
+
+
+cdef inline void offer_kept_resources(Game_t* g, const Rules_t* R, const double* w, int p,
+                                      const uint32_t* moves, int n,
+                                      Argmax* a) noexcept nogil:
+    """D_KEEP_RESOURCE: an energy by its best track, other resources by their own."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef Incentive inc
+    cdef Item_t kept
+    cdef int i, t
+    cdef double v, step
+    objective_incentives(g, R, w, p, &inc)
+    for i in range(n):
+        kept = pl.keep[moves[i]]
+        if kept.kind == IT_ENERGY:
+            v = 0.0
+            for t in range(N_TRACKS):
+                if (kept.a >> t) & 1 and can_advance(g, R, p, t):
+                    step = track_value(g, R, w, p, t, 1, &inc)
+                    if step > v:
+                        v = step
+        else:
+            v = track_value(g, R, w, p, kept.a,
+                            2 if kept.c == 1 and tech_doubles_water(g, R, p) else 1, &inc)
+        argmax_offer(a, g, i, v)
+
+
+cdef inline void offer_losses(Game_t* g, const Rules_t* R, const double* w, int p,
+                              const uint32_t* moves, int n, Argmax* a) noexcept nogil:
+    """D_DESTROY_LIFEPOD / D_DESTROY_ROVER: lose the lifepod no rover will reach,
+    or the rover far from every lifepod."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef double val[GRID][GRID]
+    cdef int i, q
+    cdef double v
+    target_distances(g, R, w, p, 1.0, 0.0, val)
+    for i in range(n):
+        q = moves[i]
+        if g.decision == D_DESTROY_LIFEPOD:
+            v = -rover_closeness(pl, q % GRID, q // GRID)
+        else:
+            v = -val[pl.rover_y[q]][pl.rover_x[q]]
+        argmax_offer(a, g, i, v)
+
+
+cdef inline void offer_rover_squares(Game_t* g, const Rules_t* R, const double* w, int p,
+                                     const uint32_t* moves, int n,
+                                     Argmax* a) noexcept nogil:
+    """D_ROVER_PLACE / D_TELEPORT: the square's value as a rover stand (targets
+    over distance); a teleport loses the value of the square it leaves."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef Incentive inc
+    cdef double val[GRID][GRID]
+    cdef int i, q, r
+    cdef double v
+    objective_incentives(g, R, w, p, &inc)
+    target_distances(g, R, w, p, 1.0 + inc.lifepod, w[G_METEOR_TARGET] + inc.meteorite, val)
+    for i in range(n):
+        if moves[i] == MV_DONE:
+            v = 0.0
+        else:
+            q = moves[i] & 0xFF
+            v = val[q // GRID][q % GRID]
+            if g.decision == D_TELEPORT:
+                r = moves[i] >> 8
+                v -= val[pl.rover_y[r]][pl.rover_x[r]]
+        argmax_offer(a, g, i, v)
+
+
+cdef inline void offer_rotations(Game_t* g, const Rules_t* R, const double* w, int p,
+                                 const uint32_t* moves, int n, Argmax* a) noexcept nogil:
+    """D_ROTATION: each station rotation by the better tile it brings this player."""
+    cdef int i, saved = g.rotation
+    cdef double small, large
+    for i in range(n):
+        g.rotation = <uint8_t>moves[i]
+        small = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0))
+        large = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1))
+        argmax_offer(a, g, i, small if small > large else large)
+    g.rotation = <uint8_t>saved
+
+
+cdef inline double line_meteorites_value(const Player_t* pl, const Rules_t* R,
+                                         uint32_t line) noexcept nogil:
+    """D_LINE: the meteorites in a row (line < GRID) or a column, each worth
+    1 + the medals it keeps from its lines."""
+    cdef int x, y
+    cdef double v = 0.0
+    for y in range(GRID):
+        for x in range(GRID):
+            if grid_has(pl.meteorite, x, y) and (
+                    (line < GRID and y == <int>line)
+                    or (line >= GRID and x == <int>line - GRID)):
+                v += 1.0 + meteorite_line_value(pl, R, x, y)
+    return v
+
+
+cdef inline double no_place_value(Game_t* g, const Rules_t* R, const double* w, int p,
+                                  int slot) noexcept nogil:
+    """D_NO_PLACE: a tile given up for its resources (an energy doubles the other)."""
+    cdef int tile = depot_tile(g, R, p, slot)
+    cdef int ta = R.tile_ta[tile], tb = R.tile_tb[tile]
+    if ta == ENERGY:
+        ta = tb
+    if tb == ENERGY:
+        tb = ta
+    return track_gain(g, R, w, p, ta, 1) + track_gain(g, R, w, p, tb, 1)
+
+
+cdef inline double move_value(Game_t* g, const Rules_t* R, const double* w, int p, int d,
+                              uint32_t move) noexcept nogil:
+    """The decisions whose moves are valued one by one, without per-decision work."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef double v
+    if d == D_KEEP_OBJECTIVE:
+        return contest_lead(g, R, p, <int>move)
+    if d == D_FLUX_TRACK:
+        return flux_track_value(g, R, w, p, <int>move)
+    if d == D_DIRECTION:
+        return direction_value(g, R, w, p, g.item.a, move)
+    if d == D_REMOVE_STACK:
+        # lose the stack whose top tile is worth less to this player
+        return -tile_quick_value(g, R, w, p, depot_tile(g, R, p, move))
+    if d == D_OBJECTIVE_DISCARD:
+        return -objective_prospect(g, R, p, <int>move)
+    if d == D_ORDER:
+        if move == MV_MOVE:
+            return 0.0
+        if move > MV_POWER:
+            return power_priority(g, R, w, p, <int>(move - MV_POWER))
+        return item_priority(&pl.items[move])
+    if d == D_POWER:
+        return 0.0 if move == MV_DONE else power_value(g, R, w, p, <int>move)
+    if d == D_BRANCH:
+        return branch_value(g, R, w, p, <int>move)
+    if d == D_CIV_PICK:
+        return card_value(g, R, w, p, <int>move)
+    if d == D_METEOR_SYMBOL or d == D_COLLECT_METEORITE:
+        # place where it blocks least; collect where it blocks most
+        if move == MV_DONE:
+            return 1e6                                 # tech L5: decline it
+        v = meteorite_line_value(pl, R, move % GRID, move // GRID)
+        return -v if d == D_METEOR_SYMBOL else v
+    if d == D_METEORITE:
+        if move == MV_DONE:
+            return 0.0
+        return 1.0 + meteorite_line_value(pl, R, move % GRID, move // GRID)
+    if d == D_LINE:
+        return 0.0 if move == MV_DONE else line_meteorites_value(pl, R, move)
+    if d == D_NO_PLACE:
+        return no_place_value(g, R, w, p, <int>move)
+    return 0.0                  # D_LIFEPOD: every lifepod is worth the same; any of them
+
+
+cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
+                     const uint32_t* moves, int n, double* scores,
+                     PlaceEval* buf, double* best) noexcept nogil:
+    """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
+    `buf`: the placement evaluator's memory (NULL: malloc'd for this call).
+    `best` (may be NULL): receives the chosen move's value (placements only),
+    and ties keep the first move offered: the lookaheads' simulated choices
+    then depend on the public state only, not on the game's generator.
+
+    One body for both, so the search bot orders moves exactly as greedy values
+    them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
+    D_YES_NO) write the values their rule implies.
+    """
+    cdef int p = g.decider, d = g.decision, i
+    cdef Argmax a
+    cdef Incentive inc
+    cdef double v
+    argmax_init(&a, w[G_NOISE], scores, best != NULL)
+    if scores != NULL:
+        for i in range(n):
+            scores[i] = 0.0
+    if d == D_PLACE or d == D_PATCH:
+        return greedy_on_planet(g, R, w, p, moves, n, scores, buf, best, &a)
+    if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
+        offer_tracks(g, R, w, p, moves, n, &a)
+    elif d == D_REGRESS:
+        offer_regress(g, R, w, p, moves, n, &a)
+    elif d == D_KEEP_RESOURCE:
+        offer_kept_resources(g, R, w, p, moves, n, &a)
+    elif d == D_DESTROY_LIFEPOD or d == D_DESTROY_ROVER:
+        offer_losses(g, R, w, p, moves, n, &a)
+    elif d == D_ROVER_PLACE or d == D_TELEPORT:
+        offer_rover_squares(g, R, w, p, moves, n, &a)
+    elif d == D_ROTATION:
+        offer_rotations(g, R, w, p, moves, n, &a)
+    elif d == D_ROVER_STEP:
+        objective_incentives(g, R, w, p, &inc)
+        return greedy_rover_step(g, R, w, p, moves, n, &inc, scores, best != NULL)
+    elif d == D_POD_PLACE or d == D_POD_MOVE or d == D_POD_DESTROY:
+        return greedy_pods(g, R, w, p, moves, n, &a)
+    elif d == D_CHOOSE_ONE:
+        if scores != NULL:
+            scores[0] = 1.0
+        return 0                                       # a synergy beats a peek
+    elif d == D_YES_NO:
+        v = option_value(g, R, w, p, &g.item)
+        if scores != NULL and n > 1:
+            scores[1] = v                              # move 1 is "use it", move 0 is 0
+        return 1 if v > 0 else 0
+    else:
+        for i in range(n):
+            argmax_offer(&a, g, i, move_value(g, R, w, p, d, moves[i]))
+    return a.index

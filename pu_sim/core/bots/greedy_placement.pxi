@@ -1,0 +1,532 @@
+# The greedy bot's value of a tile placement: lines completed and filled, holes,
+# contact, pockets, what the tile covers. The costliest part of a greedy decision,
+# so it scans rows with bit masks and bounds a placement before its full value.
+
+# ==== valuing placements ===========================================================
+
+cdef enum:
+    MAX_ECOMP = 250                      # energy areas tracked by the evaluator
+
+
+cdef struct PlaceEval:
+    # Per-decision data shared by every candidate placement.
+    double track_val[N_TRACKS]
+    double water2_val                    # water advancing twice (tech L4)
+    int movable
+    double energy_best                   # best value an energy icon could take
+    uint16_t blocked[GRID]               # covered or not a grid square
+    uint16_t tokens_in_row[GRID]         # lifepods or rovers in row y
+    double row_complete[GRID]            # value of completing row y (0 if a meteorite)
+    double col_complete[GRID]
+    double row_unit[GRID]                # value per square filled in row y
+    double col_unit[GRID]
+    uint8_t row_rem[GRID]                # uncovered grid squares left in row y
+    uint8_t col_rem[GRID]
+    uint16_t met_rows                    # rows holding a meteorite (ME-2)
+    uint16_t met_cols
+    double row_chance[GRID][GRID + 1]    # chance value of filling n squares of row y
+    double col_chance[GRID][GRID + 1]
+    double row_chance_met[GRID][GRID + 1]  # ... when the tile's meteorite lands in it
+    double col_chance_met[GRID][GRID + 1]
+    int n_ecomp                          # existing energy areas ...
+    uint8_t ecomp_adj[MAX_ECOMP]         # ... and the tracks of terrain touching each
+    uint8_t comp_at[GRID][GRID]          # energy area of each square (255: none)
+    uint8_t terr_at[GRID][GRID]          # placed terrain of each square (255: none)
+    int rover_next                       # next rover-track space has a rover milestone
+    uint8_t lifepod_dist[GRID][GRID]     # BFS distance to the nearest lifepod
+    Incentive inc                        # what the player's objective cards reward
+    ShapeTargets st                      # where its rectangle and area cards are built
+    uint16_t near_terr[N_TERRAINS][GRID]  # squares touching placed terrain t
+    PlanetTerms pt                       # cities, sub-planets, Petra's currents
+
+
+cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
+                            uint8_t dist[GRID][GRID]) noexcept nogil:
+    """Grid distance (orthogonal steps over passable squares) to the nearest lifepod."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef uint16_t passable[GRID]
+    cdef uint16_t front[GRID]
+    cdef uint16_t seen[GRID]
+    cdef uint16_t nb[GRID]
+    cdef int x, y, d = 0
+    cdef bint more = True
+    cdef uint16_t bits
+    rover_passable(R, pl, passable)
+    for y in range(GRID):
+        for x in range(GRID):
+            dist[y][x] = 99
+        front[y] = pl.lifepod[y] & passable[y]
+        seen[y] = front[y]
+    while more:
+        more = False
+        for y in range(GRID):
+            bits = front[y]
+            while bits:
+                dist[y][__builtin_ctz(bits)] = <uint8_t>d
+                bits &= bits - 1
+        rover_neighbours(R, pl, front, passable, nb)
+        for y in range(GRID):
+            front[y] = nb[y] & ~seen[y]
+            seen[y] |= front[y]
+            if front[y]:
+                more = True
+        d += 1
+
+
+cdef inline int touching_tracks(const Player_t* pl, const uint16_t* area) noexcept nogil:
+    """Tracks of the placed terrain orthogonally adjacent to an area (EN-2)."""
+    cdef uint16_t ring[GRID]
+    cdef int t, y, mask = 0
+    dilate(area, ring)
+    for t in range(N_TRACKS):
+        for y in range(GRID):
+            if ring[y] & pl.terr[t][y]:
+                mask |= 1 << t
+                break
+    return mask
+
+
+cdef inline double line_chance_at(const Rules_t* R, int rem, bint meteor,
+                                  int round_) noexcept nogil:
+    """Measured chance (the line_chance table) that a line with rem open squares
+    at the start of round_ scores its medal at the end; round_ past the last:
+    the game's end."""
+    if rem > LINE_CHANCE_SQUARES - 1:
+        rem = LINE_CHANCE_SQUARES - 1
+    round_ = 1 if round_ < 1 else min(round_, LINE_CHANCE_ROUNDS + 1)
+    return R.fitted.line_chance[1 if meteor else 0][rem][round_ - 1]
+
+
+cdef void line_chances(const Game_t* g, const Rules_t* R, const double* w, int medal,
+                       int rem, bint meteor, double* chance,
+                       double* chance_met) noexcept nogil:
+    """What filling n of a line's rem open squares this round adds to its chance
+    of scoring its medal (line_chance_at), for n = 1..rem; chance_met: when the
+    tile's own meteorite lands in the line."""
+    cdef int n, r = g.round + 1                 # the chances after this round
+    cdef double before
+    for n in range(GRID + 1):
+        chance[n] = 0.0
+        chance_met[n] = 0.0
+    if w[G_LINE_CHANCE] == 0.0 or rem == 0:
+        return
+    before = line_chance_at(R, rem, meteor, r)
+    for n in range(1, rem + 1):
+        chance[n] = w[G_LINE_CHANCE] * medal * (
+            line_chance_at(R, rem - n, meteor, r) - before)
+        chance_met[n] = w[G_LINE_CHANCE] * medal * (
+            line_chance_at(R, rem - n, True, r) - before)
+
+
+cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
+                             PlaceEval* e) noexcept nogil:
+    """Everything about the planet that does not depend on the candidate."""
+    cdef const Player_t* pl = &g.pl[p]
+    cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
+    cdef int t, y, x, pos, medal, yy
+    cdef uint16_t mrows, mcols, bits
+    cdef uint16_t rest[GRID]
+    cdef uint16_t seed[GRID]
+    cdef uint16_t comp[GRID]
+    objective_incentives(g, R, w, p, &e.inc)
+    shape_targets(g, R, w, p, &e.st)
+    prepare_planet_terms(g, R, w, p, &e.pt)
+    open_line_squares(g, R, pl, e.row_rem, e.col_rem)
+    e.movable = movable_tracks(g, R, p)
+    for t in range(N_TRACKS):
+        e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
+                          if (e.movable >> t) & 1 else 0.0)
+    e.water2_val = track_value(g, R, w, p, WATER, 2, &e.inc)
+    for t in range(N_TERRAINS):
+        dilate(pl.terr[t], e.near_terr[t])
+    e.energy_best = best_of(e.track_val, e.movable)
+    meteorite_lines(pl, &mrows, &mcols)
+    e.met_rows = mrows
+    e.met_cols = mcols
+    for y in range(GRID):
+        e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
+        e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
+        medal = R.row_medal[pl.planet][y]
+        e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
+        e.row_unit[y] = w[G_LINE_FILL] * medal / e.row_rem[y] if e.row_rem[y] else 0.0
+        line_chances(g, R, w, medal, e.row_rem[y], (mrows >> y) & 1, e.row_chance[y],
+                     e.row_chance_met[y])
+    for x in range(GRID):
+        medal = R.col_medal[pl.planet][x]
+        e.col_complete[x] = 0.0 if (mcols >> x) & 1 else w[G_LINE_COMPLETE] * medal
+        e.col_unit[x] = w[G_LINE_FILL] * medal / e.col_rem[x] if e.col_rem[x] else 0.0
+        line_chances(g, R, w, medal, e.col_rem[x], (mcols >> x) & 1, e.col_chance[x],
+                     e.col_chance_met[x])
+    # placed terrain per square, existing energy areas and what touches each
+    # (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)
+    for y in range(GRID):
+        for x in range(GRID):
+            e.terr_at[y][x] = 255
+            e.comp_at[y][x] = 255
+    energy_terrain(R, pl, rest)                    # Petra: open currents are energy
+    for t in range(N_TERRAINS):
+        for y in range(GRID):
+            bits = rest[y] if t == ENERGY else pl.terr[t][y]
+            while bits:
+                e.terr_at[y][__builtin_ctz(bits)] = <uint8_t>t
+                bits &= bits - 1
+    e.n_ecomp = 0
+    while e.n_ecomp < MAX_ECOMP and lowest_square(rest, &x, &y):
+        grid_zero(seed)
+        seed[y] = <uint16_t>(1 << x)
+        flood_fill(seed, rest, comp)
+        e.ecomp_adj[e.n_ecomp] = <uint8_t>touching_tracks(pl, comp)
+        for yy in range(GRID):
+            rest[yy] &= ~comp[yy]
+            bits = comp[yy]
+            while bits:
+                e.comp_at[yy][__builtin_ctz(bits)] = <uint8_t>e.n_ecomp
+                bits &= bits - 1
+        e.n_ecomp += 1
+    pos = pl.track[ROVER]
+    e.rover_next = (pos < TOP and R.space[pl.corp][ROVER][pos + 1][SP_ROVER] != 0
+                    and supply_rover(pl) >= 0 and grid_any(pl.lifepod))
+    if e.rover_next:
+        lifepod_distances(g, R, p, e.lifepod_dist)
+
+
+cdef struct TileEval:
+    # Per-decision facts about one depot tile, hoisted out of the candidate loop.
+    int tile, ta, tb
+    bint meteor                          # its meteor symbol will place a meteorite
+    int water_side                       # part (0 A, 1 B) with the water icon, or -1
+    double fixed                         # resources not depending on the square, size
+    double water_val                     # the water advance if a water square is on ice
+    double rest_extra                    # bound on the rover-reach bonus
+    bint energy                          # has an energy icon (exact value in the rest)
+    bint rover_reach                     # a rover milestone comes with this tile
+    int size_a, size_b                   # squares of each part
+
+
+cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int tile, bint resources, const PlaceEval* e,
+                            TileEval* t) noexcept nogil:
+    cdef int side, terrain
+    t.tile = tile
+    t.ta = R.tile_ta[tile]
+    t.tb = R.tile_tb[tile]
+    t.meteor = R.tile_meteor[tile] and not tech_no_meteorites(g, R, p)
+    t.size_a = 0
+    for side in range(R.orient[tile][0].ncells):
+        if R.orient[tile][0].part[side] == 0:
+            t.size_a += 1
+    t.size_b = R.tile_size[tile] - t.size_a
+    t.water_side = -1
+    t.fixed = w[G_SIZE] * R.tile_size[tile] + e.inc.icon[t.ta] + e.inc.icon[t.tb]
+    t.water_val = 0.0
+    t.energy = False
+    t.rover_reach = e.rover_next and resources and (t.ta == ROVER or t.tb == ROVER)
+    t.rest_extra = w[G_REACH] if (t.rover_reach and w[G_REACH] > 0) else 0.0
+    for side in range(2):
+        terrain = t.ta if side == 0 else t.tb
+        if terrain == WATER:
+            t.water_side = side                 # terrain fact: no ice penalty for water
+            if resources:
+                t.water_val = (e.water2_val if tech_doubles_water(g, R, p)
+                               else e.track_val[WATER])
+        elif not resources:
+            continue
+        elif terrain == ENERGY:
+            t.energy = True
+            t.fixed += e.energy_best            # the best it could be; exact in the rest
+        else:
+            t.fixed += e.track_val[terrain]
+
+
+cdef inline const double* row_chances(const PlaceEval* e, int y, bint met) noexcept nogil:
+    """Row y's line-chance values (line_chances), with the tile's meteorite in it
+    or not."""
+    if met:
+        return &e.row_chance_met[y][0]
+    return &e.row_chance[y][0]
+
+
+cdef inline const double* col_chances(const PlaceEval* e, int x, bint met) noexcept nogil:
+    """Column x's line-chance values, as row_chances."""
+    if met:
+        return &e.col_chance_met[x][0]
+    return &e.col_chance[x][0]
+
+
+cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
+                           int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
+    """The part of a placement's score shared by every column x of one (tile,
+    orientation, row) group: fixed resources and size, the rows it fills, and an
+    upper bound of what placement_rest() can still add (branch and bound)."""
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
+    cdef int i, yy, my = -1
+    cdef double v = t.fixed, bound = t.rest_extra
+    if t.meteor and ori.meteor >= 0:
+        my = y + ori.dy[ori.meteor]
+    for i in range(ori.h):
+        yy = y + i
+        v += line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy], e.row_unit[yy],
+                       yy == my, row_chances(e, yy, yy == my))
+    if w[G_CONTACT] > 0:
+        bound += w[G_CONTACT] * ori.perimeter
+    if w[G_HOLE] < 0:
+        bound -= w[G_HOLE] * ori.n_nbr
+    if w[G_POCKET] < 0:
+        bound -= w[G_POCKET] * ori.n_nbr
+    rest_bound[0] = bound
+    return v
+
+
+cdef double currents_correction(const Orient_t* ori, int x, int y, int my,
+                                const uint16_t* feet, const PlaceEval* e,
+                                int* on_currents) noexcept nogil:
+    """Petra: tile squares on open currents fill no line (they already count as
+    covered); fixes placement_rows' row values and counts them per column."""
+    cdef int i, c, yy
+    cdef uint16_t bits
+    cdef double v = 0.0
+    for i in range(ori.w):
+        on_currents[i] = 0
+    for i in range(ori.h):
+        yy = y + i
+        bits = feet[i] & e.pt.cur_open[yy]
+        if not bits:
+            continue
+        c = popcount16(bits)
+        v += (line_gain(ori.rowcnt[i] - c, e.row_rem[yy], e.row_complete[yy],
+                        e.row_unit[yy], yy == my, row_chances(e, yy, yy == my))
+              - line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy],
+                          e.row_unit[yy], yy == my, row_chances(e, yy, yy == my)))
+        while bits:
+            on_currents[__builtin_ctz(bits) - x] += 1
+            bits &= bits - 1
+    return v
+
+
+cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl,
+                           const TileEval* t, int o, int x, int y,
+                           const PlaceEval* e) noexcept nogil:
+    """The exactly known part of a placement's score that depends on its column:
+    columns filled, the meteorite, what the tile covers, objective incentives."""
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
+    cdef const uint16_t* ice = R.pmask[pl.planet][PM_ICE]
+    cdef int i, k, n, yy, lifepods = 0, rovers = 0, icy = 0, covered_ice = 0
+    cdef int mx = -1, my = -1, cx, cy
+    cdef uint16_t fa, fb, foot, wet, touch_a = 0, touch_b = 0
+    cdef uint16_t feet[5]
+    cdef uint16_t feet_a[5]
+    cdef uint16_t feet_b[5]
+    cdef int on_currents[5]
+    cdef bint wet_on_ice = False
+    cdef double v = 0.0
+    if t.meteor and ori.meteor >= 0:
+        mx = x + ori.dx[ori.meteor]
+        my = y + ori.dy[ori.meteor]
+    for i in range(ori.h):
+        yy = y + i
+        fa = <uint16_t>((ori.rows_a[i] << x) & ROW_BITS)
+        fb = <uint16_t>((ori.rows_b[i] << x) & ROW_BITS)
+        foot = fa | fb
+        feet[i] = foot
+        feet_a[i] = fa
+        feet_b[i] = fb
+        if e.tokens_in_row[yy]:
+            lifepods += popcount16(foot & pl.lifepod[yy])
+            rovers += popcount16(foot & pl.rover_at[yy])
+        touch_a |= fa & e.near_terr[t.ta][yy]
+        touch_b |= fb & e.near_terr[t.tb][yy]
+        if ice[yy] & foot:
+            wet = fa if t.water_side == 0 else (fb if t.water_side == 1 else 0)
+            if wet & ice[yy]:
+                wet_on_ice = True
+            icy += popcount16(foot & ~wet & ice[yy])
+            covered_ice += popcount16(foot & ice[yy])
+    if e.st.n:
+        v += shape_value(&e.st, t.ta, t.tb, feet_a, feet_b, y, ori.h)
+    if e.pt.on:
+        v += planet_cover_value(&e.pt, feet, y, ori.h)
+        if e.pt.currents:
+            v += currents_correction(ori, x, y, my, feet, e, on_currents)
+    for i in range(ori.w):
+        k = x + i
+        n = ori.colcnt[i]
+        if e.pt.currents:
+            n -= on_currents[i]
+        v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx,
+                       col_chances(e, k, k == mx))
+    if mx >= 0:
+        v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
+    if wet_on_ice:
+        v += t.water_val
+    v -= w[G_LIFEPOD_LOST] * lifepods + w[G_ROVER_LOST] * rovers + w[G_ICE] * icy
+    # objective cards: grow or start terrain areas, icons on the edge, cover ice
+    v += e.inc.cluster[t.ta] * t.size_a if touch_a else e.inc.spread[t.ta]
+    v += e.inc.cluster[t.tb] * t.size_b if touch_b else e.inc.spread[t.tb]
+    v += e.inc.ice * covered_ice
+    if e.inc.ice_left and covered_ice:
+        v += e.inc.chance_w * chance_added(R, OG_ICE, e.inc.ice_left, covered_ice,
+                                           e.inc.chance_round)
+    cx = x + ori.dx[ori.icon_a]
+    cy = y + ori.dy[ori.icon_a]
+    if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:
+        v += e.inc.edge_icon[t.ta]
+    cx = x + ori.dx[ori.icon_b]
+    cy = y + ori.dy[ori.icon_b]
+    if (R.pmask[pl.planet][PM_EDGE][cy] >> cx) & 1:
+        v += e.inc.edge_icon[t.tb]
+    return v
+
+
+cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
+                       const int* sx, const int* sy, int n) noexcept nogil:
+    """Pockets of 2 or 3 free squares the placement closes off next to it, searched
+    from the narrow free squares (sx, sy) beside it: only a domino, a tromino or
+    patches can still fill them, so they tend to stay empty and cost their row
+    and column (a closed single square is G_HOLE's)."""
+    cdef uint16_t free[GRID]
+    cdef uint16_t comp[GRID]
+    cdef uint16_t grown[GRID]
+    cdef uint16_t seen[GRID]
+    cdef uint16_t ring
+    cdef int i, yy, nx, ny, lo, hi, size = 0, step, pockets = 0
+    cdef bint closed
+    for yy in range(GRID):
+        free[yy] = ~e.blocked[yy] & ROW_BITS
+        seen[yy] = 0
+    for i in range(ori.h):
+        free[y + i] &= <uint16_t>~(ori.rows[i] << x)
+    for i in range(n):
+        nx = sx[i]
+        ny = sy[i]
+        if (seen[ny] >> nx) & 1:
+            continue
+        # grow the free area from this square; a pocket of 3 or fewer stops growing
+        # within 3 steps and lies within 3 rows of where it started
+        lo = ny - 3 if ny >= 3 else 0
+        hi = ny + 3 if ny + 3 < GRID else GRID - 1
+        for yy in range(lo, hi + 1):
+            comp[yy] = 0
+        comp[ny] = <uint16_t>(1 << nx)
+        closed = False
+        for step in range(4):
+            size = 0
+            closed = True
+            for yy in range(lo, hi + 1):
+                ring = <uint16_t>(comp[yy] | (comp[yy] << 1) | (comp[yy] >> 1))
+                if yy > lo:
+                    ring |= comp[yy - 1]
+                if yy < hi:
+                    ring |= comp[yy + 1]
+                grown[yy] = ring & free[yy]
+                if grown[yy] != comp[yy]:
+                    closed = False
+                size += popcount16(grown[yy])
+            for yy in range(lo, hi + 1):
+                comp[yy] = grown[yy]
+            if closed or size > 3:
+                break
+        for yy in range(lo, hi + 1):
+            seen[yy] |= comp[yy]
+        if closed and size >= 2 and size <= 3:
+            pockets += 1
+    return pockets
+
+
+cdef enum:
+    NB_GUARD = 0xFFFFE001            # a wide row's off-board bits: column -1 and 12 on
+
+
+cdef inline uint32_t wide_blocked(const PlaceEval* e, int y) noexcept nogil:
+    """Row y's blocked squares one bit to the left (bit x + 1 is column x), with
+    the off-board columns and rows blocked."""
+    if y < 0 or y >= GRID:
+        return 0xFFFFFFFF
+    return (<uint32_t>e.blocked[y] << 1) | NB_GUARD
+
+
+cdef int scan_neighbours(const PlaceEval* e, const Orient_t* ori, int x, int y,
+                         int* touch, int* holes, int* narrow_x,
+                         int* narrow_y) noexcept nogil:
+    """The squares around a placement, a row at a time (bit-parallel): tile
+    sides touching a covered or off-board square (touch), free neighbours left
+    with no free neighbour (holes), and those with one or two (the narrow
+    squares where a small pocket may close, returned in reading order).  The
+    same counts as going through the oriented tile's neighbour list."""
+    cdef uint32_t foot[9]                # rows y-2 .. y+h+1, wide (bit x + 1)
+    cdef uint32_t free_[9]
+    cdef uint32_t blk[9]
+    cdef uint32_t ring, left, right, up, down, none, many, bits
+    cdef int i, r, n = 0, top = y - 2, rows = ori.h + 4
+    touch[0] = 0
+    holes[0] = 0
+    for i in range(rows):
+        r = top + i
+        blk[i] = wide_blocked(e, r)
+        foot[i] = (<uint32_t>ori.rows[r - y] << (x + 1)) if y <= r < y + ori.h else 0
+        free_[i] = ~(blk[i] | foot[i])
+    for i in range(2, rows - 2):          # tile sides: right, left, up, down
+        touch[0] += (__builtin_popcount((foot[i] << 1) & blk[i])
+                     + __builtin_popcount((foot[i] >> 1) & blk[i])
+                     + __builtin_popcount(foot[i] & blk[i - 1] & ~foot[i - 1])
+                     + __builtin_popcount(foot[i] & blk[i + 1] & ~foot[i + 1]))
+    for i in range(1, rows - 1):          # free squares beside the tile
+        ring = ((foot[i] << 1) | (foot[i] >> 1) | foot[i - 1] | foot[i + 1]) & free_[i]
+        if not ring:
+            continue
+        left = free_[i] << 1
+        right = free_[i] >> 1
+        up = free_[i - 1]
+        down = free_[i + 1]
+        none = ~(left | right | up | down)
+        many = (left & right & (up | down)) | (up & down & (left | right))
+        holes[0] += __builtin_popcount(ring & none)
+        bits = ring & ~none & ~many
+        while bits and n < MAX_NBR:
+            narrow_x[n] = __builtin_ctz(bits) - 1
+            narrow_y[n] = top + i
+            n += 1
+            bits &= bits - 1
+    return n
+
+
+cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t, int o,
+                           int x, int y, const PlaceEval* e, double cutoff) noexcept nogil:
+    """The rest of a placement's score: exact energy, compactness, walled-in squares,
+    small pockets, and landing a coming rover near a lifepod.  Pockets (the costly
+    part, a penalty) are skipped once the rest is below `cutoff`: the placement
+    cannot win then."""
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
+    cdef int i, k, nx, ny, cx, cy, side, mask, holes = 0, touch = 0
+    cdef int n_narrow = 0
+    cdef int narrow_x[MAX_NBR]
+    cdef int narrow_y[MAX_NBR]
+    cdef double v = 0.0, d
+    if t.energy:
+        # EN-1/EN-2: the other part always touches; then what touches the energy
+        # part and the energy areas it joins
+        side = 0 if t.ta == ENERGY else 1
+        mask = 1 << (t.tb if side == 0 else t.ta)
+        for i in range(ori.n_enbr[side]):
+            nx = x + ori.enbr_dx[side][i]
+            ny = y + ori.enbr_dy[side][i]
+            if nx < 0 or ny < 0 or nx >= GRID or ny >= GRID:
+                continue
+            k = e.terr_at[ny][nx]
+            if k < N_TRACKS:
+                mask |= 1 << k
+            elif k == ENERGY:
+                mask |= e.ecomp_adj[e.comp_at[ny][nx]]
+        v += best_of(e.track_val, mask & e.movable) - e.energy_best
+    n_narrow = scan_neighbours(e, ori, x, y, &touch, &holes, narrow_x, narrow_y)
+    v += w[G_CONTACT] * touch - w[G_HOLE] * holes
+    if t.rover_reach:
+        d = 99
+        for i in range(ori.ncells):
+            cx = x + ori.dx[i]
+            cy = y + ori.dy[i]
+            if e.lifepod_dist[cy][cx] < d:
+                d = e.lifepod_dist[cy][cx]
+        v += w[G_REACH] / (1.0 + d)
+    if n_narrow and w[G_POCKET] != 0.0 and v >= cutoff:
+        v -= w[G_POCKET] * small_pockets(e, ori, x, y, narrow_x, narrow_y, n_narrow)
+    return v
