@@ -104,6 +104,18 @@ def test_cr1_difference_by_hand_and_as_a_regression():
     assert cov[1, 1] == pytest.approx(var)
 
 
+def test_two_games_give_a_difference_without_an_interval():
+    """One game of each label (a tiny study's skill cell) has no residual degree
+    of freedom: the difference stands, the interval is NaN, nothing divides by 0."""
+    df = pl.DataFrame({
+        "game_id": [0, 1], "n_players": [1, 1], "corporation": ["a", "b"],
+        "score": [50.0, 44.0],
+    })  # fmt: skip
+    out = clusters.cluster_difference(df, a="a", b="b").row(0, named=True)
+    assert out["difference"] == pytest.approx(6.0)
+    assert math.isnan(out["se"]) and math.isnan(out["lower"])
+
+
 def test_a_linear_contrast_is_the_difference_with_its_cr1_interval():
     df = multiplayer_frame(600, 2, corp_effect={"Alpha Corp": 3}, setup_sd=4.0,
                            group_size=2, seed=4,

@@ -487,7 +487,8 @@ def _difference(
     deff = between / naive_var if naive_var > 0 else math.nan
     if method == "cr1":
         total = float(n.sum())
-        factor = g / (g - 1) * (total - 1) / (total - 2) if g > 1 else math.nan
+        # Two games (one of each label) leave no degree of freedom: no interval.
+        factor = g / (g - 1) * (total - 1) / (total - 2) if min(g, total - 1) > 1 else math.nan
         se = math.sqrt(factor * between)
         lo, hi, p = t_limits(
             np.array([diff]), np.array([se]), np.array([g - 1.0]), confidence
