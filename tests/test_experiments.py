@@ -105,6 +105,16 @@ def test_main_study_smoke(tmp_path):
     assert not (tmp_path / "main" / "smoke" / "study.json").exists()
 
 
+def test_study_help_states_the_default_size_and_seed(capsys):
+    from pu_sim.cli.main import main as cli_main
+
+    with pytest.raises(SystemExit):
+        cli_main(["study", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"per player count ({study.Config().n_games})" in text
+    assert f"root seed ({study.Config().seed})" in text
+
+
 def test_shared_flags(tmp_path):
     args = experiment.cli(["--games", "5", "--seed", "3", "--out", str(tmp_path)],
                           description="x")  # fmt: skip

@@ -118,7 +118,7 @@ def _study(sub: Subcommands) -> None:
     )
     study.add_argument(
         "--games", type=GAMES, default=None,
-        help="size: balance games per player count (4000); the other runs are "
+        help="size: balance games per player count (3000); the other runs are "
         "multiples of it",
     )  # fmt: skip
     study.add_argument("--seed", type=SEED, default=None, help="root seed (20240611)")
