@@ -193,3 +193,18 @@ def test_verdict_table_labels_known_effects():
     row = corps.row(0, named=True)
     assert row["win_lower_a"] < row["win_pp_a"] < row["win_upper_a"]
     assert 15 < row["win_pp_a"] < 35  # percentage points, not a share
+
+
+def test_setups_that_all_agree_are_no_evidence():
+    """Under b Alpha wins both of its two setups: a win rate of 100% with a
+    standard error of 0, which must not make it significant (it made a fair
+    corporation 'bot-dependent' in a small study)."""
+    corps = ["Alpha Corp", "Beta Corp"]
+    a = multiplayer_frame(2000, 2, corporations=corps, group_size=2, seed=5)
+    b = multiplayer_frame(4, 2, corporations=corps, corp_effect={"Alpha Corp": 1e3},
+                          group_size=2, seed=6)  # fmt: skip
+    out = verdicts.verdict_table(a, b, group_size=2).filter(pl.col("kind") == "corporation")
+    alpha = out.filter(pl.col("name") == "Alpha Corp").row(0, named=True)
+    assert alpha["win_pp_b"] == pytest.approx(50.0)
+    assert np.isnan(alpha["win_lower_b"]) and np.isnan(alpha["win_upper_b"])
+    assert alpha["label"] == "unresolved"

@@ -206,10 +206,15 @@ class LabelSums:
 def t_limits(
     est: FloatArray, se: FloatArray, df: FloatArray, confidence: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Student-t interval and two-sided p-value of estimates with their se and df."""
-    ok = df > 0
+    """Student-t interval and two-sided p-value of estimates with their se and df.
+
+    A standard error of 0 (a handful of setups that all came out the same, say
+    Petra winning both of its two) is no evidence: no interval, no p-value,
+    so such a row can never be called significant.
+    """
+    ok = (df > 0) & (se > 0)
     q = np.where(ok, sps.t.ppf(0.5 + confidence / 2.0, np.where(ok, df, 1.0)), np.nan)
-    p = stats.t_test(est, se, np.where(ok, df, 0.0))
+    p = np.where(ok, stats.t_test(est, se, np.where(ok, df, 0.0)), np.nan)
     return est - q * se, est + q * se, p
 
 
