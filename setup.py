@@ -53,6 +53,7 @@ class BuildPyWithRevision(build_py):
     """build_py that records the checkout's git revision in the built package."""
 
     def run(self) -> None:
+        """Build as usual, then write the revision file beside the package."""
         super().run()
         revision = _git("rev-parse", "HEAD")
         status = _git("status", "--porcelain", "--untracked-files=no", "--",

@@ -203,7 +203,9 @@ def test_setups_that_all_agree_are_no_evidence():
     a = multiplayer_frame(2000, 2, corporations=corps, group_size=2, seed=5)
     b = multiplayer_frame(4, 2, corporations=corps, corp_effect={"Alpha Corp": 1e3},
                           group_size=2, seed=6)  # fmt: skip
-    out = verdicts.verdict_table(a, b, group_size=2).filter(pl.col("kind") == "corporation")
+    out = verdicts.verdict_table(a, b, group_size=2).filter(
+        pl.col("kind") == "corporation"
+    )
     alpha = out.filter(pl.col("name") == "Alpha Corp").row(0, named=True)
     assert alpha["win_pp_b"] == pytest.approx(50.0)
     assert np.isnan(alpha["win_lower_b"]) and np.isnan(alpha["win_upper_b"])

@@ -488,7 +488,8 @@ def _difference(
     if method == "cr1":
         total = float(n.sum())
         # Two games (one of each label) leave no degree of freedom: no interval.
-        factor = g / (g - 1) * (total - 1) / (total - 2) if min(g, total - 1) > 1 else math.nan
+        defined = g > 1 and total > 2
+        factor = g / (g - 1) * (total - 1) / (total - 2) if defined else math.nan
         se = math.sqrt(factor * between)
         lo, hi, p = t_limits(
             np.array([diff]), np.array([se]), np.array([g - 1.0]), confidence
