@@ -69,7 +69,7 @@ def test_only_a_fault_every_bot_sees_is_called_robust(tmp_path, red_scale, robus
     skill = [h for h in page.headlines if "across skill levels" in h]
     assert len(skill) == 1
     if robust:
-        assert "every bot's fit above it" in skill[0] and "red" in skill[0]
+        assert "fit (strong, weak) supports" in skill[0] and "red" in skill[0]
     else:
         assert "no change is robust" in skill[0]
     assert "strong" in page.headlines[0] and "held out" in page.headlines[0]
@@ -90,3 +90,39 @@ def test_runs_with_the_same_folder_name_stay_apart(tmp_path):
     games = load_runs([a, b])
     assert games["run"].n_unique() == 2
     assert games.select(pl.struct("run", "game_id").n_unique()).item() == 40
+
+
+def test_a_bot_on_a_small_subsample_is_compared_on_its_own_decks(tmp_path):
+    """The search bot, nearest the target, played 6 decks on 12 setups: the table
+    is fitted at the nearest bot that played every deck, the text says why,
+    and every bot's per-card effects are measured on the search bot's decks and
+    setups (the report crashed on this design)."""
+    games = paired_runs(1.0, {"strong": 56.0, "weak": 45.0})
+    sub = [(7, 7, 6), (14, 3, 3), (2, 15, 3), (2, 3, 15), (10, 0, 10), (0, 10, 10)]
+    search = paired_runs(1.0, {"search": 60.0}, seed=3).filter(
+        pl.struct("deck_green", "deck_orange", "deck_red").is_in(
+            pl.DataFrame(sub, orient="row",
+                         schema=["deck_green", "deck_orange", "deck_red"]
+                         ).to_struct().implode())
+        & (pl.col("game_id") < 12)
+    )  # fmt: skip
+    both = pl.concat([games.with_columns(pl.col("bot").cast(pl.String)),
+                      search.with_columns(pl.col("bot").cast(pl.String))])  # fmt: skip
+    assert search.select(pl.struct("deck_green", "deck_orange", "deck_red")
+                         .n_unique()).item() == 6  # fmt: skip
+    assert solo_paired.is_paired_subsample(search)
+    assert not solo_paired.is_paired_deck_design(search)
+    page = Page(tmp_path)
+    solo_paired.paired_calibration_section(page, both)
+    text = "\n".join(page.sections)
+    assert solo_paired.strength_anchor(both)["bot"][0] == "search"
+    assert "fitted at **strong**" in text and "**search** is nearer" in text
+    assert "strong" in page.headlines[0]
+    effects = pl.read_csv(
+        tmp_path / "tables" / "solo_colour_effects_subsample_search.csv"
+    )
+    assert set(effects["bot"]) == {"search", "strong", "weak"}
+    assert (effects.filter(pl.col("bot") == "strong")["games"] == 6 * 12).all()
+    red = effects.filter(pl.col("term") == "red")
+    truth = (PUBLISHED.target(0, 0, 15) - PUBLISHED.target(0, 0, 3)) / 12
+    assert red["estimate"].mean() == pytest.approx(truth, abs=0.25)

@@ -25,7 +25,12 @@ from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable, table_from_fr
 from pu_sim.report.markdown import ci, fmt, md_table, pct
 from pu_sim.report.page import Page
 
-__all__ = ["is_paired_deck_design", "paired_calibration_section", "strength_anchor"]
+__all__ = [
+    "is_paired_deck_design",
+    "is_paired_subsample",
+    "paired_calibration_section",
+    "strength_anchor",
+]
 
 SETUP = "game_id"
 """The cluster: runs of one seed deal the same setup to the same game_id."""
@@ -74,45 +79,143 @@ def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def is_paired_subsample(solo: pl.DataFrame) -> bool:
+    """A paired design too small for a banded table: 3+ decks over shared setups.
+
+    Enough for the per-card formula (three terms), so a costly bot that played
+    a few compositions on a few setups still shows its colour effects.
+    """
+    if not all(c in solo.columns for c in (*DECK_COLUMNS, "bot", SETUP)):
+        return False
+    n_decks = solo.select(pl.struct(*DECK_COLUMNS).n_unique()).item()
+    paired = solo.select(
+        (pl.struct(*DECK_COLUMNS).n_unique().over("bot", SETUP) >= 2).mean()
+    ).item()
+    return bool(n_decks >= 3 and paired >= 0.9)
+
+
 def paired_calibration_section(page: Page, solo: pl.DataFrame) -> None:
-    """Every bot's paired calibration, the skill comparison, the headline."""
+    """Every bot's paired calibration, the skill comparison, the headline.
+
+    Bots that played every composition get the full calibration; the table is
+    fitted at the one of them nearest the rulebook's anchor.  A bot that played
+    only a paired subsample (the search bot) is compared with the others on
+    exactly its decks and setups.
+    """
     anchor = strength_anchor(solo)
     page.table("solo_strength_anchor", anchor)
     bots = anchor["bot"].to_list()
+    parts = {b: solo.filter(pl.col("bot").cast(pl.String) == b) for b in bots}
+    full = [b for b in bots if is_paired_deck_design(parts[b])]
+    small = [b for b in bots if b not in full and is_paired_subsample(parts[b])]
     fits: dict[str, pl.DataFrame] = {}
     formulas: dict[str, pl.DataFrame] = {}
-    for i, bot in enumerate(bots):
-        part = solo.filter(pl.col("bot").cast(pl.String) == bot)
-        if not is_paired_deck_design(part):
-            continue
+    for bot in full:
         try:
-            fits[bot], formulas[bot] = _one_bot(page, part, bot, main=i == 0)
+            fits[bot], formulas[bot] = _one_bot(
+                page, parts[bot], bot, main=bot == full[0]
+            )
         except ValueError as exc:  # a design too thin to fit: say so, go on
             page.section(f"Solo target on paired boards: {bot}", f"Not fitted: {exc}.")
+    fitted = [b for b in full if b in fits]
     if len(fits) >= 2:
-        _skill(page, fits, formulas, bots[0])
+        _skill(page, fits, formulas, fitted[0])
+    for bot in small:
+        _subsample(page, solo, bots, bot)
     rows = [
         [str(r["bot"]), f"{r['games']:,}", fmt(r["mean_score"], ".1f"),
          fmt(r["median_margin"], "+.1f"), pct(r["success"])]
         for r in anchor.iter_rows(named=True)
     ]  # fmt: skip
+    header = ["bot", "games", "mean score", "median margin at the published target",
+              "reaches the target"]  # fmt: skip
     page.section(
         "Which strength the target table is for",
+        _strength_text(anchor, fitted, small),
+        md_table(rows, header),
+    )
+
+
+def _strength_text(anchor: pl.DataFrame, fitted: list[str], small: list[str]) -> str:
+    """Which bot the table is fitted at, and why: computed from the anchor table."""
+    row = {r["bot"]: r for r in anchor.iter_rows(named=True)}
+    text = (
         "The rulebook's target is the score of a completed mission; a table "
         "for people is fitted at the strength of a bot that reaches the "
-        "published target about half the time. Here that is "
-        f"**{bots[0]}** (median margin {anchor['median_margin'][0]:+.1f} "
-        f"points, reaches the target in {pct(anchor['success'][0])} of its "
-        "games); the other bots show how the table's faults change with skill.",
-        md_table(
-            rows,
-            [
-                "bot",
-                "games",
-                "mean score",
-                "median margin at the published target",
-                "reaches the target",
-            ],
+        "published target about half the time (median margin near 0). "
+    )
+    if not fitted:
+        return text + "No bot played enough compositions on shared setups to fit one."
+    main = row[fitted[0]]
+    text += (
+        f"The table here is fitted at **{fitted[0]}** (median margin "
+        f"{main['median_margin']:+.1f} points, reaches the target in "
+        f"{pct(main['success'])} of its games), the nearest of the bots that "
+        "played every composition"
+    )
+    nearest = str(anchor["bot"][0])
+    if nearest != fitted[0]:
+        near = row[nearest]
+        how = (
+            "played only a paired subsample, too few compositions for a table"
+            if nearest in small
+            else "did not play a paired deck design"
+        )
+        text += (
+            f". **{nearest}** is nearer (median margin "
+            f"{near['median_margin']:+.1f}, {pct(near['success'])}) but {how}"
+        )
+        if nearest in small:
+            text += (
+                "; its colour effects on that subsample, beside the other bots' "
+                "on the same decks and setups, show whether the table for "
+                f"{fitted[0]} also fits stronger play"
+            )
+    return text + "; the other bots show how the table's faults change with skill."
+
+
+def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> None:
+    """Every bot's per-card effects on the decks and setups ``small`` played."""
+    part = solo.filter(pl.col("bot").cast(pl.String) == small)
+    decks = part.select(DECK_COLUMNS).unique()
+    setups = part[SETUP].unique()
+    shared = solo.join(decks, on=list(DECK_COLUMNS)).filter(
+        pl.col(SETUP).is_in(setups.implode())
+    )
+    ref = solo_decks.REFERENCE_DECK
+    if ref not in set(decks.rows()):
+        ref = min(decks.rows())
+    long = []
+    for bot in bots:
+        mine = shared.filter(pl.col("bot").cast(pl.String) == bot)
+        if mine.select(pl.struct(*DECK_COLUMNS).n_unique()).item() < decks.height:
+            continue  # a bot that did not play every one of these decks
+        formula = solo_decks.fit_formula(mine, cluster=SETUP, reference=ref)
+        for r in formula.filter(pl.col("term") != "base").iter_rows(named=True):
+            long.append({"bot": bot, "games": mine.height, **r})
+    if not long:
+        return
+    slopes = pl.DataFrame(long)
+    page.table(f"solo_colour_effects_subsample_{small.replace(' ', '_')}", slopes)
+    rows = [
+        [str(r["bot"]), f"{r['games']:,}", str(r["term"]),
+         ci(r, "estimate", "lower", "upper", "+.2f")]
+        for r in slopes.iter_rows(named=True)
+    ]  # fmt: skip
+    deck_names = ", ".join("{}/{}/{}".format(*d) for d in sorted(decks.rows()))
+    page.section(
+        f"Solo deck effects on {small}'s subsample",
+        f"{small} played {setups.len():,} setups under {decks.height} compositions "
+        f"({deck_names}); every bot below played the same setups under the same "
+        "decks, so their per-card effects (points per card replacing an orange "
+        "card, 95% intervals clustered by setup) compare skill levels like for "
+        "like, with wide intervals from so few setups.",
+        md_table(rows, ["bot", "games", "colour (per card)", "points [95% CI]"]),
+        page.figure(
+            f"solo_colour_effect_subsample_{small.replace(' ', '_')}",
+            _slopes_figure(slopes),
+            f"Points per card replacing an orange card (green, red) on {small}'s "
+            "subsample, per bot (ordered by strength), with 95% cluster intervals.",
         ),
     )
 
@@ -325,14 +428,15 @@ def _skill(
         "(ordered by strength), with 95% cluster intervals: how each colour's "
         "effect changes with skill.",
     )
+    names = ", ".join(fits)
     verdict = (
-        "Changes to the published table that every bot's fit supports "
-        "(its 95% interval on the same side of the published entry): "
+        f"Changes to the published table that every bot's fit ({names}) "
+        "supports (its 95% interval on the same side of the published entry): "
         + "; ".join(agreed)
         + "."
         if agreed
         else "No entry of the published table is off in the same direction "
-        "under every bot: no change is robust across skill levels."
+        f"under every bot ({names}): no change is robust across skill levels."
     )
     page.headlines.append(f"**Solo target across skill levels:** {verdict}")
     page.section(
