@@ -98,7 +98,7 @@ def test_a_bot_on_a_small_subsample_is_compared_on_its_own_decks(tmp_path):
     and every bot's per-card effects are measured on the search bot's decks and
     setups (the report crashed on this design)."""
     games = paired_runs(1.0, {"strong": 56.0, "weak": 45.0})
-    sub = [(7, 7, 6), (14, 3, 3), (2, 15, 3), (2, 3, 15), (10, 0, 10), (0, 10, 10)]
+    sub = [(7, 7, 6), (14, 3, 3), (2, 15, 3), (2, 3, 15), (10, 1, 9), (0, 11, 9)]
     search = paired_runs(1.0, {"search": 60.0}, seed=3).filter(
         pl.struct("deck_green", "deck_orange", "deck_red").is_in(
             pl.DataFrame(sub, orient="row",
