@@ -73,6 +73,8 @@ def test_only_a_fault_every_bot_sees_is_called_robust(tmp_path, red_scale, robus
     else:
         assert "no change is robust" in skill[0]
     assert "strong" in page.headlines[0] and "held out" in page.headlines[0]
+    # the synthetic scores follow the published table (up to red_scale)
+    assert ("is even over" in page.headlines[0]) == (red_scale == 1.0)
     assert "Which strength the target table is for" in text
     assert (tmp_path / "tables" / "solo_fairness_held_out_strong.csv").is_file()
     assert (tmp_path / "figures" / "solo_score_vs_target_strong.png").is_file()
