@@ -115,6 +115,13 @@ def test_study_help_states_the_default_size_and_seed(capsys):
     assert f"root seed ({study.Config().seed})" in text
 
 
+def test_every_run_of_the_study_splits_into_batches_for_every_worker():
+    """One default batch per run played a 225-game solo run on one core."""
+    for _, kwargs in study._plan(study.Config()):
+        batch = study._batch(kwargs["bots"], kwargs["n_games"])
+        assert kwargs["n_games"] >= 2 * batch or kwargs["n_games"] <= 25
+
+
 def test_shared_flags(tmp_path):
     args = experiment.cli(["--games", "5", "--seed", "3", "--out", str(tmp_path)],
                           description="x")  # fmt: skip

@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 study=STUDY,
                 n_jobs=args.jobs,
                 variant=args.variant,
-                batch_size=_batch(kwargs["bots"]),
+                batch_size=_batch(kwargs["bots"], kwargs["n_games"]),
                 **kwargs,
             )
         )
@@ -267,9 +267,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _batch(bot: BotSpec) -> int | None:
-    """Small batches for a searching bot, so both workers get some."""
-    return 8 if bot.kind == "search" else None
+def _batch(bot: BotSpec, n_games: int) -> int:
+    """Batches that keep every worker busy (eight per run at least).
+
+    A run of one default batch plays on one core; results do not depend on
+    the batch size.  A searching bot's games are slow, so its batches are small.
+    """
+    if bot.kind == "search":
+        return 8
+    return max(25, -(-n_games // 8))
 
 
 if __name__ == "__main__":
