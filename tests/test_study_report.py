@@ -173,6 +173,34 @@ def test_verdicts_open_the_report_and_only_robust_findings_are_headlines(tmp_pat
     assert "(weak)" not in readme
 
 
+def test_a_weaker_bots_findings_are_checked_at_strength(tmp_path):
+    """The ladder's weak bot finds Alpha strong (the strong bots agree: it
+    survives) and Gamma strong (they do not: it did not survive); Beta, strong
+    under the primary only, is no robust finding, so nothing is 'missed'."""
+    runs = two_policy_study(tmp_path)
+    frame = multiplayer_frame(3000, 3, corp_effect={"Alpha Corp": 8.0,
+                              "Gamma Corp": 8.0}, group_size=3, bot="weak",
+                              seed=9)  # fmt: skip
+    path = write_run(
+        tmp_path / "runs" / "ladder", frame, pairing="setups-3p", group_size=3,
+        bots=[{"kind": "greedy", "label": "weak", "params": {}}] * 3,
+    )  # fmt: skip
+    for r in runs:
+        set_metadata(r, ladder=["weak", "strong", "other"])
+    runs.append(set_metadata(path, role="ladder", ladder=["weak", "strong", "other"]))
+    out = reporting.write_study_report(runs, tmp_path / "report")
+    table = pl.read_csv(out / "tables" / "survival_weak.csv")
+    status = dict(zip(table["name"], table["status"], strict=True))
+    assert status["Alpha Corp"] == "survives"
+    assert status["Gamma Corp"] == "did not survive"
+    assert "Beta Corp" not in status  # not significant under weak, not robust
+    readme = (out / "README.md").read_text()
+    assert "## Findings of weak at strength (strong, other)" in readme
+    headline = next(h for h in readme.splitlines() if "**Findings of weak" in h)
+    assert "survive under strong and other: Alpha Corp at 3p" in headline
+    assert "Did not survive: Gamma Corp at 3p" in headline
+
+
 def test_policies_come_from_roles_or_else_from_the_games(tmp_path):
     runs = two_policy_study(tmp_path)
     games = reporting._with_policy(load_runs(runs))

@@ -52,6 +52,7 @@ from pu_sim.report.sections.solo_paired import (
     is_paired_deck_design,
     paired_calibration_section,
 )
+from pu_sim.report.sections.survival import survival_section
 from pu_sim.report.sections.verdicts import verdict_section
 from pu_sim.report.sections.warnings import warnings_section
 from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
@@ -117,7 +118,8 @@ def _multiplayer(
         return
     homo = mp.filter(pl.col("n_bots") == 1)
     mixed = mp.filter(pl.col("n_bots") > 1)
-    verdict_section(page, homo, policies)
+    verdicts = verdict_section(page, homo, policies)
+    ladder = homo
     chosen = [b for b in (policies.primary, policies.second) if b is not None]
     if chosen:
         homo = homo.filter(pl.col("bot").cast(pl.String).is_in(chosen))
@@ -128,6 +130,8 @@ def _multiplayer(
         who = " and ".join(chosen) or str(main_bot(homo))
         label_balance(page, homo, "corporation", f"Corporations ({who})", many, alone)
         label_balance(page, homo, "planet", f"Planets ({who})", many, alone)
+        if verdicts is not None:
+            survival_section(page, ladder, verdicts, policies)
         main = homo.filter(pl.col("bot") == (policies.primary or main_bot(homo)))
         cell_section(page, main)
         interaction_section(page, main)

@@ -49,15 +49,20 @@ def _one_policy(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def verdict_section(page: Page, homo: pl.DataFrame, policies: Policies) -> None:
-    """The one-look table, its figure, the rank agreement and the headlines."""
+def verdict_section(
+    page: Page, homo: pl.DataFrame, policies: Policies
+) -> pl.DataFrame | None:
+    """The one-look table, its figure, the rank agreement and the headlines.
+
+    Returns the table (None when there is nothing to judge).
+    """
     a_name, b_name = policies.primary, policies.second
     if a_name is None:
-        return
+        return None
     bot = pl.col("bot").cast(pl.String)
     games_a = homo.filter(bot == a_name)
     if games_a["corporation"].n_unique() < 2 and games_a["planet"].n_unique() < 2:
-        return
+        return None
     if b_name is None:
         table = _one_policy(games_a)
     else:
@@ -103,6 +108,7 @@ def verdict_section(page: Page, homo: pl.DataFrame, policies: Policies) -> None:
     page.opening.append(
         "\n\n".join([f"## Verdicts at a glance ({_who(a_name, b_name)})", *parts])
     )
+    return table
 
 
 def _who(a: str, b: str | None) -> str:
