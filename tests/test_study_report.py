@@ -175,8 +175,8 @@ def test_verdicts_open_the_report_and_only_robust_findings_are_headlines(tmp_pat
 
 def test_a_weaker_bots_findings_are_checked_at_strength(tmp_path):
     """The ladder's weak bot finds Alpha strong (the strong bots agree: it
-    survives) and Gamma strong (they do not: it did not survive); Beta, strong
-    under the primary only, is no robust finding, so nothing is 'missed'."""
+    survives) and Gamma strong (they do not: it did not survive); Beta, weak
+    under the weak bot, is bot-dependent at strength: it did not survive."""
     runs = two_policy_study(tmp_path)
     frame = multiplayer_frame(3000, 3, corp_effect={"Alpha Corp": 8.0,
                               "Gamma Corp": 8.0}, group_size=3, bot="weak",
@@ -193,12 +193,14 @@ def test_a_weaker_bots_findings_are_checked_at_strength(tmp_path):
     status = dict(zip(table["name"], table["status"], strict=True))
     assert status["Alpha Corp"] == "survives"
     assert status["Gamma Corp"] == "did not survive"
-    assert "Beta Corp" not in status  # not significant under weak, not robust
+    assert status["Beta Corp"] == "did not survive"
+    assert set(table.filter(pl.col("status") != "missed")["significant_weak"]) == {True}
     readme = (out / "README.md").read_text()
     assert "## Findings of weak at strength (strong, other)" in readme
     headline = next(h for h in readme.splitlines() if "**Findings of weak" in h)
-    assert "survive under strong and other: Alpha Corp at 3p" in headline
-    assert "Did not survive: Gamma Corp at 3p" in headline
+    kept, lost = headline.split("Did not survive:")
+    assert "Alpha Corp at 3p" in kept and "Gamma Corp" not in kept
+    assert "Gamma Corp at 3p" in lost and "Beta Corp at 3p" in lost
 
 
 def test_policies_come_from_roles_or_else_from_the_games(tmp_path):
