@@ -117,7 +117,12 @@ def calibration_section(
         f"{solo.height:,} solo games over {comp.height} deck compositions "
         f"({bands.height} band classes); per-composition and per-band scores, "
         f"targets and success: `solo_decks{suffix}.csv`, "
-        f"`solo_deck_bands{suffix}.csv`.",
+        f"`solo_deck_bands{suffix}.csv`. These decks are few or random, each "
+        "on its own setups, and the fit is judged on the games it was fitted "
+        "to: a quick check. The table to act on comes from the paired "
+        "calibration (`experiments/solo_target_calibration.py`: every "
+        "composition on the same setups, judged on held-out setups, with "
+        "rounding stability).",
         _linear_part(page, solo, suffix, who),
     ]
     fig, ax = plots.new_figure(6.4, 4.4)
