@@ -13,6 +13,7 @@ from pu_sim.analysis import feel
 from pu_sim.report import reporting
 from pu_sim.report.policies import find_policies
 from pu_sim.report.runs import load_runs, run_info
+from pu_sim.report.sections import survival
 from pu_sim.report.sections.warnings import confounded_runs
 from pu_sim.rules import load_rules
 from pu_sim.simulation import runfolder
@@ -175,8 +176,8 @@ def test_verdicts_open_the_report_and_only_robust_findings_are_headlines(tmp_pat
 
 def test_a_weaker_bots_findings_are_checked_at_strength(tmp_path):
     """The ladder's weak bot finds Alpha strong (the strong bots agree: it
-    survives) and Gamma strong (they do not: it did not survive); Beta, weak
-    under the weak bot, is bot-dependent at strength: it did not survive."""
+    survives) and Gamma strong (the primary finds it weak: contradicted); Beta,
+    weak under the weak bot, is bot-dependent at strength: contradicted."""
     runs = two_policy_study(tmp_path)
     frame = multiplayer_frame(3000, 3, corp_effect={"Alpha Corp": 8.0,
                               "Gamma Corp": 8.0}, group_size=3, bot="weak",
@@ -192,15 +193,38 @@ def test_a_weaker_bots_findings_are_checked_at_strength(tmp_path):
     table = pl.read_csv(out / "tables" / "survival_weak.csv")
     status = dict(zip(table["name"], table["status"], strict=True))
     assert status["Alpha Corp"] == "survives"
-    assert status["Gamma Corp"] == "did not survive"
-    assert status["Beta Corp"] == "did not survive"
+    assert status["Gamma Corp"] == "contradicted"
+    assert status["Beta Corp"] == "contradicted"
     assert set(table.filter(pl.col("status") != "missed")["significant_weak"]) == {True}
     readme = (out / "README.md").read_text()
     assert "## Findings of weak at strength (strong, other)" in readme
     headline = next(h for h in readme.splitlines() if "**Findings of weak" in h)
-    kept, lost = headline.split("Did not survive:")
-    assert "Alpha Corp at 3p" in kept and "Gamma Corp" not in kept
-    assert "Gamma Corp at 3p" in lost and "Beta Corp at 3p" in lost
+    kept, rest = headline.split("Contradicted:")
+    contradicted = rest.split("Not confirmed:")[0]
+    assert "Alpha Corp at 3p (weak +" in kept and "Gamma Corp" not in kept
+    assert "Beta Corp at 3p" in contradicted and "Gamma Corp at 3p" in contradicted
+
+
+def test_every_status_of_a_weaker_bots_finding():
+    """Weak games with Alpha strong and Gamma weak (so Beta and Delta lose too);
+    the strong verdicts by hand: Alpha and Gamma robust the same way, Beta
+    robust the other way, Delta unresolved, the planet North robust (no planet
+    effect under the weak bot: missed)."""
+    weak = multiplayer_frame(3000, 3, corp_effect={"Alpha Corp": 8.0,
+                             "Gamma Corp": -8.0}, group_size=3, bot="weak",
+                             seed=4).with_columns(group=pl.col("game_id") // 3)  # fmt: skip
+    verdicts = pl.DataFrame({
+        "n_players": [3] * 5, "kind": ["corporation"] * 4 + ["planet"],
+        "name": ["Alpha Corp", "Gamma Corp", "Beta Corp", "Delta Corp", "North"],
+        "win_pp_a": [9.0, -3.0, 6.0, -2.0, 5.0],
+        "win_pp_b": [7.0, -4.0, 5.0, -4.0, 4.0],
+        "label": ["robust", "robust", "robust", "unresolved", "robust"],
+    })  # fmt: skip
+    table = survival.survival_table(weak, verdicts)
+    status = dict(zip(table["name"], table["status"], strict=True))
+    assert status == {"Alpha Corp": "survives", "Gamma Corp": "survives",
+                      "Beta Corp": "contradicted", "Delta Corp": "not confirmed",
+                      "North": "missed"}  # fmt: skip
 
 
 def test_policies_come_from_roles_or_else_from_the_games(tmp_path):

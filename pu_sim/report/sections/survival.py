@@ -5,8 +5,10 @@ as the strong policies.  A designer who read an older report played by a weak
 bot needs to know which of its findings still stand: here every effect that
 is significant under a weaker bot (win rate - 1/n, Holm-adjusted over its
 table) is set beside the verdict of the two strong policies.  It *survives*
-when the strong verdict is robust in the same direction; otherwise it did not
-survive.  Robust findings the weaker bot missed are listed too.
+when the strong verdict is robust in the same direction, is *contradicted*
+when the strong bots disagree with each other or find the opposite, and is
+*not confirmed* when they do not show it (unresolved).  Robust findings the
+weaker bot missed are listed too.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ def survival_table(weak: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
     :func:`~pu_sim.analysis.verdicts.verdict_table` (primary ``a``, second
     ``b``).  Returns ``n_players, kind, name, win_pp_weak, win_lower_weak,
     win_upper_weak, significant_weak, win_pp_a, win_pp_b, label, status``
-    where ``status`` is ``survives``, ``did not survive`` or ``missed`` (robust
-    at strength, not significant under the weaker bot).
+    where ``status`` is ``survives``, ``contradicted``, ``not confirmed`` or
+    ``missed`` (robust at strength, not significant under the weaker bot).
     """
     own = analysis.verdict_table(weak, weak, cluster=CLUSTER).select(
         "n_players",
@@ -50,11 +52,14 @@ def survival_table(weak: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
     )
     same = pl.col("win_pp_weak").sign() == pl.col("win_pp_a").sign()
     robust = pl.col("label") == "robust"
+    significant = pl.col("significant_weak")
     status = (
-        pl.when(pl.col("significant_weak") & robust & same)
+        pl.when(significant & robust & same)
         .then(pl.lit("survives"))
-        .when(pl.col("significant_weak"))
-        .then(pl.lit("did not survive"))
+        .when(significant & (pl.col("label") == "unresolved"))
+        .then(pl.lit("not confirmed"))
+        .when(significant)
+        .then(pl.lit("contradicted"))
         .when(robust)
         .then(pl.lit("missed"))
         .otherwise(None)
@@ -104,8 +109,11 @@ def survival_section(
             f"{', '.join(map(str, sorted(counts)))} players. Every win-rate effect "
             f"significant under {weak_name} (Holm over its table) beside the "
             f"verdict of {a} and {b}: it **survives** when both strong bots find "
-            "it in the same direction (robust), and **did not survive** otherwise; "
-            f"**missed**: robust at strength, not significant under {weak_name}. "
+            "it in the same direction (robust), is **contradicted** when they "
+            "disagree with each other or find the opposite, and **not "
+            "confirmed** when they do not show it (unresolved: often the second "
+            f"bot's few games); **missed**: robust at strength, not significant "
+            f"under {weak_name}. "
             "Effects in percentage points of win rate - 1/n, 95% intervals "
             "clustered by setup.",
             md_table(rows, header),
@@ -128,7 +136,8 @@ def _headline(table: pl.DataFrame, weak: str, a: str, b: str, counts: list[int])
     def names(status: str) -> str:
         part = table.filter(pl.col("status") == status)
         items = [
-            f"{r['name']} at {r['n_players']}p ({fmt(r['win_pp_weak'], '+.1f')} pp)"
+            f"{r['name']} at {r['n_players']}p ({weak} "
+            f"{fmt(r['win_pp_weak'], '+.1f')} pp, {a} {fmt(r['win_pp_a'], '+.1f')})"
             for r in part.iter_rows(named=True)
         ]
         return "; ".join(items) if items else "none"
@@ -137,6 +146,7 @@ def _headline(table: pl.DataFrame, weak: str, a: str, b: str, counts: list[int])
     return (
         f"**Findings of {weak} at strength** ({', '.join(map(str, counts))} "
         f"players; {significant} significant under {weak}): survive under {a} and "
-        f"{b}: {names('survives')}. Did not survive: {names('did not survive')}. "
-        f"Missed by {weak}: {names('missed')}."
+        f"{b}: {names('survives')}. Contradicted: {names('contradicted')}. "
+        f"Not confirmed: {names('not confirmed')}. Missed by {weak}: "
+        f"{names('missed')}."
     )
