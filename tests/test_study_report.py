@@ -129,6 +129,31 @@ def test_runs_of_different_rules_are_not_pooled(tmp_path):
     assert seats["n"].sum() == 400 * 3  # only the runs with the most games
 
 
+def test_rule_sets_stand_side_by_side(tmp_path):
+    """A variant run where Alpha is strong beside the published run where it is
+    fair: each column shows its own rule set's effect, nothing pooled."""
+    a = write_run(tmp_path / "runs" / "base", multiplayer_frame(600, 3, seed=1,
+                  group_size=3), group_size=3)  # fmt: skip
+    frame = multiplayer_frame(600, 3, corp_effect={"Alpha Corp": 10.0}, seed=2,
+                              group_size=3)  # fmt: skip
+    b = write_run(tmp_path / "runs" / "strong-alpha", frame, group_size=3,
+                  variant={"name": "strong-alpha", "digest": "abc123def4567"})  # fmt: skip
+    out = reporting.write_study_report([a, b], tmp_path / "r")
+    readme = (out / "README.md").read_text()
+    assert "## Rules side by side" in readme
+    assert "variant strong-alpha (abc123def456)" in readme
+    long = pl.read_csv(out / "tables" / "rules_side_by_side.csv")
+    alpha = long.filter(
+        (pl.col("name") == "Alpha Corp") & (pl.col("kind") == "corporation")
+    )
+    by_rules = dict(zip(alpha["rules"], alpha["win_pp"], strict=True))
+    assert by_rules["published"] == pytest.approx(0.0, abs=8.0)
+    strong = next(v for k, v in by_rules.items() if "strong-alpha" in k)
+    assert strong > 25.0  # Alpha's +10 points win most of its games
+    table = readme[readme.index("## Rules side by side") :]
+    assert "| 3 | corporation | Alpha Corp |" in table
+
+
 # --------------------------------------------------------------------------------
 # Verdicts under two policies
 # --------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from pu_sim.report.sections.calibration import (
     calibration_section,
 )
 from pu_sim.report.sections.feel import feel_section
+from pu_sim.report.sections.rule_sets import side_by_side_section
 from pu_sim.report.sections.runs import runs_facts
 from pu_sim.report.sections.seats import seat_section
 from pu_sim.report.sections.shared import main_bot
@@ -222,6 +223,7 @@ def write_study_report(
     confounded, set_aside = warnings_section(page, infos)
     _solo(page, ok)
     _multiplayer(page, ok.filter(~pl.col("run").is_in(set_aside)), policies, confounded)
+    side_by_side_section(page, ok.filter(pl.col("n_players") >= 2), infos)
     skill_section(page, ok, policies)
     if policies.primary is not None:
         feel_section(page, ok, policies.primary, load_round_scores(run_dirs))

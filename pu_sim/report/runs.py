@@ -62,6 +62,7 @@ class RunInfo:
     role: str = ""
     ladder: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    variant: str = "published"  # the variant's name and short digest
     seat_corporations: tuple[Any, ...] = ()
     seat_planets: tuple[Any, ...] = ()
     bot_specs: tuple[dict[str, Any], ...] = ()
@@ -132,6 +133,13 @@ def _closest_preset(params: dict[str, Any]) -> tuple[str, str]:
     return best, ", ".join(options[best])
 
 
+def _variant_text(record: Any) -> str:
+    """A run's variant as a report names it: name and short digest."""
+    if not isinstance(record, dict):
+        return "published"
+    return f"variant {record.get('name')} ({str(record.get('digest'))[:12]})"
+
+
 def run_info(run_dir: Path) -> RunInfo:
     """The key facts of a run folder, read from its manifest."""
     run_dir = Path(run_dir)
@@ -163,6 +171,7 @@ def run_info(run_dir: Path) -> RunInfo:
         role=str(metadata.get("role") or ""),
         ladder=tuple(str(b) for b in metadata.get("ladder") or ()),
         options=dict(config.get("options") or {}),
+        variant=_variant_text(config.get("variant")),
         seat_corporations=tuple(_seat_pools(config.get("corporations"))),
         seat_planets=tuple(_seat_pools(config.get("planets"))),
         bot_specs=tuple(b for b in config.get("bots") or [] if isinstance(b, dict)),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pu_sim.report.page import Page
 from pu_sim.report.runs import RunInfo
 
-__all__ = ["confounded_runs", "warnings_section"]
+__all__ = ["confounded_runs", "rule_key", "rule_sets", "warnings_section"]
 
 
 def confounded_runs(infos: Sequence[RunInfo]) -> list[str]:
@@ -31,6 +31,20 @@ def confounded_runs(infos: Sequence[RunInfo]) -> list[str]:
         pools = [info.seat_corporations, info.seat_planets]
         if any(len(set(p)) > 1 for p in pools):
             out.append(info.name)
+    return out
+
+
+def rule_key(info: RunInfo) -> str:
+    """The rules a run was played under: its options and its variant."""
+    options = ", ".join(f"{k}={v}" for k, v in sorted(info.options.items()))
+    return "; ".join(p for p in (info.variant, options) if p)
+
+
+def rule_sets(infos: Sequence[RunInfo]) -> dict[str, list[str]]:
+    """Run names by the rules they were played under, in run order."""
+    out: dict[str, list[str]] = {}
+    for info in infos:
+        out.setdefault(rule_key(info), []).append(info.name)
     return out
 
 
@@ -57,10 +71,7 @@ def warnings_section(
             "run the study's command again to finish them."
         )
     multi = [i for i in infos if isinstance(i.players, int) and i.players >= 2]
-    variants: dict[str, list[str]] = {}
-    for info in multi:
-        key = ", ".join(f"{k}={v}" for k, v in sorted(info.options.items())) or "-"
-        variants.setdefault(key, []).append(info.name)
+    variants = rule_sets(multi)
     set_aside: list[str] = []
     if len(variants) > 1:
         games = {i.name: i.n_games if isinstance(i.n_games, int) else 0 for i in multi}
@@ -72,10 +83,11 @@ def warnings_section(
         set_aside = [n for k, names in variants.items() if k != kept for n in names]
         notes.append(
             "**Different rule options.** These multiplayer runs were played under "
-            f"different rule options ({items}). Games of different rules are "
+            f"different rules ({items}). Games of different rules are "
             f"never pooled: the multiplayer sections read only the runs with "
-            f"{kept}; report the others on their own "
-            "(`python -m pu_sim.report RUN`) and compare the reports side by side."
+            f"{kept}; the section *Rules side by side* sets every rule set's "
+            "headline numbers next to each other (`pu-sim compare` plays two rule "
+            "sets on the same setups, for a paired comparison)."
         )
     confounded = confounded_runs(infos)
     if confounded:
