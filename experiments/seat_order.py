@@ -70,7 +70,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     group_size=n,
                     pairing=f"setups-{n}p",
                     extra={"role": role},
-                    batch_size=8 if bot.kind == "search" else None,
                 )
             )
     report = write_study_report(

@@ -117,8 +117,10 @@ def test_study_help_states_the_default_size_and_seed(capsys):
 
 def test_every_run_of_the_study_splits_into_batches_for_every_worker():
     """One default batch per run played a 225-game solo run on one core."""
+    assert experiment.study_batch("search", 1000) == 8
+    assert experiment.study_batch(["greedy", "random"], 10**6) == 2000
     for _, kwargs in study._plan(study.Config()):
-        batch = study._batch(kwargs["bots"], kwargs["n_games"])
+        batch = experiment.study_batch(kwargs["bots"], kwargs["n_games"])
         assert kwargs["n_games"] >= 2 * batch or kwargs["n_games"] <= 25
 
 

@@ -243,7 +243,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 study=STUDY,
                 n_jobs=args.jobs,
                 variant=args.variant,
-                batch_size=_batch(kwargs["bots"], kwargs["n_games"]),
                 **kwargs,
             )
         )
@@ -265,17 +264,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(report / "README.md")
     return 0
-
-
-def _batch(bot: BotSpec, n_games: int) -> int:
-    """Batches that keep every worker busy (eight per run at least).
-
-    A run of one default batch plays on one core; results do not depend on
-    the batch size.  A searching bot's games are slow, so its batches are small.
-    """
-    if bot.kind == "search":
-        return 8
-    return max(25, -(-n_games // 8))
 
 
 if __name__ == "__main__":

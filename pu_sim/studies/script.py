@@ -152,10 +152,9 @@ def simulate_run(
     runs with the same pairing name and seed deal identical setups (the core
     seeds each game's setup from the seed and game index only), so reports
     pair them by ``game_id``.  ``study``, the folder name, ``pairing`` and
-    ``extra`` go to the manifest's ``metadata``.  ``batch_size`` (default: the
-    runner's) sets the games per core call: a run of few slow games (search
-    bots) needs batches smaller than ``n_games / n_jobs`` to use every worker.
-    Results do not depend on it.  ``variant`` plays a variant of the game;
+    ``extra`` go to the manifest's ``metadata``.  ``batch_size`` (default:
+    :func:`study_batch`) sets the games per core call.  Results do not depend
+    on it.  ``variant`` plays a variant of the game;
     ``round_scores`` keeps each seat's score after every round (the
     runner's option of that name).
 
@@ -168,7 +167,7 @@ def simulate_run(
     pathlib.Path
         ``run_dir``.
     """
-    from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE, run
+    from pu_sim.simulation.runner import run
 
     run_dir = Path(run_dir)
     _forget_record_without_games(run_dir)
@@ -178,7 +177,7 @@ def simulate_run(
         out=run_dir, players=players, corporations=corporations, planets=planets,
         bots=bots, seed=seed, n_jobs=n_jobs, options=options or RuleOptions(),
         group_size=groups, progress=None, variant=variant,
-        batch_size=batch_size or DEFAULT_BATCH_SIZE, round_scores=round_scores,
+        batch_size=batch_size or study_batch(bots, n_games), round_scores=round_scores,
         metadata={"study": study, "name": run_dir.name, "pairing": pairing,
                   **(extra or {})},
     )  # fmt: skip
@@ -190,3 +189,19 @@ def _forget_record_without_games(run_dir: Path) -> None:
     manifest = run_dir / "manifest.json"
     if manifest.is_file() and not any((run_dir / "data").glob("part-*.parquet")):
         manifest.unlink()
+
+
+def study_batch(bots: str | BotSpec | Sequence[str | BotSpec], n_games: int) -> int:
+    """Games per core call that keep every worker of a study run busy.
+
+    Eight batches a run at least (a run of one or two default batches played
+    on one core of two), at most the runner's default; a searching bot's
+    games are slow, so its batches hold 8.  Results do not depend on it.
+    """
+    from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE
+
+    seats = [bots] if isinstance(bots, str | BotSpec) else list(bots)
+    specs = [b if isinstance(b, BotSpec) else parse_bot(b) for b in seats]
+    if any(b.kind == "search" for b in specs):
+        return 8
+    return max(25, min(DEFAULT_BATCH_SIZE, -(-n_games // 8)))
