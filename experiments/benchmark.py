@@ -139,9 +139,9 @@ def probe_speed(games: int, repeats: int) -> dict[str, Any]:
         for _ in range(repeats):
             out = subprocess.run([str(exe), str(games)], capture_output=True,
                                  text=True, check=True).stdout  # fmt: skip
-            found = re.search(r"games_per_s_per_core=([0-9.]+)", out)
-            assert found, out
-            speeds.append(float(found.group(1)))
+            match = re.search(r"games_per_s_per_core=([0-9.]+)", out)
+            assert match, out
+            speeds.append(float(match.group(1)))
     return {"available": True, "compiler": cc, "games": games,
             "games_per_s": max(speeds), "runs": speeds}  # fmt: skip
 
