@@ -309,3 +309,20 @@ def test_pu_sim_study_passes_bot_and_second_to_the_study(monkeypatch, tmp_path):
     assert main(["study", "--smoke", "--bot", "greedy", "--second", "random",
                  "--out", str(tmp_path)]) == 0  # fmt: skip
     assert seen[0][-4:] == ["--bot", "greedy", "--second", "random"]
+
+
+def test_many_runs_are_listed_one_row_per_kind(tmp_path):
+    """A calibration of hundreds of runs listed each one (468 rows): above
+    MAX_RUN_ROWS the table groups runs by players, bots, seed and group size."""
+    from pu_sim.report.sections import runs as runs_section
+
+    frame = multiplayer_frame(6, 2, seed=1)
+    paths = [write_run(tmp_path / f"deck-{k}", frame) for k in range(41)]
+    infos = [run_info(p) for p in paths]
+    text = runs_section.runs_facts(infos, 0, frame.height)
+    assert "41 runs, one row per kind" in text
+    rows = [line for line in text.splitlines() if line.startswith("| `deck-0`")]
+    assert len(rows) == 1 and "`deck-0` ... `deck-40` | 41 |" in rows[0]
+    assert "| 246 |" in rows[0]  # 41 runs x 6 games
+    few = runs_section.runs_facts(infos[:3], 0, frame.height)
+    assert "one row per kind" not in few and "| `deck-2` |" in few
