@@ -18,6 +18,11 @@ MAX_RUN_ROWS = 40
 seed, group size), so a study of hundreds of runs stays readable."""
 
 
+def _rate(games_per_s: float) -> str:
+    """Games per second: whole numbers, two decimals for a slow bot's."""
+    return fmt(games_per_s, ",.0f" if games_per_s >= 10 else ".2f")
+
+
 def _run_table(infos: Sequence[RunInfo]) -> str:
     """One row per run, or per kind of run when there are many."""
     if len(infos) <= MAX_RUN_ROWS:
@@ -26,7 +31,7 @@ def _run_table(infos: Sequence[RunInfo]) -> str:
              f"{i.n_games:,}" if isinstance(i.n_games, int) else str(i.n_games),
              str(i.seed), str(i.group_size),
              fmt(i.wall_time_s, ".1f") + " s" if i.wall_time_s else "–",
-             fmt(i.games_per_s, ",.0f") if i.games_per_s else "–"]
+             _rate(i.games_per_s) if i.games_per_s else "–"]
             for i in infos
         ]  # fmt: skip
         return md_table(rows, ["run", "players", "bots", "games", "seed",
@@ -43,7 +48,7 @@ def _run_table(infos: Sequence[RunInfo]) -> str:
         names = f"`{runs[0].name}`{last}"
         rows.append(
             [names, f"{len(runs):,}", players, bots, f"{games:,}", seed, group,
-             f"{wall:.1f} s", fmt(games / wall, ",.0f") if wall else "–"]
+             f"{wall:.1f} s", _rate(games / wall) if wall else "–"]
         )  # fmt: skip
     header = ["runs", "count", "players", "bots", "games", "seed", "group size",
               "wall time", "games/s"]  # fmt: skip
