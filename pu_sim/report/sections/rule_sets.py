@@ -19,11 +19,10 @@ from pu_sim import analysis
 from pu_sim.report.markdown import fmt, md_table
 from pu_sim.report.page import Page
 from pu_sim.report.runs import RunInfo
+from pu_sim.report.sections.verdicts import CLUSTER
 from pu_sim.report.sections.warnings import rule_sets
 
 __all__ = ["side_by_side", "side_by_side_section"]
-
-CLUSTER = "group"
 
 
 def side_by_side(games: pl.DataFrame, sets: dict[str, list[str]]) -> pl.DataFrame:

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from pu_sim.analysis import clusters, solo_decks, solo_fairness
 from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable, table_from_frame
-from pu_sim.report.markdown import ci, fmt, md_table, pct
+from pu_sim.report.markdown import ci, fmt, md_table, pct, slug
 from pu_sim.report.page import Page
 
 __all__ = [
@@ -40,6 +40,21 @@ MIN_DECKS = 13
 """Compositions a banded table needs: a base and four bands of three colours."""
 
 
+def _deck_design(solo: pl.DataFrame) -> tuple[int, float]:
+    """Compositions played, and the share of games in paired setups.
+
+    The share counts games in setups (``game_id`` per bot) played under two
+    or more compositions; (0, 0.0) without the columns.
+    """
+    if not all(c in solo.columns for c in (*DECK_COLUMNS, "bot", SETUP)):
+        return 0, 0.0
+    n_decks = solo.select(pl.struct(*DECK_COLUMNS).n_unique()).item()
+    paired = solo.select(
+        (pl.struct(*DECK_COLUMNS).n_unique().over("bot", SETUP) >= 2).mean()
+    ).item()
+    return int(n_decks), float(paired or 0.0)
+
+
 def is_paired_deck_design(solo: pl.DataFrame) -> bool:
     """Whether (nearly) every setup was played under several deck compositions.
 
@@ -47,15 +62,24 @@ def is_paired_deck_design(solo: pl.DataFrame) -> bool:
     (``game_id`` per bot) played under two or more of them; a run of random
     decks beside a few fixed ones is not a paired design.
     """
-    if not all(c in solo.columns for c in (*DECK_COLUMNS, "bot", SETUP)):
-        return False
-    n_decks = solo.select(pl.struct(*DECK_COLUMNS).n_unique()).item()
-    if n_decks < MIN_DECKS:
-        return False
-    paired = solo.select(
-        (pl.struct(*DECK_COLUMNS).n_unique().over("bot", SETUP) >= 2).mean()
-    ).item()
-    return bool(paired >= 0.9)
+    n_decks, paired = _deck_design(solo)
+    return n_decks >= MIN_DECKS and paired >= 0.9
+
+
+def is_paired_subsample(solo: pl.DataFrame) -> bool:
+    """A paired design too small for a banded table: 3+ decks over shared setups.
+
+    Enough for the per-card formula (three terms), so a costly bot that played
+    a few compositions on a few setups still shows its colour effects.
+    """
+    n_decks, paired = _deck_design(solo)
+    return n_decks >= 3 and paired >= 0.9
+
+
+def _reference_deck(played: set[tuple[int, int, int]]) -> tuple[int, int, int]:
+    """The balanced deck when it was played, else the first one played."""
+    ref = solo_decks.REFERENCE_DECK
+    return ref if ref in played else min(played)
 
 
 def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:
@@ -77,21 +101,6 @@ def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:
         .with_columns(bot=pl.col("bot").cast(pl.String))
         .sort(pl.col("median_margin").abs(), pl.col("games"), descending=[False, True])
     )
-
-
-def is_paired_subsample(solo: pl.DataFrame) -> bool:
-    """A paired design too small for a banded table: 3+ decks over shared setups.
-
-    Enough for the per-card formula (three terms), so a costly bot that played
-    a few compositions on a few setups still shows its colour effects.
-    """
-    if not all(c in solo.columns for c in (*DECK_COLUMNS, "bot", SETUP)):
-        return False
-    n_decks = solo.select(pl.struct(*DECK_COLUMNS).n_unique()).item()
-    paired = solo.select(
-        (pl.struct(*DECK_COLUMNS).n_unique().over("bot", SETUP) >= 2).mean()
-    ).item()
-    return bool(n_decks >= 3 and paired >= 0.9)
 
 
 def paired_calibration_section(page: Page, solo: pl.DataFrame) -> None:
@@ -182,9 +191,7 @@ def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> N
     shared = solo.join(decks, on=list(DECK_COLUMNS)).filter(
         pl.col(SETUP).is_in(setups.implode())
     )
-    ref = solo_decks.REFERENCE_DECK
-    if ref not in set(decks.rows()):
-        ref = min(decks.rows())
+    ref = _reference_deck(set(decks.rows()))
     long = []
     for bot in bots:
         mine = shared.filter(pl.col("bot").cast(pl.String) == bot)
@@ -196,7 +203,7 @@ def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> N
     if not long:
         return
     slopes = pl.DataFrame(long)
-    page.table(f"solo_colour_effects_subsample_{small.replace(' ', '_')}", slopes)
+    page.table(f"solo_colour_effects_subsample_{slug(small)}", slopes)
     rows = [
         [str(r["bot"]), f"{r['games']:,}", str(r["term"]),
          ci(r, "estimate", "lower", "upper", "+.2f")]
@@ -212,7 +219,7 @@ def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> N
         "like, with wide intervals from so few setups.",
         md_table(rows, ["bot", "games", "colour (per card)", "points [95% CI]"]),
         page.figure(
-            f"solo_colour_effect_subsample_{small.replace(' ', '_')}",
+            f"solo_colour_effect_subsample_{slug(small)}",
             _slopes_figure(slopes),
             f"Points per card replacing an orange card (green, red) on {small}'s "
             "subsample, per bot (ordered by strength), with 95% cluster intervals.",
@@ -227,9 +234,7 @@ def _one_bot(
     slug = bot.replace(" ", "_")
     published = TargetTable.published()
     played = set(solo.select(DECK_COLUMNS).unique().rows())
-    ref = solo_decks.REFERENCE_DECK
-    if ref not in played:  # a design without the balanced deck: its first one
-        ref = min(played)
+    ref = _reference_deck(played)
     effects = solo_decks.deck_effects(solo, cluster=SETUP, reference=ref)
     bands = solo_decks.fit_bands(solo, cluster=SETUP, reference=ref)
     formula = solo_decks.fit_formula(solo, cluster=SETUP, reference=ref)

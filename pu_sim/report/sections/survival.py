@@ -21,10 +21,9 @@ from pu_sim import analysis
 from pu_sim.report.markdown import fmt, md_table
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies
+from pu_sim.report.sections.verdicts import CLUSTER
 
 __all__ = ["survival_section", "survival_table"]
-
-CLUSTER = "group"
 
 
 def survival_table(weak: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
