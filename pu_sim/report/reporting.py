@@ -96,13 +96,17 @@ def _rebuild_path(out_dir: Path) -> str:
 
 
 def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
-    """Add ``n_bots`` and ``policy`` (the sorted bot labels at the table)."""
+    """Add ``n_bots`` and ``policy`` (the sorted bot labels at the table).
+
+    The games keep their order (later sections split them in order of first
+    appearance); a join does not keep it unless asked.
+    """
     gk = ["run", "game_id"]
     pol = mp.group_by(gk).agg(
         n_bots=pl.col("bot").n_unique(),
         policy=pl.col("bot").cast(pl.String).unique().sort().str.join(" vs "),
     )
-    return mp.join(pol, on=gk)
+    return mp.join(pol, on=gk, maintain_order="left")
 
 
 def _multiplayer(
