@@ -65,7 +65,7 @@ include "core/bots/search.pxi"
 include "core/bots/dispatch.pxi"
 include "core/api/batch.pxi"
 
-ENGINE_VERSION = 5
+ENGINE_VERSION = 6
 """Bumped when the engine's behaviour (not only its speed) changes."""
 
 

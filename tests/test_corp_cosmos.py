@@ -24,10 +24,10 @@ def loc(track: int, pos: int) -> int:
 
 
 def cosmos(
-    rules, covered=None, *, tech: int = 0, lifepods=(), planet="ksb_4156"
+    rules, covered=None, *, tech: int = 0, lifepods=(), planet="ksb_4156", bots="random"
 ) -> ScenarioGame:
     game = ScenarioGame(
-        players=1, corporations="cosmos_inc", planets=planet, bots="random", seed=0
+        players=1, corporations="cosmos_inc", planets=planet, bots=bots, seed=0
     )
     rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
     for (x, y), ch in (covered or {}).items():
@@ -228,3 +228,41 @@ def test_only_scoring_area_lifepods_score(rules):
     game.start_stage("score")
     info = game.player(0)
     assert info["score_lifepods"] == 2 and info["lifepods_collected"] == 3
+
+
+# ---- the greedy bots' use of the techs ------------------------------------------------
+
+
+def pods_behind(rules, bot: str, *, last_round: bool) -> ScenarioGame:
+    """Cosmos at tech 2 played by `bot`, trackers at 8 with three lifepods behind
+    them (passed: no medal or tech under them), offered its powers in round 19."""
+    game = with_pods(rules, [loc(CIV, 1), loc(WATER, 1), loc(BIOMASS, 1)], tech=2,
+                     bots=bot)  # fmt: skip
+    game.set_tracks(0, {"civ": 8, "water": 8, "biomass": 8, "tech": TECH_AT[2]})
+    game.state.set_game_int("round", 19)
+    game.state.set_game_int("last_round", int(last_round))
+    game.give(0)
+    assert game.decision == "power" and 2 in game.legal_moves()
+    assert game.player(0)["pods_on_tracks"] == 3
+    return game
+
+
+def test_greedy_bots_bring_lifepods_home_with_tech_2_in_the_last_round(rules):
+    """Lifepods on tracks score nothing (3.2): in the known last round the
+    greedy bots spend tech 2 moving all three back to the scoring area."""
+    for bot in ("greedy", "greedy_tuned"):
+        game = pods_behind(rules, bot, last_round=True)
+        while game.decision in ("power", "pod_move"):
+            game.apply(game.bot_move())
+        assert game.player(0)["pods_on_tracks"] == 0, bot
+
+
+def test_greedy_bots_keep_tech_2_when_no_lifepod_move_gains(rules):
+    """With every lifepod already scoring, using the once-a-game power would
+    waste it: the bot keeps it (a tie must not use it)."""
+    for bot in ("greedy", "greedy_tuned"):
+        game = with_pods(rules, [AREA, AREA], tech=2, bots=bot)
+        game.state.set_game_int("last_round", 1)
+        game.give(0)
+        assert game.decision == "power" and 2 in game.legal_moves()
+        assert game.bot_move() != 2, bot

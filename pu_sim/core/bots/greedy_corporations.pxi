@@ -6,6 +6,29 @@
 # are answered yes when their value is positive.
 
 cdef double HORIZON_PICKUP = 0.6        # a meteorite still to deliver, vs one collected
+cdef double POD_MOVE_DONE = 0.05       # a lifepod move's gain must beat stopping
+cdef double COSMOS_TECH2_WAIT = 0.15    # Cosmos tech 2's keep value per round still to come
+
+
+cdef enum:
+    USUAL_LAST_ROUND = 20               # games without events end about then (9.1 A)
+
+
+cdef inline bint known_last_round(const Game_t* g) noexcept nogil:
+    """This round is the last and the player knows it: a trigger fired (9.1) or
+    the event deck's last card is out."""
+    return g.last_round or (g.events_on and g.deck_pos >= g.deck_n)
+
+
+cdef inline int rounds_to_come(const Game_t* g) noexcept nogil:
+    """Rounds still to be played after this one: one per event card left (9.1 C),
+    none once the last round is known; without events (trigger A, a full
+    planet, usually ends the game) about USUAL_LAST_ROUND - round, at least one."""
+    if known_last_round(g):
+        return 0
+    if g.events_on:
+        return g.deck_n - g.deck_pos
+    return max(1, USUAL_LAST_ROUND - g.round)
 
 
 cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -17,10 +40,14 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
     if pl.corp == CORP_HORIZON and level == 5:
         objective_incentives(g, R, w, p, &inc)
         return track_value(g, R, w, p, ROVER, 1, &inc)
+    if pl.corp == CORP_COSMOS and level == 5:
+        return best_pod_move(g, R, w, p) - 0.2           # it comes back each round
     if pl.corp == CORP_COSMOS:
-        # tech 5 comes back each round; tech 2 (three moves, once) waits for a big gain
-        gain = best_pod_move(g, R, w, p)
-        return gain - (0.2 if level == 5 else 1.5)
+        # tech 2, once a game: three moves, kept for a big gain until the game's
+        # last round, when every lifepod on a track is a medal lost (3.2)
+        # (no move worth making: keep it, as a tie would use it)
+        gain = pod_moves_value(g, R, w, p, 3)
+        return gain - COSMOS_TECH2_WAIT * rounds_to_come(g) if gain > 0 else -1.0
     if pl.corp == CORP_JUMP and level == 5:
         # claim a row: when some row is rich, or before the game runs out
         return best_row_value(g, R, w, p) - (1.0 if g.round >= 14 else 3.0)
@@ -38,8 +65,14 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
     if pl.corp == CORP_MAKESHIFT and level == 4:
         return -0.5                                      # a step back: only to unblock
     if pl.corp == CORP_WORMHOLE and level == 1:
-        # back to 0: the top medal (5) against the patches and boosts of a new climb
-        return w[G_PATCH] * 0.5 * (18 - g.round) - 5.0
+        # tech 1, the biomass tracker from its top back to 0 (3.9): declined.
+        # Valued as the climbs still expected (at the rate it climbed so far)
+        # winning back patches and medals against the top's 5, using it
+        # changed a 4-player game by -0.11 +- 0.10 points (paired,
+        # greedy_tuned, 4,000 games), and by -0.08 +- 0.09 when only a full
+        # climb back was expected: no gain (tile biomass advances need a
+        # growing biomass area, 3.9, so the climbs do not come)
+        return -1.0
     return 0.0
 
 
@@ -100,7 +133,8 @@ cdef double pod_value(const Game_t* g, const Rules_t* R, const double* w, int p,
                       const Incentive* inc) noexcept nogil:
     """Worth of a collected lifepod at loc, against the scoring area (0): ahead of a
     tracker it buys a free step (discounted by distance) but hides the space; behind
-    it can only hide medals and tech; either way it no longer scores its medal."""
+    it can only hide medals and tech; either way it no longer scores its medal.
+    In the known last round a lifepod ahead buys nothing any more."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int t, pos, ahead, level, medal
     cdef double v = -1.0, step
@@ -111,19 +145,19 @@ cdef double pod_value(const Game_t* g, const Rules_t* R, const double* w, int p,
     t = loc >> 4
     pos = loc & 15
     ahead = pos - pl.track[t]
-    if ahead > 0:
+    if ahead > 0 and not known_last_round(g):
         step = track_value(g, R, w, p, t, 1, inc)
         v += step * (0.8 ** (ahead - 1)) - w[G_TRACK] * space_benefit(g, R, w, p, t, pos)
         medal = R.space[CORP_COSMOS][t][pos][SP_MEDAL]
         v -= 0.3 * medal
-    else:
+    elif ahead <= 0:
         medal = R.space[CORP_COSMOS][t][pos][SP_MEDAL]
         if medal and medal == cosmos_medal(pl, R, t):
             v -= medal                                   # it is the medal scored now
         level = R.space[CORP_COSMOS][t][pos][SP_TECH]
         if t == TECH and level:
             v -= 2.0 * w[G_TECH]                        # locks a reached tech (C2)
-    return v
+    return v                                            # ahead in the last round: no step left
 
 
 cdef int greedy_pods(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -138,7 +172,7 @@ cdef int greedy_pods(const Game_t* g, const Rules_t* R, const double* w, int p,
             v = pod_value(g, R, w, p, <int>moves[i], &inc)
         elif g.decision == D_POD_MOVE:
             if moves[i] == MV_DONE:
-                v = 0.05                                # move only for a clear gain
+                v = POD_MOVE_DONE                       # move only for a clear gain
             else:
                 v = (pod_value(g, R, w, p, <int>(moves[i] & 0xFF), &inc)
                      - pod_value(g, R, w, p, <int>(moves[i] >> 8), &inc))
@@ -162,6 +196,40 @@ cdef double best_pod_move(const Game_t* g, const Rules_t* R, const double* w,
         if v > best:
             best = v
     return best
+
+
+cdef double pod_moves_value(const Game_t* g, const Rules_t* R, const double* w, int p,
+                            int k) noexcept nogil:
+    """The gain of up to k lifepod moves, each the best one then (as greedy_pods
+    plays them: a move is made only for a gain above its "done" value).  In the
+    game's last round a lifepod ahead of a tracker buys no step any more, so
+    every lifepod on a track is valued as not scoring (3.2)."""
+    cdef Game_t* a = <Game_t*>malloc(sizeof(Game_t))
+    cdef uint32_t moves[(N_TRACKS * 16 + 1) * (N_TRACKS * 16 + 1)]
+    cdef Incentive inc
+    cdef int i, j, n, best_i
+    cdef double v, best, total = 0.0
+    if a == NULL:
+        return 0.0
+    memcpy(a, g, sizeof(Game_t))
+    objective_incentives(g, R, w, p, &inc)
+    for j in range(k):
+        n = gen_pod_moves(&a.pl[p], moves)
+        best = POD_MOVE_DONE
+        best_i = -1
+        for i in range(n):
+            v = (pod_value(a, R, w, p, <int>(moves[i] & 0xFF), &inc)
+                 - pod_value(a, R, w, p, <int>(moves[i] >> 8), &inc))
+            if v > best:
+                best = v
+                best_i = i
+        if best_i < 0:
+            break
+        total += best
+        pod_take(&a.pl[p], <int>(moves[best_i] >> 8))
+        pod_put(&a.pl[p], <int>(moves[best_i] & 0xFF))
+    free(a)
+    return total
 
 
 # ---- Wormhole: the branching biomass track ------------------------------------------
