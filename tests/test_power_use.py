@@ -52,6 +52,48 @@ def test_ignored_powers_names_what_the_bot_never_uses_with_random_beside_it():
     assert use.ignored_powers(use.power_table(few), "greedy_tuned").height == 0
 
 
+def test_a_once_a_game_power_kept_for_the_last_round_is_not_ignored():
+    # offered in 20 rounds of each of 3 games, used once a game in its last round
+    used = [r == 19 for _ in range(3) for r in range(20)]
+    frame = rows("greedy_tuned", used, rounds=[r for _ in range(3) for r in range(20)])
+    frame = frame.with_columns(game=pl.Series([i // 20 for i in range(60)]))
+    table = use.power_table(frame)
+    assert table["round_rate"].to_list() == [0.05]  # few of its rounds ...
+    assert use.ignored_powers(table, "greedy_tuned").height == 0  # ... yet used
+
+
+def test_ignored_powers_carry_their_reason():
+    ignored = use.ignored_powers(
+        use.power_table(rows("greedy", [False] * 40)), ["greedy", "greedy_tuned"]
+    )
+    assert ignored["bot"].to_list() == ["greedy"]
+    assert ignored["why"].to_list() == [use.WHY_IGNORED[("Makeshift", "use tech 4")]]
+    other = rows("greedy", [False] * 40, power="use tech 2: something")
+    assert use.ignored_powers(use.power_table(other), "greedy")["why"].to_list() == [""]
+
+
+def test_the_committed_report_explains_every_power_the_bots_ignore():
+    """The power-use report of the current engine: every power a greedy bot
+    leaves unused has its reason (WHY_IGNORED), else the bot or the table is
+    wrong for that corporation's balance."""
+    import json
+    from pathlib import Path
+
+    from pu_sim import _core
+
+    reports = sorted(
+        (Path(__file__).parents[1] / "reports" / "bots" / "power_use").glob("*")
+    )
+    assert reports, "no committed power-use report"
+    (report,) = reports
+    versions = json.loads((report / "manifest.json").read_text())["versions"]
+    assert versions["engine"] == _core.ENGINE_VERSION, "re-run the power-use report"
+    table = pl.read_csv(report / "tables" / "power_use.csv")
+    bots = [b for b in table["bot"].unique().to_list() if b != "random"]
+    ignored = use.ignored_powers(table, bots)
+    assert (ignored["why"] != "").all(), ignored.select("bot", "corporation", "power")
+
+
 def test_decision_mix_counts_decisions_per_game():
     frame = rows("greedy", [True] * 4).with_columns(
         kind=pl.lit("decision"), power=pl.Series(["rover_step"] * 3 + ["place"])
@@ -65,7 +107,7 @@ def test_smoke_run_writes_the_report(tmp_path):
     assert module.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
     report = tmp_path / "bots" / "power_use" / "smoke"
     readme = (report / "README.md").read_text()
-    assert "## Powers greedy_tuned ignores" in readme
+    assert "## Powers the bots ignore" in readme
     table = pl.read_csv(report / "tables" / "power_use.csv")
     assert set(table["bot"]) <= {"greedy_tuned", "greedy", "random"}
     assert table.height > 0 and (table["used"] <= table["offered"]).all()

@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, frame in (("power_use", table), ("decision_mix", mix),
                         ("outcomes", outcomes)):  # fmt: skip
         frame.write_csv(tables / f"{name}.csv", float_precision=4)
-    ignored = use.ignored_powers(table, config.bots[0])
+    ignored = use.ignored_powers(table, [b for b in config.bots if b != "random"])
     run.finish(
         title=f"Power use of {config.bots[0]}",
         games=config.n_games * len(corporations) * len(config.bots),

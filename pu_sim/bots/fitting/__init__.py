@@ -24,4 +24,7 @@ over these modules, which hold the logic (and its tests).
   :mod:`~pu_sim.bots.fitting.search_strength`,
   :mod:`~pu_sim.bots.fitting.ladder` (its words in
   :mod:`~pu_sim.bots.fitting.ladder_report`).
+* The corporations' powers: :mod:`~pu_sim.bots.fitting.power_use` (how often
+  each is used), :mod:`~pu_sim.bots.fitting.paired_builds` (a valuation
+  change's effect, the same games under two builds).
 """
