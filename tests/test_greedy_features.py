@@ -263,3 +263,26 @@ def test_early_weighs_track_benefits_by_the_round(round_, factor):
             assert early[i] - plain[i] == pytest.approx(expected, abs=1e-9)
             checked += 1
     assert checked == 3
+
+
+@pytest.mark.parametrize(
+    ("bot", "players", "seed"), [("greedy", 1, 5), ("greedy", 3, 6), ("greedy", 4, 7)]
+)
+def test_pruned_placement_choice_is_the_best_full_value(bot, players, seed):
+    """Greedy values placements with bounds that skip candidates which cannot
+    win (the rows' bound, then the exact contact count): its choice must
+    always be worth the best of every legal placement valued in full."""
+    from pu_sim import Game
+
+    game = Game(players=players, bots=bot, seed=seed,
+                corporations="random", planets="random")  # fmt: skip
+    params = bots.parse(bot).vector()
+    checked = 0
+    while not game.is_terminal:
+        if game.decision == "place":
+            values = game.state.greedy_values(params)
+            chosen = game.legal_moves().index(game.bot_move())
+            assert values[chosen] >= max(values) - 1e-9, (checked, game.decider)
+            checked += 1
+        game.step()
+    assert checked >= 15 * players

@@ -34,6 +34,11 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
             if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
                 continue
+            if (scores == NULL and w[G_CONTACT] > 0 and v + bound + w[G_CONTACT] * (
+                    contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
+                    - R.orient[tiles[slot].tile][o].perimeter)
+                    < topk_floor(&top) - TIE_EPS):
+                continue                       # the exact contact: still out
             v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                                 topk_floor(&top) - TIE_EPS - v
                                 if w[G_POCKET] > 0 and scores == NULL else -1e300)
@@ -43,6 +48,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             continue
         if argmax_hopeless(a, v + bound):
             continue
+        if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(a, v + bound + w[G_CONTACT] * (
+                contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
+                - R.orient[tiles[slot].tile][o].perimeter))):
+            continue                           # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300)
         argmax_offer(a, g, i, v)
