@@ -14,20 +14,15 @@ cdef enum:
     USUAL_LAST_ROUND = 20               # games without events end about then (9.1 A)
 
 
-cdef inline bint known_last_round(const Game_t* g) noexcept nogil:
-    """This round is the last and the player knows it: a trigger fired (9.1) or
-    the event deck's last card is out."""
-    return g.last_round or (g.events_on and g.deck_pos >= g.deck_n)
-
-
 cdef inline int rounds_to_come(const Game_t* g) noexcept nogil:
-    """Rounds still to be played after this one: one per event card left (9.1 C),
-    none once the last round is known; without events (trigger A, a full
-    planet, usually ends the game) about USUAL_LAST_ROUND - round, at least one."""
-    if known_last_round(g):
-        return 0
+    """Rounds still to be played after this one (0: this round is the last and
+    the player knows it): with events one per card left (future_rounds, 9.1 C);
+    without, none once a trigger fired, else about USUAL_LAST_ROUND - round, at
+    least one (trigger A, a full planet, usually ends the game)."""
     if g.events_on:
-        return g.deck_n - g.deck_pos
+        return max(0, future_rounds(g))
+    if g.last_round:
+        return 0
     return max(1, USUAL_LAST_ROUND - g.round)
 
 
@@ -41,7 +36,7 @@ cdef double power_value(const Game_t* g, const Rules_t* R, const double* w, int 
         objective_incentives(g, R, w, p, &inc)
         return track_value(g, R, w, p, ROVER, 1, &inc)
     if pl.corp == CORP_COSMOS and level == 5:
-        return best_pod_move(g, R, w, p) - 0.2           # it comes back each round
+        return pod_moves_value(g, R, w, p, 1) - 0.2      # it comes back each round
     if pl.corp == CORP_COSMOS:
         # tech 2, once a game: three moves, kept for a big gain until the game's
         # last round, when every lifepod on a track is a medal lost (3.2)
@@ -145,7 +140,7 @@ cdef double pod_value(const Game_t* g, const Rules_t* R, const double* w, int p,
     t = loc >> 4
     pos = loc & 15
     ahead = pos - pl.track[t]
-    if ahead > 0 and not known_last_round(g):
+    if ahead > 0 and rounds_to_come(g) > 0:
         step = track_value(g, R, w, p, t, 1, inc)
         v += step * (0.8 ** (ahead - 1)) - w[G_TRACK] * space_benefit(g, R, w, p, t, pos)
         medal = R.space[CORP_COSMOS][t][pos][SP_MEDAL]
@@ -174,28 +169,18 @@ cdef int greedy_pods(const Game_t* g, const Rules_t* R, const double* w, int p,
             if moves[i] == MV_DONE:
                 v = POD_MOVE_DONE                       # move only for a clear gain
             else:
-                v = (pod_value(g, R, w, p, <int>(moves[i] & 0xFF), &inc)
-                     - pod_value(g, R, w, p, <int>(moves[i] >> 8), &inc))
+                v = pod_move_gain(g, R, w, p, moves[i], &inc)
         else:
             v = -pod_value(g, R, w, p, <int>moves[i], &inc)
         argmax_offer(a, <Game_t*>g, i, v)
     return a.index
 
 
-cdef double best_pod_move(const Game_t* g, const Rules_t* R, const double* w,
-                          int p) noexcept nogil:
-    """The best gain of moving one collected lifepod."""
-    cdef uint32_t moves[(N_TRACKS * 16 + 1) * (N_TRACKS * 16 + 1)]
-    cdef Incentive inc
-    cdef int i, n = gen_pod_moves(&g.pl[p], moves)
-    cdef double v, best = 0.0
-    objective_incentives(g, R, w, p, &inc)
-    for i in range(n):
-        v = (pod_value(g, R, w, p, <int>(moves[i] & 0xFF), &inc)
-             - pod_value(g, R, w, p, <int>(moves[i] >> 8), &inc))
-        if v > best:
-            best = v
-    return best
+cdef inline double pod_move_gain(const Game_t* g, const Rules_t* R, const double* w,
+                                 int p, uint32_t move, const Incentive* inc) noexcept nogil:
+    """What moving a collected lifepod (move: source << 8 | destination) gains."""
+    return (pod_value(g, R, w, p, <int>(move & 0xFF), inc)
+            - pod_value(g, R, w, p, <int>(move >> 8), inc))
 
 
 cdef double pod_moves_value(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -218,8 +203,7 @@ cdef double pod_moves_value(const Game_t* g, const Rules_t* R, const double* w, 
         best = POD_MOVE_DONE
         best_i = -1
         for i in range(n):
-            v = (pod_value(a, R, w, p, <int>(moves[i] & 0xFF), &inc)
-                 - pod_value(a, R, w, p, <int>(moves[i] >> 8), &inc))
+            v = pod_move_gain(a, R, w, p, moves[i], &inc)
             if v > best:
                 best = v
                 best_i = i

@@ -4,6 +4,15 @@
 # (or a small family) and offers every legal move to the Argmax in move order,
 # so the generator draws exactly as one body did.
 
+cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEval* t,
+                                 int o, int x, int y, const PlaceEval* e,
+                                 double bound) noexcept nogil:
+    """placement_rows' bound on the rest with the tile's sides touching counted
+    exactly (contact_sides) instead of all of them (w[G_CONTACT] > 0)."""
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
+    return bound + w[G_CONTACT] * (contact_sides(e, ori, x, y) - ori.perimeter)
+
+
 cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, int p,
                                   const uint32_t* moves, int n, double* scores,
                                   PlaceEval* e, Argmax* a) noexcept nogil:
@@ -34,10 +43,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
             if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
                 continue
-            if (scores == NULL and w[G_CONTACT] > 0 and v + bound + w[G_CONTACT] * (
-                    contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
-                    - R.orient[tiles[slot].tile][o].perimeter)
-                    < topk_floor(&top) - TIE_EPS):
+            if (scores == NULL and w[G_CONTACT] > 0 and v + contact_bound(
+                    R, w, &tiles[slot], o, x, y, e, bound) < topk_floor(&top) - TIE_EPS):
                 continue                       # the exact contact: still out
             v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                                 topk_floor(&top) - TIE_EPS - v
@@ -48,9 +55,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             continue
         if argmax_hopeless(a, v + bound):
             continue
-        if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(a, v + bound + w[G_CONTACT] * (
-                contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
-                - R.orient[tiles[slot].tile][o].perimeter))):
+        if (w[G_CONTACT] > 0 and a.noise == 0
+                and argmax_hopeless(a, v + contact_bound(R, w, &tiles[slot], o, x, y, e, bound))):
             continue                           # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300)
