@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pu_sim import bots
+from pu_sim import Game, bots
 from pu_sim.bots import probes
 from pu_sim.testing import (
     ScenarioGame,
@@ -265,18 +265,14 @@ def test_early_weighs_track_benefits_by_the_round(round_, factor):
     assert checked == 3
 
 
-@pytest.mark.parametrize(
-    ("bot", "players", "seed"), [("greedy", 1, 5), ("greedy", 3, 6), ("greedy", 4, 7)]
-)
-def test_pruned_placement_choice_is_the_best_full_value(bot, players, seed):
+@pytest.mark.parametrize(("players", "seed"), [(1, 5), (3, 6), (4, 7)])
+def test_pruned_placement_choice_is_the_best_full_value(players, seed):
     """Greedy values placements with bounds that skip candidates which cannot
     win (the rows' bound, then the exact contact count): its choice must
     always be worth the best of every legal placement valued in full."""
-    from pu_sim import Game
-
-    game = Game(players=players, bots=bot, seed=seed,
+    game = Game(players=players, bots="greedy", seed=seed,
                 corporations="random", planets="random")  # fmt: skip
-    params = bots.parse(bot).vector()
+    params = bots.parse("greedy").vector()
     checked = 0
     while not game.is_terminal:
         if game.decision == "place":
