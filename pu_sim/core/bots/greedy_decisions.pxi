@@ -5,12 +5,10 @@
 # so the generator draws exactly as one body did.
 
 cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEval* t,
-                                 int o, int x, int y, const PlaceEval* e,
-                                 double bound) noexcept nogil:
+                                 int o, int touch, double bound) noexcept nogil:
     """placement_rows' bound on the rest with the tile's sides touching counted
-    exactly (contact_sides) instead of all of them (w[G_CONTACT] > 0)."""
-    cdef const Orient_t* ori = &R.orient[t.tile][o]
-    return bound + w[G_CONTACT] * (contact_sides(e, ori, x, y) - ori.perimeter)
+    exactly (`touch`, contact_sides) instead of all of them (w[G_CONTACT] > 0)."""
+    return bound + w[G_CONTACT] * (touch - R.orient[t.tile][o].perimeter)
 
 
 cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, int p,
@@ -20,7 +18,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     best so far); with the fitted placement values or a lookahead, greedy's best
     few are kept and re-ranked first."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef int i, tile, slot = 0, o = 0, x = 0, y = 0
+    cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
     cdef PlaceTopK top
     cdef double v, bound = 0.0, best_fit, row_value = 0.0
@@ -40,26 +38,30 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             group = moves[i] >> 4
             row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
         v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+        touch = -1                             # counted when it can prune
         if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
             if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
                 continue
-            if (scores == NULL and w[G_CONTACT] > 0 and v + contact_bound(
-                    R, w, &tiles[slot], o, x, y, e, bound) < topk_floor(&top) - TIE_EPS):
-                continue                       # the exact contact: still out
+            if scores == NULL and w[G_CONTACT] > 0:
+                touch = contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
+                if v + contact_bound(R, w, &tiles[slot], o, touch, bound) < topk_floor(
+                        &top) - TIE_EPS:
+                    continue                   # the exact contact: still out
             v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                                 topk_floor(&top) - TIE_EPS - v
-                                if w[G_POCKET] > 0 and scores == NULL else -1e300)
+                                if w[G_POCKET] > 0 and scores == NULL else -1e300, touch)
             if scores != NULL:
                 scores[i] = v
             topk_offer(&top, i, v)
             continue
         if argmax_hopeless(a, v + bound):
             continue
-        if (w[G_CONTACT] > 0 and a.noise == 0
-                and argmax_hopeless(a, v + contact_bound(R, w, &tiles[slot], o, x, y, e, bound))):
-            continue                           # the exact contact: still hopeless
+        if w[G_CONTACT] > 0 and a.noise == 0:
+            touch = contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
+            if argmax_hopeless(a, v + contact_bound(R, w, &tiles[slot], o, touch, bound)):
+                continue                       # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
-                            argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300)
+                            argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)
         argmax_offer(a, g, i, v)
     # relative to greedy's best, so scores stay comparable to the other moves'
     if top.n and w[G_PLACE_FIT] != 0:

@@ -446,8 +446,8 @@ cdef inline uint32_t wide_blocked(const PlaceEval* e, int y) noexcept nogil:
 
 cdef inline int contact_sides(const PlaceEval* e, const Orient_t* ori, int x,
                               int y) noexcept nogil:
-    """Tile sides touching a covered or off-board square: scan_neighbours' touch
-    alone (the same count), cheap enough to bound a placement before its rest."""
+    """Tile sides touching a covered or off-board square (the contact feature):
+    cheap enough to bound a placement before its rest, which counts it here too."""
     cdef uint32_t above, here, below, f_above = 0, f_here, f_below
     cdef int i, touch = 0
     above = wide_blocked(e, y - 1)
@@ -468,30 +468,23 @@ cdef inline int contact_sides(const PlaceEval* e, const Orient_t* ori, int x,
 
 
 cdef int scan_neighbours(const PlaceEval* e, const Orient_t* ori, int x, int y,
-                         int* touch, int* holes, int* narrow_x,
-                         int* narrow_y) noexcept nogil:
-    """The squares around a placement, a row at a time (bit-parallel): tile
-    sides touching a covered or off-board square (touch), free neighbours left
-    with no free neighbour (holes), and those with one or two (the narrow
-    squares where a small pocket may close, returned in reading order).  The
-    same counts as going through the oriented tile's neighbour list."""
+                         int* holes, int* narrow_x, int* narrow_y) noexcept nogil:
+    """The free squares around a placement, a row at a time (bit-parallel):
+    those left with no free neighbour (holes), and those with one or two (the
+    narrow squares where a small pocket may close, returned in reading order).
+    The same counts as going through the oriented tile's neighbour list; the
+    tile's touching sides are contact_sides'."""
     cdef uint32_t foot[9]                # rows y-2 .. y+h+1, wide (bit x + 1)
     cdef uint32_t free_[9]
     cdef uint32_t blk[9]
     cdef uint32_t ring, left, right, up, down, none, many, bits
     cdef int i, r, n = 0, top = y - 2, rows = ori.h + 4
-    touch[0] = 0
     holes[0] = 0
     for i in range(rows):
         r = top + i
         blk[i] = wide_blocked(e, r)
         foot[i] = (<uint32_t>ori.rows[r - y] << (x + 1)) if y <= r < y + ori.h else 0
         free_[i] = ~(blk[i] | foot[i])
-    for i in range(2, rows - 2):          # tile sides: right, left, up, down
-        touch[0] += (__builtin_popcount((foot[i] << 1) & blk[i])
-                     + __builtin_popcount((foot[i] >> 1) & blk[i])
-                     + __builtin_popcount(foot[i] & blk[i - 1] & ~foot[i - 1])
-                     + __builtin_popcount(foot[i] & blk[i + 1] & ~foot[i + 1]))
     for i in range(1, rows - 1):          # free squares beside the tile
         ring = ((foot[i] << 1) | (foot[i] >> 1) | foot[i - 1] | foot[i + 1]) & free_[i]
         if not ring:
@@ -513,13 +506,15 @@ cdef int scan_neighbours(const PlaceEval* e, const Orient_t* ori, int x, int y,
 
 
 cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t, int o,
-                           int x, int y, const PlaceEval* e, double cutoff) noexcept nogil:
+                           int x, int y, const PlaceEval* e, double cutoff,
+                           int touch) noexcept nogil:
     """The rest of a placement's score: exact energy, compactness, walled-in squares,
     small pockets, and landing a coming rover near a lifepod.  Pockets (the costly
     part, a penalty) are skipped once the rest is below `cutoff`: the placement
-    cannot win then."""
+    cannot win then.  `touch`: the tile's touching sides if the caller counted
+    them to prune (contact_sides), else -1."""
     cdef const Orient_t* ori = &R.orient[t.tile][o]
-    cdef int i, k, nx, ny, cx, cy, side, mask, holes = 0, touch = 0
+    cdef int i, k, nx, ny, cx, cy, side, mask, holes = 0
     cdef int n_narrow = 0
     cdef int narrow_x[MAX_NBR]
     cdef int narrow_y[MAX_NBR]
@@ -540,7 +535,9 @@ cdef double placement_rest(const Rules_t* R, const double* w, const TileEval* t,
             elif k == ENERGY:
                 mask |= e.ecomp_adj[e.comp_at[ny][nx]]
         v += best_of(e.track_val, mask & e.movable) - e.energy_best
-    n_narrow = scan_neighbours(e, ori, x, y, &touch, &holes, narrow_x, narrow_y)
+    n_narrow = scan_neighbours(e, ori, x, y, &holes, narrow_x, narrow_y)
+    if touch < 0:
+        touch = contact_sides(e, ori, x, y)
     v += w[G_CONTACT] * touch - w[G_HOLE] * holes
     if t.rover_reach:
         d = 99
