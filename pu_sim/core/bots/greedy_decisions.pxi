@@ -5,10 +5,14 @@
 # so the generator draws exactly as one body did.
 
 cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEval* t,
-                                 int o, int touch, double bound) noexcept nogil:
+                                 int o, int x, int y, const PlaceEval* e, double bound,
+                                 int* touch) noexcept nogil:
     """placement_rows' bound on the rest with the tile's sides touching counted
-    exactly (`touch`, contact_sides) instead of all of them (w[G_CONTACT] > 0)."""
-    return bound + w[G_CONTACT] * (touch - R.orient[t.tile][o].perimeter)
+    exactly (contact_sides) instead of all of them (w[G_CONTACT] > 0); the count
+    goes to `touch`, for placement_rest."""
+    cdef const Orient_t* ori = &R.orient[t.tile][o]
+    touch[0] = contact_sides(e, ori, x, y)
+    return bound + w[G_CONTACT] * (touch[0] - ori.perimeter)
 
 
 cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, int p,
@@ -42,11 +46,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
             if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
                 continue
-            if scores == NULL and w[G_CONTACT] > 0:
-                touch = contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
-                if v + contact_bound(R, w, &tiles[slot], o, touch, bound) < topk_floor(
-                        &top) - TIE_EPS:
-                    continue                   # the exact contact: still out
+            if (scores == NULL and w[G_CONTACT] > 0 and v + contact_bound(
+                    R, w, &tiles[slot], o, x, y, e, bound, &touch) < topk_floor(&top) - TIE_EPS):
+                continue                       # the exact contact: still out
             v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                                 topk_floor(&top) - TIE_EPS - v
                                 if w[G_POCKET] > 0 and scores == NULL else -1e300, touch)
@@ -56,10 +58,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             continue
         if argmax_hopeless(a, v + bound):
             continue
-        if w[G_CONTACT] > 0 and a.noise == 0:
-            touch = contact_sides(e, &R.orient[tiles[slot].tile][o], x, y)
-            if argmax_hopeless(a, v + contact_bound(R, w, &tiles[slot], o, touch, bound)):
-                continue                       # the exact contact: still hopeless
+        if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
+                a, v + contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch))):
+            continue                           # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)
         argmax_offer(a, g, i, v)
