@@ -100,10 +100,8 @@ cdef double eval_patch_square(const Game_t* g, const Rules_t* R, const double* w
             v -= w[G_ROVER_LOST]
         return v
     if not grid_has(e.pt.cur_open, x, y):           # Petra: a current is already covered
-        v += line_gain(1, e.row_rem[y], e.row_complete[y], e.row_unit[y], False,
-                       e.row_chance[y])
-        v += line_gain(1, e.col_rem[x], e.col_complete[x], e.col_unit[x], False,
-                       e.col_chance[x])
+        v += e.row_gain[y][0][1]
+        v += e.col_gain[x][0][1]
     foot[0] = <uint16_t>(1 << x)
     if e.st.n:
         none[0] = 0

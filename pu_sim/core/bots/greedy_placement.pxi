@@ -16,18 +16,14 @@ cdef struct PlaceEval:
     double energy_best                   # best value an energy icon could take
     uint16_t blocked[GRID]               # covered or not a grid square
     uint16_t tokens_in_row[GRID]         # lifepods or rovers in row y
-    double row_complete[GRID]            # value of completing row y (0 if a meteorite)
-    double col_complete[GRID]
-    double row_unit[GRID]                # value per square filled in row y
-    double col_unit[GRID]
     uint8_t row_rem[GRID]                # uncovered grid squares left in row y
     uint8_t col_rem[GRID]
     uint16_t met_rows                    # rows holding a meteorite (ME-2)
     uint16_t met_cols
-    double row_chance[GRID][GRID + 1]    # chance value of filling n squares of row y
-    double col_chance[GRID][GRID + 1]
-    double row_chance_met[GRID][GRID + 1]  # ... when the tile's meteorite lands in it
-    double col_chance_met[GRID][GRID + 1]
+    # line_gain of filling n squares of row y, [1]: with the tile's meteorite
+    # in it; looked up per candidate instead of computed (the hottest sum)
+    double row_gain[GRID][2][GRID + 1]
+    double col_gain[GRID][2][GRID + 1]
     int n_ecomp                          # existing energy areas ...
     uint8_t ecomp_adj[MAX_ECOMP]         # ... and the tracks of terrain touching each
     uint8_t comp_at[GRID][GRID]          # energy area of each square (255: none)
@@ -118,6 +114,21 @@ cdef void line_chances(const Game_t* g, const Rules_t* R, const double* w, int m
             line_chance_at(R, rem - n, True, r) - before)
 
 
+cdef void line_gains(const Game_t* g, const Rules_t* R, const double* w, int medal,
+                     int rem, bint meteor,
+                     double gain[2][GRID + 1]) noexcept nogil:
+    """line_gain of filling n = 0..GRID of a line's rem open squares, without
+    ([0]) and with ([1]) the tile's meteorite landing in the line."""
+    cdef double chance[2][GRID + 1]
+    cdef int n, met
+    cdef double complete = 0.0 if meteor else w[G_LINE_COMPLETE] * medal
+    cdef double unit = w[G_LINE_FILL] * medal / rem if rem else 0.0
+    line_chances(g, R, w, medal, rem, meteor, chance[0], chance[1])
+    for met in range(2):
+        for n in range(GRID + 1):
+            gain[met][n] = line_gain(n, rem, complete, unit, met, chance[met])
+
+
 cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
                              PlaceEval* e) noexcept nogil:
     """Everything about the planet that does not depend on the candidate."""
@@ -146,17 +157,11 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
         e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
-        medal = R.row_medal[pl.planet][y]
-        e.row_complete[y] = 0.0 if (mrows >> y) & 1 else w[G_LINE_COMPLETE] * medal
-        e.row_unit[y] = w[G_LINE_FILL] * medal / e.row_rem[y] if e.row_rem[y] else 0.0
-        line_chances(g, R, w, medal, e.row_rem[y], (mrows >> y) & 1, e.row_chance[y],
-                     e.row_chance_met[y])
+        line_gains(g, R, w, R.row_medal[pl.planet][y], e.row_rem[y], (mrows >> y) & 1,
+                   e.row_gain[y])
     for x in range(GRID):
-        medal = R.col_medal[pl.planet][x]
-        e.col_complete[x] = 0.0 if (mcols >> x) & 1 else w[G_LINE_COMPLETE] * medal
-        e.col_unit[x] = w[G_LINE_FILL] * medal / e.col_rem[x] if e.col_rem[x] else 0.0
-        line_chances(g, R, w, medal, e.col_rem[x], (mcols >> x) & 1, e.col_chance[x],
-                     e.col_chance_met[x])
+        line_gains(g, R, w, R.col_medal[pl.planet][x], e.col_rem[x], (mcols >> x) & 1,
+                   e.col_gain[x])
     # placed terrain per square, existing energy areas and what touches each
     # (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)
     for y in range(GRID):
@@ -238,21 +243,6 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
             t.fixed += e.track_val[terrain]
 
 
-cdef inline const double* row_chances(const PlaceEval* e, int y, bint met) noexcept nogil:
-    """Row y's line-chance values (line_chances), with the tile's meteorite in it
-    or not."""
-    if met:
-        return &e.row_chance_met[y][0]
-    return &e.row_chance[y][0]
-
-
-cdef inline const double* col_chances(const PlaceEval* e, int x, bint met) noexcept nogil:
-    """Column x's line-chance values, as row_chances."""
-    if met:
-        return &e.col_chance_met[x][0]
-    return &e.col_chance[x][0]
-
-
 cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
                            int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
     """The part of a placement's score shared by every column x of one (tile,
@@ -265,8 +255,7 @@ cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t,
         my = y + ori.dy[ori.meteor]
     for i in range(ori.h):
         yy = y + i
-        v += line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy], e.row_unit[yy],
-                       yy == my, row_chances(e, yy, yy == my))
+        v += e.row_gain[yy][yy == my][ori.rowcnt[i]]
     if w[G_CONTACT] > 0:
         bound += w[G_CONTACT] * ori.perimeter
     if w[G_HOLE] < 0:
@@ -293,10 +282,8 @@ cdef double currents_correction(const Orient_t* ori, int x, int y, int my,
         if not bits:
             continue
         c = popcount16(bits)
-        v += (line_gain(ori.rowcnt[i] - c, e.row_rem[yy], e.row_complete[yy],
-                        e.row_unit[yy], yy == my, row_chances(e, yy, yy == my))
-              - line_gain(ori.rowcnt[i], e.row_rem[yy], e.row_complete[yy],
-                          e.row_unit[yy], yy == my, row_chances(e, yy, yy == my)))
+        v += (e.row_gain[yy][yy == my][ori.rowcnt[i] - c]
+              - e.row_gain[yy][yy == my][ori.rowcnt[i]])
         while bits:
             on_currents[__builtin_ctz(bits) - x] += 1
             bits &= bits - 1
@@ -352,8 +339,7 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
         n = ori.colcnt[i]
         if e.pt.currents:
             n -= on_currents[i]
-        v += line_gain(n, e.col_rem[k], e.col_complete[k], e.col_unit[k], k == mx,
-                       col_chances(e, k, k == mx))
+        v += e.col_gain[k][k == mx][n]
     if mx >= 0:
         v -= w[G_METEORITE] * (R.row_medal[pl.planet][my] + R.col_medal[pl.planet][mx])
     if wet_on_ice:
