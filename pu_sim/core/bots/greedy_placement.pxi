@@ -6,6 +6,7 @@
 
 cdef enum:
     MAX_ECOMP = 250                      # energy areas tracked by the evaluator
+    MAX_LINE_FILL = 5                    # squares a tile (5 at most) fills in a line
 
 
 cdef struct PlaceEval:
@@ -22,8 +23,8 @@ cdef struct PlaceEval:
     uint16_t met_cols
     # line_gain of filling n squares of row y, [1]: with the tile's meteorite
     # in it; looked up per candidate instead of computed (the hottest sum)
-    double row_gain[GRID][2][GRID + 1]
-    double col_gain[GRID][2][GRID + 1]
+    double row_gain[GRID][2][MAX_LINE_FILL + 1]
+    double col_gain[GRID][2][MAX_LINE_FILL + 1]
     int n_ecomp                          # existing energy areas ...
     uint8_t ecomp_adj[MAX_ECOMP]         # ... and the tracks of terrain touching each
     uint8_t comp_at[GRID][GRID]          # energy area of each square (255: none)
@@ -97,17 +98,17 @@ cdef void line_chances(const Game_t* g, const Rules_t* R, const double* w, int m
                        int rem, bint meteor, double* chance,
                        double* chance_met) noexcept nogil:
     """What filling n of a line's rem open squares this round adds to its chance
-    of scoring its medal (line_chance_at), for n = 1..rem; chance_met: when the
-    tile's own meteorite lands in the line."""
+    of scoring its medal (line_chance_at), for n = 1..min(rem, MAX_LINE_FILL);
+    chance_met: when the tile's own meteorite lands in the line."""
     cdef int n, r = g.round + 1                 # the chances after this round
     cdef double before
-    for n in range(GRID + 1):
+    for n in range(MAX_LINE_FILL + 1):
         chance[n] = 0.0
         chance_met[n] = 0.0
     if w[G_LINE_CHANCE] == 0.0 or rem == 0:
         return
     before = line_chance_at(R, rem, meteor, r)
-    for n in range(1, rem + 1):
+    for n in range(1, min(rem, MAX_LINE_FILL) + 1):
         chance[n] = w[G_LINE_CHANCE] * medal * (
             line_chance_at(R, rem - n, meteor, r) - before)
         chance_met[n] = w[G_LINE_CHANCE] * medal * (
@@ -116,16 +117,16 @@ cdef void line_chances(const Game_t* g, const Rules_t* R, const double* w, int m
 
 cdef void line_gains(const Game_t* g, const Rules_t* R, const double* w, int medal,
                      int rem, bint meteor,
-                     double gain[2][GRID + 1]) noexcept nogil:
-    """line_gain of filling n = 0..GRID of a line's rem open squares, without
-    ([0]) and with ([1]) the tile's meteorite landing in the line."""
-    cdef double chance[2][GRID + 1]
+                     double gain[2][MAX_LINE_FILL + 1]) noexcept nogil:
+    """line_gain of filling n = 0..MAX_LINE_FILL of a line's rem open squares,
+    without ([0]) and with ([1]) the tile's meteorite landing in the line."""
+    cdef double chance[2][MAX_LINE_FILL + 1]
     cdef int n, met
     cdef double complete = 0.0 if meteor else w[G_LINE_COMPLETE] * medal
     cdef double unit = w[G_LINE_FILL] * medal / rem if rem else 0.0
     line_chances(g, R, w, medal, rem, meteor, chance[0], chance[1])
     for met in range(2):
-        for n in range(GRID + 1):
+        for n in range(MAX_LINE_FILL + 1):
             gain[met][n] = line_gain(n, rem, complete, unit, met, chance[met])
 
 
