@@ -369,51 +369,54 @@ cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
     """Pockets of 2 or 3 free squares the placement closes off next to it, searched
     from the narrow free squares (sx, sy) beside it: only a domino, a tromino or
     patches can still fill them, so they tend to stay empty and cost their row
-    and column (a closed single square is G_HOLE's)."""
-    cdef uint16_t free[GRID]
-    cdef uint16_t comp[GRID]
-    cdef uint16_t grown[GRID]
-    cdef uint16_t seen[GRID]
-    cdef uint16_t ring
-    cdef int i, yy, nx, ny, lo, hi, size = 0, step, pockets = 0
+    and column (a closed single square is G_HOLE's).  The board is packed into
+    three 64-bit words as in flood_fill."""
+    cdef uint16_t rows[GRID]
+    cdef uint64_t free[3]
+    cdef uint64_t seen[3]
+    cdef uint64_t near[3]
+    cdef uint64_t comp[3]
+    cdef uint64_t grown[3]
+    cdef int i, k, yy, nx, ny, lo, hi, size = 0, step, pockets = 0
     cdef bint closed
     for yy in range(GRID):
-        free[yy] = ~e.blocked[yy] & ROW_BITS
-        seen[yy] = 0
+        rows[yy] = ~e.blocked[yy] & ROW_BITS
     for i in range(ori.h):
-        free[y + i] &= <uint16_t>~(ori.rows[i] << x)
+        rows[y + i] &= <uint16_t>~(ori.rows[i] << x)
+    for k in range(3):
+        free[k] = pack_rows(rows, 4 * k)
+        seen[k] = 0
     for i in range(n):
         nx = sx[i]
         ny = sy[i]
-        if (seen[ny] >> nx) & 1:
+        if (seen[ny >> 2] >> (16 * (ny & 3) + nx)) & 1:
             continue
         # grow the free area from this square; a pocket of 3 or fewer stops growing
         # within 3 steps and lies within 3 rows of where it started
         lo = ny - 3 if ny >= 3 else 0
         hi = ny + 3 if ny + 3 < GRID else GRID - 1
+        for k in range(3):
+            near[k] = 0
+            comp[k] = 0
         for yy in range(lo, hi + 1):
-            comp[yy] = 0
-        comp[ny] = <uint16_t>(1 << nx)
+            near[yy >> 2] |= <uint64_t>0xFFFF << (16 * (yy & 3))
+        for k in range(3):
+            near[k] &= free[k]
+        comp[ny >> 2] = <uint64_t>1 << (16 * (ny & 3) + nx)
         closed = False
         for step in range(4):
-            size = 0
-            closed = True
-            for yy in range(lo, hi + 1):
-                ring = <uint16_t>(comp[yy] | (comp[yy] << 1) | (comp[yy] >> 1))
-                if yy > lo:
-                    ring |= comp[yy - 1]
-                if yy < hi:
-                    ring |= comp[yy + 1]
-                grown[yy] = ring & free[yy]
-                if grown[yy] != comp[yy]:
-                    closed = False
-                size += popcount16(grown[yy])
-            for yy in range(lo, hi + 1):
-                comp[yy] = grown[yy]
+            grown[0] = (comp[0] | spread_rows(comp[0], 0, comp[1])) & near[0]
+            grown[1] = (comp[1] | spread_rows(comp[1], comp[0], comp[2])) & near[1]
+            grown[2] = (comp[2] | spread_rows(comp[2], comp[1], 0)) & near[2]
+            closed = grown[0] == comp[0] and grown[1] == comp[1] and grown[2] == comp[2]
+            size = (popcount64(grown[0]) + popcount64(grown[1])
+                    + popcount64(grown[2]))
+            for k in range(3):
+                comp[k] = grown[k]
             if closed or size > 3:
                 break
-        for yy in range(lo, hi + 1):
-            seen[yy] |= comp[yy]
+        for k in range(3):
+            seen[k] |= comp[k]
         if closed and size >= 2 and size <= 3:
             pockets += 1
     return pockets
