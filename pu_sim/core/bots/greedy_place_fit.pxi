@@ -68,23 +68,20 @@ cdef void placement_features(const Rules_t* R, const Player_t* pl, const PlaceEv
     cdef uint16_t foot[GRID]
     cdef uint16_t part_a[GRID]
     cdef uint16_t part_b[GRID]
-    cdef uint16_t rest[GRID]
-    cdef uint16_t seed[GRID]
-    cdef uint16_t comp[GRID]
-    cdef int i, yy, xx = 0, sy = 0, size, covered
+    cdef uint16_t free[GRID]
+    cdef uint64_t rest[3]
+    cdef uint64_t comp[3]
+    cdef int i, yy, size, covered
     for i in range(N_PLACE_FEATURES):
         f[i] = 0.0
     f[PLF_SIZE] = ori.ncells
     footprint(ori, x, y, foot, part_a, part_b)
     for yy in range(GRID):
-        rest[yy] = ~(e.blocked[yy] | foot[yy]) & ROW_BITS
-    while lowest_square(rest, &xx, &sy):
-        grid_zero(seed)
-        seed[sy] = <uint16_t>(1 << xx)
-        flood_fill(seed, rest, comp)
-        size = grid_count(comp)
-        for yy in range(GRID):
-            rest[yy] &= <uint16_t>~comp[yy]
+        free[yy] = ~(e.blocked[yy] | foot[yy]) & ROW_BITS
+    for i in range(3):
+        rest[i] = pack_rows(free, 4 * i)
+    size = next_region(rest, comp)
+    while size:
         f[PLF_REGIONS] += 1.0
         if size == 1:
             f[PLF_FREE_1] += 1.0
@@ -94,6 +91,7 @@ cdef void placement_features(const Rules_t* R, const Player_t* pl, const PlaceEv
             f[PLF_FREE_4_7] += size
         else:
             f[PLF_FREE_8] += size
+        size = next_region(rest, comp)
     for i in range(GRID):                          # the tile's squares per line
         if not (e.met_rows >> i) & 1:
             covered = ori.rowcnt[i - y] if y <= i < y + ori.h else 0

@@ -92,32 +92,56 @@ cdef inline uint64_t spread_rows(uint64_t w, uint64_t above, uint64_t below) noe
             & PACKED_ROW_BITS)
 
 
+cdef inline void grow_packed(uint64_t* f, const uint64_t* a) noexcept nogil:
+    """Grow f (3 packed words within a) to every square of a connected to it.
+
+    One square a step over the 12 rows packed into three 64-bit words: a step
+    is a few word operations instead of a pass over 12 rows."""
+    cdef uint64_t n0, n1, n2
+    while True:
+        n0 = f[0] | (spread_rows(f[0], 0, f[1]) & a[0])
+        n1 = f[1] | (spread_rows(f[1], f[0], f[2]) & a[1])
+        n2 = f[2] | (spread_rows(f[2], f[1], 0) & a[2])
+        if n0 == f[0] and n1 == f[1] and n2 == f[2]:
+            return
+        f[0] = n0
+        f[1] = n1
+        f[2] = n2
+
+
 cdef inline void flood_fill(const uint16_t* seed, const uint16_t* allowed,
                             uint16_t* out) noexcept nogil:
-    """out = squares of `allowed` orthogonally connected to `seed` (seed & allowed).
+    """out = squares of `allowed` orthogonally connected to `seed` (seed & allowed)."""
+    cdef uint64_t a[3]
+    cdef uint64_t f[3]
+    cdef int k, y
+    for k in range(3):
+        a[k] = pack_rows(allowed, 4 * k)
+        f[k] = pack_rows(seed, 4 * k) & a[k]
+    grow_packed(f, a)
+    for y in range(GRID):
+        out[y] = <uint16_t>(f[y >> 2] >> (16 * (y & 3)))
 
-    Grows by one square a step over the 12 rows packed into three 64-bit words:
-    one step is a few word operations instead of a pass over 12 rows, and the
-    fitted placement values fill the planet once per kept candidate."""
-    cdef uint64_t a0 = pack_rows(allowed, 0), a1 = pack_rows(allowed, 4)
-    cdef uint64_t a2 = pack_rows(allowed, 8)
-    cdef uint64_t f0 = pack_rows(seed, 0) & a0, f1 = pack_rows(seed, 4) & a1
-    cdef uint64_t f2 = pack_rows(seed, 8) & a2
-    cdef uint64_t n0, n1, n2
-    cdef int y
-    while True:
-        n0 = f0 | (spread_rows(f0, 0, f1) & a0)
-        n1 = f1 | (spread_rows(f1, f0, f2) & a1)
-        n2 = f2 | (spread_rows(f2, f1, 0) & a2)
-        if n0 == f0 and n1 == f1 and n2 == f2:
+
+cdef inline int next_region(uint64_t* rest, uint64_t* comp) noexcept nogil:
+    """Take the connected region of the first square left in `rest` (3 packed
+    words) out of it, into comp; its size, 0 once rest is empty."""
+    cdef int k
+    cdef uint64_t start[3]
+    for k in range(3):
+        start[k] = 0
+    for k in range(3):
+        if rest[k]:
+            start[k] = rest[k] & (~rest[k] + 1)    # its lowest square
             break
-        f0 = n0
-        f1 = n1
-        f2 = n2
-    for y in range(4):
-        out[y] = <uint16_t>(f0 >> (16 * y))
-        out[y + 4] = <uint16_t>(f1 >> (16 * y))
-        out[y + 8] = <uint16_t>(f2 >> (16 * y))
+    else:
+        return 0
+    for k in range(3):
+        comp[k] = start[k]
+    grow_packed(comp, rest)
+    for k in range(3):
+        rest[k] &= ~comp[k]
+    return popcount64(comp[0]) + popcount64(comp[1]) + popcount64(comp[2])
 
 
 cdef inline int lowest_square(const uint16_t* g, int* x, int* y) noexcept nogil:
@@ -133,20 +157,16 @@ cdef inline int lowest_square(const uint16_t* g, int* x, int* y) noexcept nogil:
 
 cdef inline int count_components(const uint16_t* g, int* largest) noexcept nogil:
     """Number of orthogonally connected components of g; largest size in *largest."""
-    cdef uint16_t rest[GRID]
-    cdef uint16_t seed[GRID]
-    cdef uint16_t comp[GRID]
-    cdef int x = 0, y = 0, n = 0, size, yy
-    grid_copy(rest, g)
+    cdef uint64_t rest[3]
+    cdef uint64_t comp[3]
+    cdef int k, size, n = 0
+    for k in range(3):
+        rest[k] = pack_rows(g, 4 * k)
     largest[0] = 0
-    while lowest_square(rest, &x, &y):
-        grid_zero(seed)
-        seed[y] = <uint16_t>(1 << x)
-        flood_fill(seed, rest, comp)
-        size = grid_count(comp)
+    size = next_region(rest, comp)
+    while size:
         if size > largest[0]:
             largest[0] = size
-        for yy in range(GRID):
-            rest[yy] &= <uint16_t>~comp[yy]
         n += 1
+        size = next_region(rest, comp)
     return n

@@ -78,23 +78,22 @@ cdef int richest_area(const uint16_t* terrain, const uint16_t* icons,
                       uint16_t* best) noexcept nogil:
     """The terrain area holding most icons (first in row order on ties): its squares
     in `best`, its icon count returned (-1 and `best` empty: no terrain at all)."""
-    cdef uint16_t rest[GRID]
-    cdef uint16_t seed[GRID]
-    cdef uint16_t comp[GRID]
-    cdef int x = 0, y = 0, yy, n, top = -1
-    grid_copy(rest, terrain)
+    cdef uint64_t rest[3]
+    cdef uint64_t comp[3]
+    cdef uint64_t icon[3]
+    cdef int k, y, n, top = -1
+    for k in range(3):
+        rest[k] = pack_rows(terrain, 4 * k)
+        icon[k] = pack_rows(icons, 4 * k)
     grid_zero(best)
-    while lowest_square(rest, &x, &y):
-        grid_zero(seed)
-        seed[y] = <uint16_t>(1 << x)
-        flood_fill(seed, rest, comp)
+    while next_region(rest, comp):
         n = 0
-        for yy in range(GRID):
-            n += popcount16(comp[yy] & icons[yy])
-            rest[yy] &= ~comp[yy]
+        for k in range(3):
+            n += popcount64(comp[k] & icon[k])
         if n > top:
             top = n
-            grid_copy(best, comp)
+            for y in range(GRID):
+                best[y] = <uint16_t>(comp[y >> 2] >> (16 * (y & 3)))
     return top
 
 
