@@ -364,6 +364,15 @@ cdef double placement_cols(const Rules_t* R, const double* w, const Player_t* pl
     return v
 
 
+cdef inline uint64_t packed_row_span(int lo, int hi, int k) noexcept nogil:
+    """Rows lo..hi of packed word k (rows 4k..4k+3) set, the others clear."""
+    cdef int a = max(lo, 4 * k) - 4 * k, b = min(hi, 4 * k + 3) - 4 * k
+    if b < a:
+        return 0
+    return (<uint64_t>0xFFFFFFFFFFFFFFFF >> (16 * (3 - b))) & (
+        <uint64_t>0xFFFFFFFFFFFFFFFF << (16 * a))
+
+
 cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
                        const int* sx, const int* sy, int n) noexcept nogil:
     """Pockets of 2 or 3 free squares the placement closes off next to it, searched
@@ -396,12 +405,8 @@ cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
         lo = ny - 3 if ny >= 3 else 0
         hi = ny + 3 if ny + 3 < GRID else GRID - 1
         for k in range(3):
-            near[k] = 0
+            near[k] = free[k] & packed_row_span(lo, hi, k)
             comp[k] = 0
-        for yy in range(lo, hi + 1):
-            near[yy >> 2] |= <uint64_t>0xFFFF << (16 * (yy & 3))
-        for k in range(3):
-            near[k] &= free[k]
         comp[ny >> 2] = <uint64_t>1 << (16 * (ny & 3) + nx)
         closed = False
         for step in range(4):
