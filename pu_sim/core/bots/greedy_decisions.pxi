@@ -15,6 +15,39 @@ cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEv
     return bound + w[G_CONTACT] * (touch[0] - ori.perimeter)
 
 
+cdef inline void offer_in_full(const Rules_t* R, const double* w, uint32_t move, int i,
+                               const TileEval* tiles, const PlaceEval* e, double part,
+                               double upper, int touch, PlaceTopK* top) noexcept nogil:
+    """Offer move i at its full value unless its bound cannot reach the floor."""
+    cdef int slot = 0, o = 0, x = 0, y = 0
+    cdef double floor = topk_floor(top) - TIE_EPS
+    if upper < floor:
+        return
+    unpack_place(move, &slot, &o, &x, &y)
+    topk_offer(top, i, part + placement_rest(R, w, &tiles[slot], o, x, y, e,
+                                             floor - part if w[G_POCKET] > 0 else -1e300,
+                                             touch))
+
+
+cdef void keep_best_placements(const Rules_t* R, const double* w, const uint32_t* moves,
+                               int n, const TileEval* tiles, const PlaceEval* e,
+                               const double* part, const double* upper, const int* touches,
+                               const PlaceTopK* seeds, PlaceTopK* top) noexcept nogil:
+    """Greedy's best top.cap placements by full value, given every move's rows
+    and columns (part) and an upper bound of its full value (upper).  The
+    moves with the best bounds (seeds) are valued first, so the floor they set
+    spares the rest of most others (in kept-mode solo games about half of the
+    rests a pass in move order paid); the kept set is the one that pass keeps,
+    since topk_offer breaks ties by move order."""
+    cdef int k, i
+    for k in range(seeds.n):
+        i = seeds.index[k]
+        offer_in_full(R, w, moves[i], i, tiles, e, part[i], upper[i], touches[i], top)
+    for i in range(n):
+        if not topk_holds(seeds, i):
+            offer_in_full(R, w, moves[i], i, tiles, e, part[i], upper[i], touches[i], top)
+
+
 cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, int p,
                                   const uint32_t* moves, int n, double* scores,
                                   PlaceEval* e, Argmax* a) noexcept nogil:
@@ -24,7 +57,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef const Player_t* pl = &g.pl[p]
     cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
-    cdef PlaceTopK top
+    cdef PlaceTopK top, seeds
+    cdef double* part = NULL             # kept mode: rows + columns of each move
+    cdef double* upper = NULL            # ... plus the bound on its rest
+    cdef int* touches = NULL             # ... and its touching sides (or -1)
     cdef double v, bound = 0.0, best_fit, row_value = 0.0
     cdef uint32_t group
     cdef bint resources = g.place_from_depot != 1
@@ -36,6 +72,15 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     group = -1
     top.n = 0
     top.cap = NEXT_FIT_K if (look_ahead or chain) else PLACE_FIT_K
+    seeds.n = 0
+    seeds.cap = top.cap
+    if scores == NULL and (w[G_PLACE_FIT] != 0 or look_ahead or chain):
+        part = <double*>malloc(n * (2 * sizeof(double) + sizeof(int)))
+        if part == NULL:
+            argmax_offer(a, g, 0, 0.0)
+            return
+        upper = part + n
+        touches = <int*>(upper + n)
     for i in range(n):
         unpack_place(moves[i], &slot, &o, &x, &y)
         if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
@@ -44,16 +89,15 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
         touch = -1                             # counted when it can prune
         if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
-            if scores == NULL and v + bound < topk_floor(&top) - TIE_EPS:
+            if scores == NULL:                 # valued in full below, best bound first
+                part[i] = v
+                upper[i] = v + (contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch)
+                                if w[G_CONTACT] > 0 else bound)
+                touches[i] = touch
+                topk_offer(&seeds, i, upper[i])
                 continue
-            if (scores == NULL and w[G_CONTACT] > 0 and v + contact_bound(
-                    R, w, &tiles[slot], o, x, y, e, bound, &touch) < topk_floor(&top) - TIE_EPS):
-                continue                       # the exact contact: still out
-            v += placement_rest(R, w, &tiles[slot], o, x, y, e,
-                                topk_floor(&top) - TIE_EPS - v
-                                if w[G_POCKET] > 0 and scores == NULL else -1e300, touch)
-            if scores != NULL:
-                scores[i] = v
+            v += placement_rest(R, w, &tiles[slot], o, x, y, e, -1e300, touch)
+            scores[i] = v
             topk_offer(&top, i, v)
             continue
         if argmax_hopeless(a, v + bound):
@@ -64,6 +108,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)
         argmax_offer(a, g, i, v)
+    if part != NULL:
+        keep_best_placements(R, w, moves, n, tiles, e, part, upper, touches, &seeds, &top)
+        free(part)
     # relative to greedy's best, so scores stay comparable to the other moves'
     if top.n and w[G_PLACE_FIT] != 0:
         best_fit = place_fit_value(g, R, p, e, moves[top.index[0]])

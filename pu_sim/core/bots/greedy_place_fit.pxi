@@ -40,13 +40,19 @@ cdef inline double topk_floor(const PlaceTopK* t) noexcept nogil:
     return t.value[t.cap - 1] if t.n == t.cap else -1e300
 
 
+cdef inline bint topk_beats(double v, int i, double v2, int i2) noexcept nogil:
+    """Option (v, i) ranks above (v2, i2): higher value, or the earlier move on
+    an exact tie, so the kept set does not depend on the order of the offers."""
+    return v > v2 or (v == v2 and i < i2)
+
+
 cdef inline void topk_offer(PlaceTopK* t, int i, double v) noexcept nogil:
-    """Keep option i if it beats the floor; the order is a stable sort by value."""
+    """Keep option i if it beats the floor; best first, ties by move order."""
     cdef int j
-    if t.n == t.cap and v <= t.value[t.cap - 1]:
+    if t.n == t.cap and not topk_beats(v, i, t.value[t.cap - 1], t.index[t.cap - 1]):
         return
     j = t.n if t.n < t.cap else t.cap - 1
-    while j > 0 and t.value[j - 1] < v:
+    while j > 0 and topk_beats(v, i, t.value[j - 1], t.index[j - 1]):
         t.value[j] = t.value[j - 1]
         t.index[j] = t.index[j - 1]
         j -= 1
@@ -54,6 +60,15 @@ cdef inline void topk_offer(PlaceTopK* t, int i, double v) noexcept nogil:
     t.index[j] = i
     if t.n < t.cap:
         t.n += 1
+
+
+cdef inline bint topk_holds(const PlaceTopK* t, int i) noexcept nogil:
+    """Option i is among those kept."""
+    cdef int k
+    for k in range(t.n):
+        if t.index[k] == i:
+            return True
+    return False
 
 
 cdef inline int place_fit_phase(int round_) noexcept nogil:

@@ -242,6 +242,10 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
             t.fixed += e.energy_best            # the best it could be; exact in the rest
         else:
             t.fixed += e.track_val[terrain]
+    if t.energy and e.energy_best < 0:
+        # the rest trades energy_best for the touched tracks' best, or for 0
+        # when none can move: a gain then, which the rest's bound must allow
+        t.rest_extra -= e.energy_best
 
 
 cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
