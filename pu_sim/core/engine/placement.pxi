@@ -108,17 +108,15 @@ cdef inline uint16_t fit_row(const Rules_t* R, const Orient_t* o, int ta, int tb
     cdef int i
     cdef uint16_t touch
     cdef uint16_t fit = <uint16_t>((1 << (GRID + 1 - o.w)) - 1)
-    cdef const uint16_t* allow_a = c.allow[ta]
-    cdef const uint16_t* allow_b = c.allow[tb]
+    cdef const uint16_t* allow[2]                    # by the cell's part, no branch
+    allow[0] = c.allow[ta]
+    allow[1] = c.allow[tb]
     if c.rover_tiles_unchecked and (ta == ROVER or tb == ROVER):
         for i in range(o.ncells):                    # BGA: grid and overlap only
             fit &= c.open_sq[y + o.dy[i]] >> o.dx[i]
         return fit
     for i in range(o.ncells):
-        if o.part[i] == 0:
-            fit &= allow_a[y + o.dy[i]] >> o.dx[i]
-        else:
-            fit &= allow_b[y + o.dy[i]] >> o.dx[i]
+        fit &= allow[o.part[i]][y + o.dy[i]] >> o.dx[i]
         if not fit:                                  # most rows die in a cell or two
             return 0
     if c.need_anchor and not (c.rover_tiles_free and (ta == ROVER or tb == ROVER)):
