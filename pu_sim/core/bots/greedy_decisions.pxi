@@ -53,7 +53,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
                                   PlaceEval* e, Argmax* a) noexcept nogil:
     """D_PLACE: every placement by its rows, columns and rest (pruned against the
     best so far); with the fitted placement values or a lookahead, greedy's best
-    few are kept and re-ranked first."""
+    few are kept (keep_best_placements: best bound first) and re-ranked first."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
