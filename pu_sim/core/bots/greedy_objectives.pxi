@@ -299,17 +299,26 @@ cdef struct ShapeTargets:
 cdef int best_window(const uint16_t* terrain, const uint16_t* bad, const uint16_t* grid,
                      int w, int h, uint16_t* win) noexcept nogil:
     """The w x h window of grid squares free of `bad` holding most terrain squares
-    (first in row order on ties); its squares in win, the count returned (-1: none)."""
+    (first in row order on ties); its squares in win, the count returned (-1: none).
+    Only windows whose every row is open are counted: a row's open starts are
+    found for all x at once (bit x: columns x..x+w-1 are grid and not bad)."""
     cdef int x, y, i, have, best = -1
-    cdef uint16_t m
+    cdef uint16_t m, starts
+    cdef uint16_t open_at[GRID]
+    for y in range(GRID):
+        open_at[y] = <uint16_t>((1 << (GRID - w + 1)) - 1)
+        for i in range(w):
+            open_at[y] &= <uint16_t>((grid[y] & ~bad[y]) >> i)
     for y in range(GRID - h + 1):
-        for x in range(GRID - w + 1):
+        starts = open_at[y]
+        for i in range(1, h):
+            starts &= open_at[y + i]
+        while starts:
+            x = __builtin_ctz(starts)
+            starts &= starts - 1
             m = <uint16_t>(((1 << w) - 1) << x)
             have = 0
             for i in range(h):
-                if (grid[y + i] & m) != m or (bad[y + i] & m):
-                    have = -1
-                    break
                 have += popcount16(terrain[y + i] & m)
             if have > best:
                 best = have
