@@ -303,12 +303,13 @@ cdef int best_window(const uint16_t* terrain, const uint16_t* bad, const uint16_
     Only windows whose every row is open are counted: a row's open starts are
     found for all x at once (bit x: columns x..x+w-1 are grid and not bad)."""
     cdef int x, y, i, have, best = -1
-    cdef uint16_t m, starts
+    cdef uint16_t m, starts, usable
     cdef uint16_t open_at[GRID]
     for y in range(GRID):
+        usable = grid[y] & ~bad[y]
         open_at[y] = <uint16_t>((1 << (GRID - w + 1)) - 1)
         for i in range(w):
-            open_at[y] &= <uint16_t>((grid[y] & ~bad[y]) >> i)
+            open_at[y] &= <uint16_t>(usable >> i)
     for y in range(GRID - h + 1):
         starts = open_at[y]
         for i in range(1, h):

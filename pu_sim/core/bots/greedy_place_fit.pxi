@@ -93,8 +93,7 @@ cdef void placement_features(const Rules_t* R, const Player_t* pl, const PlaceEv
     footprint(ori, x, y, foot, part_a, part_b)
     for yy in range(GRID):
         free[yy] = ~(e.blocked[yy] | foot[yy]) & ROW_BITS
-    for i in range(3):
-        rest[i] = pack_rows(free, 4 * i)
+    pack_board(free, rest)
     size = next_region(rest, comp)
     while size:
         f[PLF_REGIONS] += 1.0

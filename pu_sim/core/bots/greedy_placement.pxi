@@ -135,7 +135,7 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     """Everything about the planet that does not depend on the candidate."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
-    cdef int t, y, x, pos, medal, yy
+    cdef int t, y, x, pos, yy
     cdef uint16_t mrows, mcols, bits
     cdef uint16_t rest[GRID]
     cdef uint16_t seed[GRID]
@@ -396,8 +396,8 @@ cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
         rows[yy] = ~e.blocked[yy] & ROW_BITS
     for i in range(ori.h):
         rows[y + i] &= <uint16_t>~(ori.rows[i] << x)
+    pack_board(rows, free)
     for k in range(3):
-        free[k] = pack_rows(rows, 4 * k)
         seen[k] = 0
     for i in range(n):
         nx = sx[i]
@@ -414,10 +414,7 @@ cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
         comp[ny >> 2] = <uint64_t>1 << (16 * (ny & 3) + nx)
         closed = False
         for step in range(4):
-            grown[0] = (comp[0] | spread_rows(comp[0], 0, comp[1])) & near[0]
-            grown[1] = (comp[1] | spread_rows(comp[1], comp[0], comp[2])) & near[1]
-            grown[2] = (comp[2] | spread_rows(comp[2], comp[1], 0)) & near[2]
-            closed = grown[0] == comp[0] and grown[1] == comp[1] and grown[2] == comp[2]
+            closed = not grow_step(comp, near, grown)
             size = (popcount64(grown[0]) + popcount64(grown[1])
                     + popcount64(grown[2]))
             for k in range(3):

@@ -13,7 +13,7 @@ cdef extern from *:
     """
     #define PU_PACKED_ROW_BITS 0x0FFF0FFF0FFF0FFFULL
     """
-    # ROW_BITS in each of 4 rows packed into a 64-bit word (pack_rows); a C
+    # ROW_BITS in each of 4 rows packed into a 64-bit word (pack_board); a C
     # constant, so the compiler folds it into the flood fill's instructions
     const uint64_t PACKED_ROW_BITS "PU_PACKED_ROW_BITS"
 
@@ -79,34 +79,48 @@ cdef inline void dilate(const uint16_t* src, uint16_t* dst) noexcept nogil:
         dst[y] = v & ROW_BITS
 
 
-cdef inline uint64_t pack_rows(const uint16_t* g, int y) noexcept nogil:
-    """Rows y..y+3 in one 64-bit word, 16 bits a row (the flood fill's layout)."""
-    return (<uint64_t>g[y] | (<uint64_t>g[y + 1] << 16) | (<uint64_t>g[y + 2] << 32)
-            | (<uint64_t>g[y + 3] << 48))
+cdef inline void pack_board(const uint16_t* g, uint64_t* packed) noexcept nogil:
+    """The 12 rows of g as three 64-bit words, rows 4k..4k+3 in word k at 16 bits
+    a row (the packed board's layout)."""
+    cdef int k
+    for k in range(3):
+        packed[k] = (<uint64_t>g[4 * k] | (<uint64_t>g[4 * k + 1] << 16)
+                     | (<uint64_t>g[4 * k + 2] << 32) | (<uint64_t>g[4 * k + 3] << 48))
+
+
+cdef inline void unpack_board(const uint64_t* packed, uint16_t* g) noexcept nogil:
+    """The 12 rows of three packed words, one uint16 a row."""
+    cdef int y
+    for y in range(GRID):
+        g[y] = <uint16_t>(packed[y >> 2] >> (16 * (y & 3)))
 
 
 cdef inline uint64_t spread_rows(uint64_t w, uint64_t above, uint64_t below) noexcept nogil:
-    """Squares orthogonally adjacent to the 4 rows packed in w (pack_rows), given
+    """Squares orthogonally adjacent to the 4 rows packed in w (pack_board), given
     the packed words of the 4 rows above and below it (0 at the board's edge)."""
     return (((w << 1) | (w >> 1) | (w << 16) | (w >> 16) | (above >> 48) | (below << 48))
             & PACKED_ROW_BITS)
 
 
+cdef inline bint grow_step(const uint64_t* f, const uint64_t* a, uint64_t* out) noexcept nogil:
+    """out = f and the squares of a orthogonally adjacent to it (packed boards);
+    False when that adds nothing."""
+    out[0] = f[0] | (spread_rows(f[0], 0, f[1]) & a[0])
+    out[1] = f[1] | (spread_rows(f[1], f[0], f[2]) & a[1])
+    out[2] = f[2] | (spread_rows(f[2], f[1], 0) & a[2])
+    return out[0] != f[0] or out[1] != f[1] or out[2] != f[2]
+
+
 cdef inline void grow_packed(uint64_t* f, const uint64_t* a) noexcept nogil:
-    """Grow f (3 packed words within a) to every square of a connected to it.
+    """Grow f (a packed board within a) to every square of a connected to it.
 
     One square a step over the 12 rows packed into three 64-bit words: a step
     is a few word operations instead of a pass over 12 rows."""
-    cdef uint64_t n0, n1, n2
-    while True:
-        n0 = f[0] | (spread_rows(f[0], 0, f[1]) & a[0])
-        n1 = f[1] | (spread_rows(f[1], f[0], f[2]) & a[1])
-        n2 = f[2] | (spread_rows(f[2], f[1], 0) & a[2])
-        if n0 == f[0] and n1 == f[1] and n2 == f[2]:
-            return
-        f[0] = n0
-        f[1] = n1
-        f[2] = n2
+    cdef uint64_t n[3]
+    while grow_step(f, a, n):
+        f[0] = n[0]
+        f[1] = n[1]
+        f[2] = n[2]
 
 
 cdef inline void flood_fill(const uint16_t* seed, const uint16_t* allowed,
@@ -114,30 +128,27 @@ cdef inline void flood_fill(const uint16_t* seed, const uint16_t* allowed,
     """out = squares of `allowed` orthogonally connected to `seed` (seed & allowed)."""
     cdef uint64_t a[3]
     cdef uint64_t f[3]
-    cdef int k, y
+    cdef int k
+    pack_board(allowed, a)
+    pack_board(seed, f)
     for k in range(3):
-        a[k] = pack_rows(allowed, 4 * k)
-        f[k] = pack_rows(seed, 4 * k) & a[k]
+        f[k] &= a[k]
     grow_packed(f, a)
-    for y in range(GRID):
-        out[y] = <uint16_t>(f[y >> 2] >> (16 * (y & 3)))
+    unpack_board(f, out)
 
 
 cdef inline int next_region(uint64_t* rest, uint64_t* comp) noexcept nogil:
-    """Take the connected region of the first square left in `rest` (3 packed
-    words) out of it, into comp; its size, 0 once rest is empty."""
+    """Take the connected region of the first square left in `rest` (a packed
+    board) out of it, into comp; its size, 0 once rest is empty."""
     cdef int k
-    cdef uint64_t start[3]
+    cdef bint found = False
     for k in range(3):
-        start[k] = 0
-    for k in range(3):
-        if rest[k]:
-            start[k] = rest[k] & (~rest[k] + 1)    # its lowest square
-            break
-    else:
+        comp[k] = 0
+        if rest[k] and not found:
+            comp[k] = rest[k] & (~rest[k] + 1)     # its lowest square
+            found = True
+    if not found:
         return 0
-    for k in range(3):
-        comp[k] = start[k]
     grow_packed(comp, rest)
     for k in range(3):
         rest[k] &= ~comp[k]
@@ -159,9 +170,8 @@ cdef inline int count_components(const uint16_t* g, int* largest) noexcept nogil
     """Number of orthogonally connected components of g; largest size in *largest."""
     cdef uint64_t rest[3]
     cdef uint64_t comp[3]
-    cdef int k, size, n = 0
-    for k in range(3):
-        rest[k] = pack_rows(g, 4 * k)
+    cdef int size, n = 0
+    pack_board(g, rest)
     largest[0] = 0
     size = next_region(rest, comp)
     while size:

@@ -81,10 +81,9 @@ cdef int richest_area(const uint16_t* terrain, const uint16_t* icons,
     cdef uint64_t rest[3]
     cdef uint64_t comp[3]
     cdef uint64_t icon[3]
-    cdef int k, y, n, top = -1
-    for k in range(3):
-        rest[k] = pack_rows(terrain, 4 * k)
-        icon[k] = pack_rows(icons, 4 * k)
+    cdef int k, n, top = -1
+    pack_board(terrain, rest)
+    pack_board(icons, icon)
     grid_zero(best)
     while next_region(rest, comp):
         n = 0
@@ -92,8 +91,7 @@ cdef int richest_area(const uint16_t* terrain, const uint16_t* icons,
             n += popcount64(comp[k] & icon[k])
         if n > top:
             top = n
-            for y in range(GRID):
-                best[y] = <uint16_t>(comp[y >> 2] >> (16 * (y & 3)))
+            unpack_board(comp, best)
     return top
 
 
