@@ -60,6 +60,7 @@ include "core/bots/greedy_decisions.pxi"
 include "core/bots/greedy_next_fit.pxi"
 include "core/bots/greedy_end_chain.pxi"
 include "core/bots/greedy_place_fit.pxi"
+include "core/bots/greedy_ntuple.pxi"
 include "core/bots/greedy_track_fit.pxi"
 include "core/bots/search.pxi"
 include "core/bots/dispatch.pxi"
@@ -111,6 +112,9 @@ CONSTANTS = {
     "N_GREEDY": N_GREEDY, "PLACE_FIT_K": PLACE_FIT_K, "NEXT_FIT_K": NEXT_FIT_K,
     "END_CHAIN_MAX_ROUNDS": END_CHAIN_MAX_ROUNDS,
     "PLACE_FIT_PHASES": PLACE_FIT_PHASES, "PLACE_FIT_ROUND_SPAN": PLACE_FIT_ROUND_SPAN,
+    "NTUPLE_PHASES": NTUPLE_PHASES, "NTUPLE_ROUND_SPAN": NTUPLE_ROUND_SPAN,
+    "NTUPLE_PATTERNS": NTUPLE_PATTERNS, "NTUPLE_LINE_FREE": NTUPLE_LINE_FREE,
+    "NTUPLE_WINDOWS": NTUPLE_WINDOWS,
     "N_PLACE_FEATURES": N_PLACE_FEATURES, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "TRACK_FIT_POSITIONS": TRACK_FIT_POSITIONS, "TRACK_FIT_PHASES": TRACK_FIT_PHASES,
     "TRACK_FIT_ROUNDS": TRACK_FIT_ROUNDS, "TRACK_FIT_CONTEXT": TRACK_FIT_CONTEXT,

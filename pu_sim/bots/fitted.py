@@ -1,8 +1,9 @@
 """The greedy bot's fitted tables: run-time data files, read and written here only.
 
-Five tables of measured or rollout-fitted numbers steer the greedy bot (the
+Six tables of measured or rollout-fitted numbers steer the greedy bot (the
 track values, the placement values, the line and objective chances, the
-objectives' base rates).  Each is a file pair in ``pu_sim/data/fitted/``:
+objectives' base rates, the learned planet value).  Each is a file pair in
+``pu_sim/data/fitted/``:
 ``<name>.npz`` holds the arrays, ``<name>.toml`` says how they were made (the
 command, the seed, the engine version, the date) and what every axis means.
 The rules load them into the compiled core at run time
@@ -22,8 +23,10 @@ needs no refit before it can play.
 Examples
 --------
 >>> from pu_sim.bots import fitted
->>> sorted(fitted.TABLES)
-['line_chance', 'objective_chance', 'objective_rate', 'place_fit', 'track_fit']
+>>> sorted(fitted.TABLES)[:3]
+['line_chance', 'ntuple', 'objective_chance']
+>>> len(fitted.TABLES)
+6
 """
 
 from __future__ import annotations
@@ -191,6 +194,35 @@ TABLES: Mapping[str, Layout] = {
         ),
         arrays={"rate": (Axis("card", "N_OBJECTIVES"),)},
         axes={"card": "objective card id - 37 (ids 37..64)"},
+    ),
+    "ntuple": Layout(
+        description=(
+            "Learned value of the planet a placement leaves, fitted within "
+            "decisions to rollouts of greedy's best placements, in greedy's units: "
+            "one entry per 3x3 window pattern (shared by the grid's 100 windows) "
+            "and per row or column state "
+            "(pu_sim/core/bots/greedy_ntuple.pxi, weight ntuple)."
+        ),
+        arrays={
+            "window": (
+                Axis("phase", "NTUPLE_PHASES"),
+                Axis("pattern", "NTUPLE_PATTERNS"),
+            ),
+            "line": (
+                Axis("phase", "NTUPLE_PHASES"),
+                Axis("meteorite", 2),
+                Axis("free", "NTUPLE_LINE_FREE"),
+            ),
+        },
+        axes={
+            "phase": "part of the game, NTUPLE_ROUND_SPAN (7) rounds each, the "
+            "last one open-ended",
+            "pattern": "a 3x3 window's covered or off-grid squares, bit 3 x row + "
+            "column",
+            "meteorite": "0: the line holds no meteorite, 1: it holds one (it "
+            "cannot score, ME-2)",
+            "free": "the line's free grid squares 0..12",
+        },
     ),
 }
 """Every fitted table's layout, by name (the file stem)."""
@@ -391,6 +423,8 @@ def core_arrays(
             tables["objective_chance"]["chance"], np.float64
         ),
         "objective_rate": np.asarray(tables["objective_rate"]["rate"], np.float64),
+        "ntuple_window": np.asarray(tables["ntuple"]["window"], np.float64),
+        "ntuple_line": np.asarray(tables["ntuple"]["line"], np.float64),
     }
 
 

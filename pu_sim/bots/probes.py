@@ -36,6 +36,15 @@ def placement_features(game: Game, move: int) -> list[float]:
     return game.state.placement_features(move)  # type: ignore[no-any-return]
 
 
+def planet_keys(game: Game, move: int) -> dict[str, Any]:
+    """What the learned planet value reads of the planet a placement leaves.
+
+    Its part of the game, each 3x3 window's pattern, each line's free squares
+    and meteorite, and the table's value (core/bots/greedy_ntuple.pxi).
+    """
+    return game.state.planet_keys(move)  # type: ignore[no-any-return]
+
+
 def track_context(game: Game, p: int = 0) -> list[float]:
     """Player p's context read by greedy's fitted track values.
 
@@ -53,8 +62,7 @@ def rollout_scores(game: Game, move: int, stream: int, seat: int = 0) -> dict[st
     """
     state = game.state.determinized(seat, stream)
     state.apply(move)
-    while not state.is_terminal:
-        state.apply(state.bot_move())
+    state.play_out()
     fields = state.player_fields(seat)
     return {k: int(fields[k]) for k in SCORE_KEYS}
 

@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 41
+MAX_BOT_PARAMS = 42
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -71,15 +71,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "next_fit_deep": 0.0,  # the depot after next, relative to the next (0: one)
         "end_chain": 0.0,  # per medal of the score the game's remaining tiles leave
         "end_rounds": 0.0,  # the end chain runs when at most this many rounds remain
+        "ntuple": 0.0,  # per unit of the learned planet value (re-ranks greedy's best)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (38, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (39, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (40, 1.0),  # share of the budget away from placements and tracks
+        "budget": (39, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (40, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (41, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.

@@ -254,15 +254,24 @@ def play_records(
 
 
 def in_chunks(
-    work: Callable[..., R], n_games: int, jobs: int, *args: Any, parts: int = 20
+    work: Callable[..., R],
+    n_games: int,
+    jobs: int,
+    *args: Any,
+    parts: int = 20,
+    progress: str | None = None,
 ) -> list[R]:
     """``work(games, *args)`` over chunks of ``range(n_games)`` on joblib workers.
 
-    About ``parts`` chunks, results in game order (so none depends on ``jobs``).
+    About ``parts`` chunks, results in game order (so none depends on ``jobs``);
+    ``progress`` names a bar on stderr that counts the finished chunks.
     """
+    from tqdm.auto import tqdm
+
     chunk = max(1, n_games // parts)
-    out: list[R] = Parallel(n_jobs=jobs)(
-        delayed(work)(range(s, min(n_games, s + chunk)), *args)
-        for s in range(0, n_games, chunk)
+    starts = range(0, n_games, chunk)
+    results = Parallel(n_jobs=jobs, return_as="generator")(
+        delayed(work)(range(s, min(n_games, s + chunk)), *args) for s in starts
     )
-    return out
+    bar = tqdm(results, total=len(starts), desc=progress, disable=progress is None)
+    return list(bar)

@@ -102,6 +102,16 @@ cdef class GameState:
                 f"{self.decision or self.g.decision!r}")
         apply_move(&self.g, self.rules.R, move)
 
+    def play_out(self):
+        """Play to the end with the seats' core bots: the moves bot_move() and
+        apply() would make, without a return to Python between them (rollouts)."""
+        if self.scratch == NULL and spec_searches(&self.spec):
+            self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
+            if self.scratch == NULL:
+                raise MemoryError()
+        with nogil:
+            play_to_end(&self.g, self.rules.R, &self.spec, self.buf, self.scratch, NULL)
+
     def resolve_pool(self):
         """Drive the active player's pool until a decision is needed (True) or
         the pool is done (False), without advancing past it (scenario tests,
@@ -172,6 +182,37 @@ cdef class GameState:
             return [f[i] for i in range(N_PLACE_FEATURES)]
         finally:
             free(e)
+
+    def planet_keys(self, uint32_t move):
+        """What the learned planet value reads (core/bots/greedy_ntuple.pxi) for the
+        planet placement `move` of the pending decision leaves: its part of the
+        game, each 3x3 window's pattern (row-major windows, bit 3 * row + column
+        set where covered or off-grid), each row's then column's free squares and
+        meteorite flag; with the table's value of them."""
+        if self.g.decision != D_PLACE or move not in self.legal_moves():
+            raise ValueError(f"move {move} is not a legal placement now")
+        cdef double w[MAX_BOT_PARAMS]
+        cdef PlanetKeys k
+        cdef double v
+        cdef int i, p = self.g.decider
+        cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
+        if e == NULL:
+            raise MemoryError()
+        for i in range(MAX_BOT_PARAMS):
+            w[i] = 0.0
+        try:
+            prepare_place_eval(&self.g, self.rules.R, w, p, e)
+            planet_keys(&self.g, self.rules.R, p, e, move, &k)
+            v = ntuple_value(&self.g, self.rules.R, p, e, move)
+        finally:
+            free(e)
+        return {
+            "phase": k.phase,
+            "window": [k.window[i] for i in range(NTUPLE_WINDOWS)],
+            "line_free": [k.line_free[i] for i in range(2 * GRID)],
+            "line_met": [k.line_met[i] for i in range(2 * GRID)],
+            "value": v,
+        }
 
     def track_context(self, int p):
         """Player p's context that the greedy's fitted track values read

@@ -1,6 +1,6 @@
 # The greedy bot's fitted tables in C memory: the measured and rollout-fitted
 # numbers its features read (track values, placement values, line and objective
-# chances, the objectives' base rates).
+# chances, the objectives' base rates, the learned planet value).
 #
 # They are run-time data (pu_sim/data/fitted/*.npz, read by pu_sim.bots.fitted);
 # CoreRules copies them into the FittedTables_t its Rules_t points to when the
@@ -26,6 +26,10 @@ cdef enum:
     OBJ_CHANCE_GROUPS = 10
     OBJ_CHANCE_MISSING = 17    # units missing 0..15, 16: dead
     OBJ_CHANCE_ROUNDS = 20     # later rounds count as the last
+    NTUPLE_PHASES = 3          # parts of the game, NTUPLE_ROUND_SPAN rounds each
+    NTUPLE_ROUND_SPAN = 7
+    NTUPLE_PATTERNS = 512      # covered-or-off squares of a 3x3 window, bit 3*row+col
+    NTUPLE_LINE_FREE = 13      # free squares of a row or column 0..12
 
 
 cdef struct FittedTables_t:
@@ -41,6 +45,10 @@ cdef struct FittedTables_t:
     double objective_chance[OBJ_CHANCE_GROUPS][OBJ_CHANCE_MISSING][OBJ_CHANCE_ROUNDS + 1]
     # [card]: share of games a kept private card was met
     double objective_rate[N_OBJECTIVES]
+    # [part of the game][3x3 pattern]: the learned planet value of each window
+    double ntuple_window[NTUPLE_PHASES][NTUPLE_PATTERNS]
+    # [part of the game][meteorite][free squares]: ... of each row and column
+    double ntuple_line[NTUPLE_PHASES][2][NTUPLE_LINE_FREE]
 
 
 cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
@@ -56,6 +64,10 @@ cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
     _fill(arrays, "objective_chance", f.objective_chance, np.float64,
           OBJ_CHANCE_GROUPS * OBJ_CHANCE_MISSING * (OBJ_CHANCE_ROUNDS + 1))
     _fill(arrays, "objective_rate", f.objective_rate, np.float64, N_OBJECTIVES)
+    _fill(arrays, "ntuple_window", f.ntuple_window, np.float64,
+          NTUPLE_PHASES * NTUPLE_PATTERNS)
+    _fill(arrays, "ntuple_line", f.ntuple_line, np.float64,
+          NTUPLE_PHASES * 2 * NTUPLE_LINE_FREE)
 
 
 cdef object _copy_doubles(const void* src, tuple shape):
@@ -79,4 +91,6 @@ cdef dict fitted_arrays(const FittedTables_t* f):
         "objective_chance": _copy_doubles(
             f.objective_chance, (OBJ_CHANCE_GROUPS, OBJ_CHANCE_MISSING, OBJ_CHANCE_ROUNDS + 1)),
         "objective_rate": _copy_doubles(f.objective_rate, (N_OBJECTIVES,)),
+        "ntuple_window": _copy_doubles(f.ntuple_window, (NTUPLE_PHASES, NTUPLE_PATTERNS)),
+        "ntuple_line": _copy_doubles(f.ntuple_line, (NTUPLE_PHASES, 2, NTUPLE_LINE_FREE)),
     }

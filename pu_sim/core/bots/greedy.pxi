@@ -50,6 +50,7 @@ cpdef enum:
     G_NEXT_FIT_DEEP = 35    # the depot after next's value, relative to the next one's
     G_END_CHAIN = 36        # per medal of the planet the remaining public tiles build
     G_END_ROUNDS = 37       # ... when at most this many rounds remain (greedy_end_chain.pxi)
+    G_NTUPLE = 38           # per unit of the learned planet value (greedy_ntuple.pxi)
 
 cdef enum:
-    N_GREEDY = 38
+    N_GREEDY = 39

@@ -52,8 +52,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
                                   const uint32_t* moves, int n, double* scores,
                                   PlaceEval* e, Argmax* a) noexcept nogil:
     """D_PLACE: every placement by its rows, columns and rest (pruned against the
-    best so far); with the fitted placement values or a lookahead, greedy's best
-    few are kept (keep_best_placements: best bound first) and re-ranked first."""
+    best so far); with the fitted or learned placement values or a lookahead,
+    greedy's best few are kept (keep_best_placements: best bound first) and
+    re-ranked first."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
@@ -65,16 +66,18 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef uint32_t group
     cdef bint resources = g.place_from_depot != 1
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
+    cdef bint keep = (w[G_PLACE_FIT] != 0 or w[G_NTUPLE] != 0 or look_ahead or chain)
     for slot in range(2):
         tile = depot_tile(g, R, p, slot)
         if tile != NO_TILE:
             prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
     group = -1
     top.n = 0
-    top.cap = NEXT_FIT_K if (look_ahead or chain) else PLACE_FIT_K
+    # the learned value was fitted on the best NEXT_FIT_K (ntuple_values.py)
+    top.cap = NEXT_FIT_K if (look_ahead or chain or w[G_NTUPLE] != 0) else PLACE_FIT_K
     seeds.n = 0
     seeds.cap = top.cap
-    if scores == NULL and (w[G_PLACE_FIT] != 0 or look_ahead or chain):
+    if scores == NULL and keep:
         part = <double*>malloc(n * (2 * sizeof(double) + sizeof(int)))
         if part == NULL:
             argmax_offer(a, g, 0, 0.0)
@@ -88,7 +91,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
         v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
         touch = -1                             # counted when it can prune
-        if w[G_PLACE_FIT] != 0 or look_ahead or chain:  # keep the best few
+        if keep:                               # keep the best few
             if scores == NULL:                 # valued in full below, best bound first
                 part[i] = v
                 upper[i] = v + (contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch)
@@ -117,6 +120,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         for i in range(1, top.n):
             top.value[i] += w[G_PLACE_FIT] * (
                 place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit)
+    if top.n and w[G_NTUPLE] != 0:
+        add_ntuple(g, R, w, p, e, moves, &top)
     if top.n and look_ahead:
         add_next_fit(g, R, w, p, moves, top.index, top.value, top.n)
     if top.n and chain:
