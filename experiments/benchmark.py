@@ -449,7 +449,8 @@ def main() -> None:
     load_before = os.getloadavg()
     scale = 0.02 if args.smoke else 1.0
     repeats = args.repeats or (1 if args.smoke else 3)
-    sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600, "search-8": 40,
+    sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600,
+             "greedy_fast": 3_000, "search-8": 40,
              "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
              "search-64-tuned": 4}  # fmt: skip
     probe_games = 2_000 if args.smoke else 60_000
@@ -460,7 +461,8 @@ def main() -> None:
     cells += [
         (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
     ]
-    cells += [("greedy_tuned", players, "base") for players in (1, 2, 4, 6)]
+    cells += [(bot, players, "base") for bot in ("greedy_tuned", "greedy_fast")
+              for players in (1, 2, 4, 6)]  # fmt: skip
     # a smoke run times one game of the cheapest search bot (the others run the
     # same code for longer: search-64-tuned takes ~25 s a game)
     searched = SMOKE_SEARCH_BOTS if args.smoke else tuple(SEARCH_BOTS)

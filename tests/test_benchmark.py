@@ -32,9 +32,10 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert "## Big runs" in text and "Scaling 1 -> 2 workers" in text
     # the full run's rows but for the costlier search bots
     bots = [r["bot"] for r in result["speed"]]
-    assert len(bots) == 21 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
-    tuned = {r["players"] for r in result["speed"] if r["bot"] == "greedy_tuned"}
-    assert tuned == {1, 2, 4, 6}
+    assert len(bots) == 25 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
+    for preset in ("greedy_tuned", "greedy_fast"):
+        rows = {r["players"] for r in result["speed"] if r["bot"] == preset}
+        assert rows == {1, 2, 4, 6}
     assert not set(bots) & {
         "search-32", "search-8-tuned", "search-32-tuned", "search-64-tuned"}  # fmt: skip
     assert {r["boards"] for r in result["speed"]} == {"base", "all"}

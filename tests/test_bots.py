@@ -17,13 +17,14 @@ from pu_sim.cli import main
 def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     spec = bots.parse(name)
     assert spec.kind == "greedy" and spec.label == name
-    # by name: the tuned ones and the fitted track values' scale (greedy_tuned
-    # also the later features its rollout fit weighs and the fitted placement
-    # values' scale); never noise
+    # by name: the tuned ones and the fitted track values' scale, the later
+    # features greedy_tuned's rollout fit weighs and the fitted placement
+    # values' scale (greedy_fast: its lookaheads at 0); never noise
     later = {"line_chance", "regress_reclaim", "regress_delay", "early"}
     later |= {"objective_chance", "neighbour", "place_fit", "next_fit", "next_fit_deep"}
     later |= {"end_chain", "end_rounds"}
-    named = {*TUNED_WEIGHTS, "track_fit"} | (later if name == "greedy_tuned" else set())
+    named = {*TUNED_WEIGHTS, "track_fit"} | later
+    named |= {"ntuple"} if name == "greedy_fast" else set()  # the learned value
     assert set(PRESETS[name]) == named
     assert set(spec.params) == set(GREEDY_WEIGHTS)
     assert all(spec.params[w] >= 0 for w in PRESETS[name])

@@ -226,9 +226,17 @@ def test_greedy_re_ranks_its_best_placements_by_the_learned_value(tmp_path):
     assert changed > 0
 
 
+def test_greedy_fast_is_the_measured_bot_and_greedy_tuned_leaves_it_off():
+    """greedy_fast is the report's fast bot at ntuple 0.5; greedy_tuned (and
+    so its golden traces) plays without the learned value."""
+    assert bots.PRESETS["greedy_tuned"].get("ntuple", 0.0) == 0.0
+    assert bots.parse("greedy_fast").vector() == pytest.approx(
+        nt.fast_bot(nt.WEIGHTS[0]).vector()
+    )
+
+
 def test_weight_zero_plays_as_before():
-    """The packaged presets carry ntuple 0: the learned value is off in them."""
-    assert all(p.get("ntuple", 0.0) == 0.0 for p in bots.PRESETS.values())
+    """ntuple 0 is the bot without the learned value, move for move."""
     a = ScenarioGame(players=1, bots=nt.fast_bot(0.0), seed=4)
     b = ScenarioGame(players=1, bots=bots.greedy(
         "plain", **{**bots.PRESETS["greedy_tuned"], "next_fit": 0.0,
