@@ -34,8 +34,8 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     bots = [r["bot"] for r in result["speed"]]
     assert len(bots) == 25 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
     for preset in ("greedy_tuned", "greedy_fast"):
-        rows = {r["players"] for r in result["speed"] if r["bot"] == preset}
-        assert rows == {1, 2, 4, 6}
+        seats = {r["players"] for r in result["speed"] if r["bot"] == preset}
+        assert seats == {1, 2, 4, 6}
     assert not set(bots) & {
         "search-32", "search-8-tuned", "search-32-tuned", "search-64-tuned"}  # fmt: skip
     assert {r["boards"] for r in result["speed"]} == {"base", "all"}
