@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from experiment_scripts import load
+from placement_positions import mid_game_placements, row_five_open
 
 from pu_sim import bots
 from pu_sim._build_check import import_core
@@ -18,30 +19,11 @@ from pu_sim.rules import load_rules
 from pu_sim.testing import (
     ScenarioGame,
     find_placement,
-    marked_drawing,
     place_move,
     placement_cells,
 )
 
 Cell = tuple[int, int]
-
-
-def row_five_open(tile_meteor: bool = False) -> ScenarioGame:
-    """Base planet covered everywhere but row 5, a straight-3 to place."""
-    game = ScenarioGame(players=1, bots="random", seed=0)
-    data = game.rules.data
-    tile = next(t.id for t in data.tiles
-                if data.shapes[t.shape].name == "straight-3"
-                and t.meteor == tile_meteor)  # fmt: skip
-    planet = game.planet_of(0)
-    marks = {(x, y): "c" for y in range(12) for x in range(12)
-             if y != 5 and planet.is_grid(x, y)}  # fmt: skip
-    game.set_planet(0, marked_drawing(planet, marks))
-    game.set_objectives(0, [])
-    game.set_depot(0, small=tile, large=None)
-    game.start_draft(0)
-    assert game.decision == "place"
-    return game
 
 
 def keys_after(game: ScenarioGame, cells: list[Cell]) -> dict:
@@ -113,13 +95,7 @@ def reference_keys(game: ScenarioGame, move: int) -> tuple[list[int], list[int]]
 def test_keys_match_a_reference_on_real_positions(planets):
     """Every legal placement of mid-game positions on three planets."""
     checked = 0
-    for seed in range(3):
-        boards = {} if planets is None else {"planets": planets}
-        game = ScenarioGame(players=1, bots="greedy_tuned", seed=seed, **boards)  # type: ignore[arg-type]
-        while not game.is_terminal:
-            if game.decision == "place" and game.fields()["round"] >= 6:
-                break
-            game.step()
+    for game in mid_game_placements(range(3), planets):
         for move in game.legal_moves():
             keys = probes.planet_keys(game, move)
             windows, free = reference_keys(game, move)

@@ -4,12 +4,12 @@ table and the greedy's re-ranking of its best placements."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from experiment_scripts import load
+from placement_positions import mid_game_placements, row_five_open, straight_three
 
 from pu_sim import bots
 from pu_sim.bots import fitted, probes
@@ -18,7 +18,6 @@ from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import (
     ScenarioGame,
     find_placement,
-    marked_drawing,
     place_move,
     placement_cells,
 )
@@ -26,27 +25,6 @@ from pu_sim.testing import (
 Cell = tuple[int, int]
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "reports" / "bots" / "placement_values" / "800-games-seed-2028-base"
-
-
-def straight_three(game: ScenarioGame) -> int:
-    """A straight-3 tile without a meteor symbol."""
-    data = game.rules.data
-    return next(t.id for t in data.tiles
-                if data.shapes[t.shape].name == "straight-3" and not t.meteor)  # fmt: skip
-
-
-def row_five_open(meteorites: tuple[Cell, ...] = ()) -> ScenarioGame:
-    """Base planet covered everywhere but row 5 (12 squares), a straight-3 to place."""
-    game = ScenarioGame(players=1, bots="random", seed=0)
-    planet = game.planet_of(0)
-    marks = {(x, y): "c" for y in range(12) for x in range(12)
-             if y != 5 and planet.is_grid(x, y)}  # fmt: skip
-    game.set_planet(0, marked_drawing(planet, marks), meteorites=meteorites)
-    game.set_objectives(0, [])
-    game.set_depot(0, small=straight_three(game), large=None)
-    game.start_draft(0)
-    assert game.decision == "place"
-    return game
 
 
 def features_of(game: ScenarioGame, cells: list[Cell]) -> dict[str, float]:
@@ -82,18 +60,6 @@ def test_a_meteorite_line_is_no_line():
     f = features_of(game, [(0, 5), (1, 5), (2, 5)])
     medals = game.planet_of(0).col_medals
     assert f["line_1"] == sum(medals[3:11])  # column 11 holds the meteorite
-
-
-def mid_game_placements(seeds: range, planets: str | None) -> Iterator[ScenarioGame]:
-    """greedy_tuned solo games stopped at their first placement from round 6."""
-    for seed in seeds:
-        boards = {} if planets is None else {"planets": planets}
-        game = ScenarioGame(players=1, bots="greedy_tuned", seed=seed, **boards)  # type: ignore[arg-type]
-        while not game.is_terminal:
-            if game.decision == "place" and game.fields()["round"] >= 6:
-                yield game
-                break
-            game.step()
 
 
 def reference_features(game: ScenarioGame, move: int) -> list[float]:

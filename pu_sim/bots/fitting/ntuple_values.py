@@ -27,6 +27,7 @@ games on seeds no fit saw.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,12 @@ def counts(keys: Record) -> npt.NDArray[np.int16]:
 # --------------------------------------------------------------------------------
 
 
+@functools.cache
+def _place_fit_table() -> Floats:
+    """The packaged placement values, read once (own_values runs per decision)."""
+    return np.asarray(fitted.load_table("place_fit")["values"])
+
+
 def own_values(
     game: Game, moves: Sequence[int], bot: BotSpec
 ) -> tuple[list[int], Floats]:
@@ -147,8 +154,7 @@ def own_values(
     raw = bots.greedy("raw", **{**bot.params, "place_fit": 0.0, "ntuple": 0.0})
     values = probes.greedy_values(game, raw)
     kept = [int(i) for i in top_moves(values, KEPT)]
-    table = np.asarray(fitted.load_table("place_fit")["values"])
-    row = table[pv.phase(game.fields()["round"])]
+    row = _place_fit_table()[pv.phase(game.fields()["round"])]
     fit = np.array([row @ np.asarray(probes.placement_features(game, moves[i]))
                     for i in kept])  # fmt: skip
     pull = bot.params["place_fit"] * (fit - fit[0])

@@ -160,21 +160,28 @@ cdef class GameState:
         finally:
             free(scores)
 
-    def placement_features(self, uint32_t move):
-        """The afterstate features the greedy's fitted placement values read
-        (core/bots/greedy_place_fit.pxi) for placement `move` of the pending decision."""
+    cdef PlaceEval* _placement_eval(self, uint32_t move) except NULL:
+        """The planet evaluator (weights 0) of the pending placement decision,
+        malloc'd (the caller frees it); ValueError unless `move` is legal there."""
         if self.g.decision != D_PLACE or move not in self.legal_moves():
             raise ValueError(f"move {move} is not a legal placement now")
         cdef double w[MAX_BOT_PARAMS]
-        cdef double f[N_PLACE_FEATURES]
-        cdef int i, slot = 0, o = 0, x = 0, y = 0, p = self.g.decider
+        cdef int i
         cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
             raise MemoryError()
         for i in range(MAX_BOT_PARAMS):
             w[i] = 0.0
+        prepare_place_eval(&self.g, self.rules.R, w, self.g.decider, e)
+        return e
+
+    def placement_features(self, uint32_t move):
+        """The afterstate features the greedy's fitted placement values read
+        (core/bots/greedy_place_fit.pxi) for placement `move` of the pending decision."""
+        cdef double f[N_PLACE_FEATURES]
+        cdef int i, slot = 0, o = 0, x = 0, y = 0, p = self.g.decider
+        cdef PlaceEval* e = self._placement_eval(move)
         try:
-            prepare_place_eval(&self.g, self.rules.R, w, p, e)
             unpack_place(move, &slot, &o, &x, &y)
             placement_features(self.rules.R, &self.g.pl[p], e,
                                &self.rules.R.orient[depot_tile(&self.g, self.rules.R, p, slot)][o],
@@ -189,19 +196,11 @@ cdef class GameState:
         game, each 3x3 window's pattern (row-major windows, bit 3 * row + column
         set where covered or off-grid), each row's then column's free squares and
         meteorite flag; with the table's value of them."""
-        if self.g.decision != D_PLACE or move not in self.legal_moves():
-            raise ValueError(f"move {move} is not a legal placement now")
-        cdef double w[MAX_BOT_PARAMS]
         cdef PlanetKeys k
         cdef double v
         cdef int i, p = self.g.decider
-        cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
-        if e == NULL:
-            raise MemoryError()
-        for i in range(MAX_BOT_PARAMS):
-            w[i] = 0.0
+        cdef PlaceEval* e = self._placement_eval(move)
         try:
-            prepare_place_eval(&self.g, self.rules.R, w, p, e)
             planet_keys(&self.g, self.rules.R, p, e, move, &k)
             v = ntuple_value(&self.g, self.rules.R, p, e, move)
         finally:
