@@ -14,6 +14,7 @@ import pytest
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
 from pu_sim.bots import probes
+from pu_sim.bots.fitting import next_fit as nfv
 from pu_sim.bots.probes import values_after_redeals
 from pu_sim.testing import ScenarioGame
 
@@ -151,6 +152,83 @@ def test_with_one_round_left_the_chain_adds_greedy_s_next_placement():
         1, PLAIN_ONE_PLY, CHAINED_ONE_PLY, chained_end_value
     )
     assert ends_differ >= 1
+
+
+LOOK_WIDTH = int(CONSTANTS["END_CHAIN_LOOK_WIDTH"])
+# the chain's own moves: greedy's values without place_fit, and the next depot's
+# tiles valued by the same greedy (next_fit_deep off), from its best two
+CHAIN_PLAIN = bots.greedy("chain_plain", **{**PLAIN.params, "next_fit": 0.0})
+LOOKING = bots.greedy("looking", **{**TUNED, "place_fit": 0.0})
+LOOKING_NO_CHAIN = bots.greedy(
+    "looking_no_chain", **{**LOOKING.params, "end_chain": 0.0}
+)
+
+
+def chain_move(game: ScenarioGame) -> int:
+    """The chain's own placement: of greedy's best LOOK_WIDTH placements (plain
+    values, the first on a tie), the best once next_fit x (the next depot's
+    best value after it - their mean) is added; in the last round the best."""
+    moves = game.legal_moves()
+    values = np.asarray(probes.greedy_values(game, CHAIN_PLAIN))
+    if game.fields()["last_round"]:
+        return moves[int(np.argmax(values))]
+    kept = np.argsort(-values, kind="stable")[:LOOK_WIDTH]
+    ahead = [nfv.next_tiles_value(game, moves[i], CHAIN_PLAIN) for i in kept]
+    ranked = values[kept]
+    if all(v is not None for v in ahead):
+        ranked = ranked + TUNED["next_fit"] * (np.array(ahead) - np.mean(ahead))
+    return moves[int(kept[np.argmax(ranked)])]
+
+
+def chain_end_value(game: ScenarioGame, move: int, rounds: int) -> int:
+    """The chain's end value when `rounds` rounds follow: `move` placed and its
+    pool played, then each round: the station turned (SS-6), a round counted
+    off the event deck (the last once it is empty, 9.1 C), the chain's own move
+    from the depot it brings and its pool; then the score."""
+    after = game.copy()
+    state = after.state
+    state.apply_only(move)
+    play_pool(after, CHAIN_PLAIN)
+    for _ in range(rounds):
+        fields = state.game_fields()
+        state.set_game_int("rotation", (fields["rotation"] + 5) % 6)
+        state.set_game_int("round", fields["round"] + 1)
+        state.set_game_int("deck_pos", len(state.hidden_state()["revealed_events"]) + 1)
+        if len(fields["deck"]) <= 1:
+            state.set_game_int("last_round", 1)
+        state.start_draft(0)
+        if state.decision != "place":
+            break
+        state.apply_only(chain_move(after))
+        play_pool(after, CHAIN_PLAIN)
+    return score_now(after)
+
+
+def test_the_chain_s_own_moves_look_one_depot_ahead_from_their_best_two():
+    """Three rounds follow (so the first of the chain's own moves could see the
+    depot after next): each of the 12 kept placements is followed by the
+    chain's own moves, which look ahead more cheaply than the bot (the next
+    depot only, from their best LOOK_WIDTH placements, without place_fit);
+    the chain adds its weight x (the end score - its mean) to the values the
+    bot has without it."""
+    assert LOOK_WIDTH == 2
+    checked = ends_differ = 0
+    for seed in range(3):
+        for game, left in late_placements(seed):
+            if left != 3:
+                continue
+            moves = game.legal_moves()
+            plain = np.asarray(probes.greedy_values(game, CHAIN_PLAIN))
+            kept = np.argsort(-plain, kind="stable")[:KEPT]
+            ends = np.array([chain_end_value(game, moves[i], 3) for i in kept], float)
+            added = (np.asarray(probes.greedy_values(game, LOOKING))
+                     - np.asarray(probes.greedy_values(game, LOOKING_NO_CHAIN)))  # fmt: skip
+            expected = np.zeros(len(moves))
+            expected[kept] = CHAIN * (ends - ends.mean())
+            assert added == pytest.approx(expected, abs=1e-9)
+            checked += 1
+            ends_differ += ends.std() > 0
+    assert checked >= 2 and ends_differ >= 1
 
 
 def test_the_chain_never_reaches_the_depot_drafted_from_now():

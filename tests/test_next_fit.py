@@ -26,41 +26,55 @@ PLAIN = bots.greedy("plain", **{**TUNED, "next_fit": 0.0, "place_fit": 0.0})
 NO_LOOK = bots.greedy("no_look", **{**TUNED, "next_fit": 0.0})
 
 
-def expected_values(game: Game, weight: float, deep: float) -> np.ndarray:
-    """Greedy's values with place_fit 1, next_fit `weight` and next_fit_deep
-    `deep`, from the parts (in the last round place_fit alone re-ranks its own
-    best few)."""
+def expected_values(
+    game: Game, weight: float, deep: float, width: int = KEPT
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy's values with place_fit 1, next_fit `weight`, next_fit_deep `deep`
+    and look_width `width`, from the parts, and the placements it looks ahead
+    from (in the last round place_fit alone re-ranks its own best few).
+
+    Scoring mode shows greedy's plain value for a placement it does not look
+    ahead from; the next tiles are valued without place_fit (PLAIN)."""
     moves = game.legal_moves()
     plain = np.asarray(probes.greedy_values(game, PLAIN))
     looks = not game.fields()["last_round"]
     kept = np.argsort(-plain, kind="stable")[: KEPT if looks else PLACE_FIT_K]
     row = fitted.load_table("place_fit")["values"][pv.phase(game.fields()["round"])]
-    fit = [row @ probes.placement_features(game, moves[i]) for i in kept]
-    out = plain.copy()
-    for i, value in zip(kept, fit, strict=True):
-        out[i] += TUNED["place_fit"] * (value - fit[0])
-    ahead = [nfv.next_tiles_value(game, moves[i], NO_LOOK, deep) for i in kept]
+    fit = np.array([row @ probes.placement_features(game, moves[i]) for i in kept])
+    ranked = plain[kept] + TUNED["place_fit"] * (fit - fit[0])
+    if not looks:
+        out = plain.copy()
+        out[kept] = ranked
+        return out, kept
+    # the best `width` by their re-ranked values, ties by move order
+    order = sorted(range(len(kept)), key=lambda k: (-ranked[k], kept[k]))[:width]
+    kept, ranked = kept[order], ranked[order]
+    ahead = [nfv.next_tiles_value(game, moves[i], PLAIN, deep) for i in kept]
     known = [v for v in ahead if v is not None]
     if len(known) >= 2:
         mean = float(np.mean(known))
-        for i, value in zip(kept, ahead, strict=True):
+        for k, value in enumerate(ahead):
             if value is not None:
-                out[i] += weight * (value - mean)
-    return out
+                ranked[k] += weight * (value - mean)
+    out = plain.copy()
+    out[kept] = ranked
+    return out, kept
 
 
 def test_the_lookahead_keeps_more_placements_than_the_placement_table():
     assert PLACE_FIT_K <= KEPT == 12
 
 
-@pytest.mark.parametrize("deep", [0.0, 1.0])
-def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements(deep):
+@pytest.mark.parametrize(("deep", "width"), [(0.0, KEPT), (1.0, KEPT), (0.5, 3)])
+def test_greedy_adds_the_next_tiles_value_to_its_best_placements(deep, width):
     """Known answer: every solo placement decision's values equal greedy's own
-    (place_fit re-ranking the best 12) plus next_fit x (the next depot's best
-    value after each of them, plus next_fit_deep x the depot after's once
-    greedy's choice is placed - their mean over them); the bot plays the best."""
+    (place_fit re-ranking the best 12, of which the best look_width look
+    ahead) plus next_fit x (the next depot's best value after each of them,
+    plus next_fit_deep x the depot after's once greedy's choice is placed -
+    their mean over them); the bot plays the best of those."""
     weight = 1.5
-    spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight, "next_fit_deep": deep})
+    spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight, "next_fit_deep": deep,
+                                   "look_width": float(width)})  # fmt: skip
     checked = moved = 0
     for seed in range(2):
         game = Game(players=1, bots=spec, seed=seed)
@@ -68,10 +82,11 @@ def test_greedy_adds_the_next_tiles_value_to_its_best_twelve_placements(deep):
             moves = game.legal_moves()
             if game.decision == "place" and len(moves) > KEPT:
                 values = np.asarray(probes.greedy_values(game, spec))
-                expected = expected_values(game, weight, deep)
+                expected, kept = expected_values(game, weight, deep, width)
                 assert values == pytest.approx(expected, abs=1e-9)
                 best = moves.index(game.bot_move())
-                assert values[best] == pytest.approx(values.max(), abs=1e-9)
+                assert best in kept
+                assert values[best] == pytest.approx(values[kept].max(), abs=1e-9)
                 moved += best != int(np.argmax(probes.greedy_values(game, NO_LOOK)))
                 checked += 1
             game.step()

@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 42
+MAX_BOT_PARAMS = 43
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -72,15 +72,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "end_chain": 0.0,  # per medal of the score the game's remaining tiles leave
         "end_rounds": 0.0,  # the end chain runs when at most this many rounds remain
         "ntuple": 0.0,  # per unit of the learned planet value (re-ranks greedy's best)
+        "look_width": 12.0,  # greedy-best placements the lookaheads start from (1-12)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (39, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (40, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (41, 1.0),  # share of the budget away from placements and tracks
+        "budget": (40, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (41, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (42, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
@@ -261,6 +262,9 @@ MAX_BUDGET = 100_000
 MAX_WIDTH = 64
 """Search: greedy-best moves kept at most."""
 
+MAX_LOOK_WIDTH = 12
+"""Greedy's lookaheads start from at most this many placements (core NEXT_FIT_K)."""
+
 
 def _check_param(bot: str, name: str, value: object) -> None:
     """One clear line for a parameter outside its documented bounds."""
@@ -275,6 +279,11 @@ def _check_param(bot: str, name: str, value: object) -> None:
         raise ValueError(f"bot {bot!r}: width must be 1..{MAX_WIDTH}, got {value!r}")
     if name == "minor" and not 0 <= v <= 1:
         raise ValueError(f"bot {bot!r}: minor must be 0..1, got {value!r}")
+    if name == "look_width" and not (1 <= v <= MAX_LOOK_WIDTH and v == int(v)):
+        raise ValueError(
+            f"bot {bot!r}: look_width must be a whole number 1..{MAX_LOOK_WIDTH}, "
+            f"got {value!r}"
+        )
     if abs(v) > MAX_WEIGHT:
         raise ValueError(
             f"bot {bot!r}: weight {name} must be within +-{MAX_WEIGHT:g}, got {value!r}"

@@ -33,7 +33,6 @@ from pu_sim.bots.fitting.common import paired
 from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
 from pu_sim.game import Game
 
-CONSTANTS = import_core().CONSTANTS
 KEPT = 4
 """Greedy-best placements valued by rollouts per decision."""
 OFFLINE_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
@@ -56,7 +55,8 @@ def next_tiles_value(
 ) -> float | None:
     """Greedy's value of its move with the next depot's tiles after ``move``.
 
-    ``bot`` plays without the lookahead; None if no tile can be placed on the
+    ``bot`` plays without the lookahead and, as in the core, without the fitted
+    placement table (place_fit); None if no tile can be placed on the
     planet ``move`` leaves.  With ``deep`` != 0, plus deep x the same for the
     depot after it, once that move is played (as the core's next_fit_deep).
 
@@ -76,16 +76,9 @@ def next_tiles_value(
     after.state.start_draft(0)  # the next round's draft, on the copy
     if after.decision != "place":
         return None
-    # scoring mode leaves the placements place_fit does not re-rank unadjusted,
-    # so the move greedy plays is the best of those it re-ranks
-    plain = np.asarray(
-        probes.greedy_values(
-            after, bots.greedy("plain", **{**bot.params, "place_fit": 0.0})
-        )
-    )
-    ranked = top_moves(plain, int(CONSTANTS["PLACE_FIT_K"]))
-    values = np.asarray(probes.greedy_values(after, bot))
-    best = int(ranked[np.argmax(values[ranked])])
+    inner = bots.greedy("inner", **{**bot.params, "place_fit": 0.0})
+    values = np.asarray(probes.greedy_values(after, inner))
+    best = int(np.argmax(values))  # the first on a tie, as the core
     value = float(values[best])
     if deep != 0 and not (fields["events_on"] and len(fields["deck"]) <= 1):
         later = next_tiles_value(after, after.legal_moves()[best], bot)

@@ -42,13 +42,14 @@ Objective = Callable[[FloatArray, int], FloatArray]
 """Fitness of a population ``(n, d)`` in generation ``g``: shape ``(n,)``."""
 
 TUNED_WEIGHTS: tuple[str, ...] = tuple(
-    w for w in GREEDY_WEIGHTS if GREEDY_WEIGHTS[w] > 0
+    w for w in GREEDY_WEIGHTS if GREEDY_WEIGHTS[w] > 0 and w != "look_width"
 )
 """The weights the search moves on a log scale around their defaults: those with a
-positive default.  ``noise`` stays 0 (a deterministic bot); ``track_fit`` is set by
-the presets from a paired sweep (experiments/bots/track_values.py fits the table
-it scales); the zero-default weights added later (``line_chance``, ``regress_*``,
-``early``, ``objective_chance``) are fitted by experiments/bots/fit_greedy.py, and
+positive default but ``look_width`` (a count of placements, not a value).
+``noise`` stays 0 (a deterministic bot); ``track_fit`` is set by the presets from
+a paired sweep (experiments/bots/track_values.py fits the table it scales); the
+zero-default weights added later (``line_chance``, ``regress_*``, ``early``,
+``objective_chance``) are fitted by experiments/bots/fit_greedy.py, and
 ``neighbour`` is set by hand (solo fits cannot see neighbour cards)."""
 
 

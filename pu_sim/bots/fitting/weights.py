@@ -17,9 +17,10 @@ does not flatter it.
 Why not only the cross-entropy search (:mod:`pu_sim.bots.fitting.tuning`): it
 sees one number per candidate (a mean score), so 25 weights cost it tens of
 thousands of games per generation; a rollout fit sees every decision's
-alternatives.  ``noise``, ``track_fit``, ``place_fit`` and ``neighbour`` are
-left alone (noise is not a value; track_fit and place_fit scale fitted tables;
-solo games have no neighbour cards).
+alternatives.  ``noise``, ``track_fit``, ``place_fit``, ``neighbour`` and
+``look_width`` are left alone (noise is not a value; track_fit and place_fit
+scale fitted tables; solo games have no neighbour cards; look_width is how
+far the bot looks, not what it values).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from pu_sim.simulation.table import TableSetup
 TOP = 4  # greedy's best moves valued per decision
 RIDGE = 30.0  # on standardized features
 ALPHAS = (0.1, 0.2, 0.4, 0.6, 0.8, 1.0)  # step sizes tried by the line search
-FIXED = ("noise", "track_fit", "place_fit", "neighbour")
+FIXED = ("noise", "track_fit", "place_fit", "neighbour", "look_width")
 FITTED = tuple(n for n in GREEDY_WEIGHTS if n not in FIXED)
 SLOTS = tuple(list(GREEDY_WEIGHTS).index(n) for n in FITTED)  # in the vector
 REFERENCE = "place"  # the decision type whose greedy coefficient sets the scale

@@ -559,7 +559,8 @@ cdef class GameState:
         return depot_stack(&self.g, depot, slot)
 
     def set_game_int(self, str field, int value):
-        """Set a round-level field (rotation, shift, commander, round, options)."""
+        """Set a round-level field (rotation, shift, commander, round, options,
+        last_round, deck_pos: the event cards revealed, as a round counts one off)."""
         if field == "rotation":
             self.g.rotation = value
         elif field == "shift":
@@ -572,6 +573,10 @@ cdef class GameState:
             self.g.options = value
         elif field == "last_round":
             self.g.last_round = value
+        elif field == "deck_pos":
+            if not 0 <= value <= self.g.deck_n:
+                raise ValueError(f"deck_pos must be 0..{self.g.deck_n}, got {value}")
+            self.g.deck_pos = value
         else:
             raise KeyError(field)
 

@@ -51,6 +51,7 @@ cpdef enum:
     G_END_CHAIN = 36        # per medal of the planet the remaining public tiles build
     G_END_ROUNDS = 37       # ... when at most this many rounds remain (greedy_end_chain.pxi)
     G_NTUPLE = 38           # per unit of the learned planet value (greedy_ntuple.pxi)
+    G_LOOK_WIDTH = 39       # greedy-best placements the lookaheads start from (next_fit)
 
 cdef enum:
-    N_GREEDY = 39
+    N_GREEDY = 40

@@ -122,6 +122,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
                 place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit)
     if top.n and w[G_NTUPLE] != 0:
         add_ntuple(g, R, w, p, e, moves, &top)
+    if look_ahead or chain:                # the lookaheads start from the best few
+        topk_cut(&top, <int>w[G_LOOK_WIDTH] if w[G_LOOK_WIDTH] >= 1 else NEXT_FIT_K)
     if top.n and look_ahead:
         add_next_fit(g, R, w, p, moves, top.index, top.value, top.n)
     if top.n and chain:

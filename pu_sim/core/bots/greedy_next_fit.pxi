@@ -10,6 +10,13 @@
 # next_fit_deep it also plays greedy's choice from that depot and values the
 # depot after it (+0.70 +- 0.21 solo points at 0.5 on paired games).  The tiles
 # are public (the top of each stack, SS-1), so no hidden information is read.
+#
+# The next tiles are valued without the fitted placement table (place_fit):
+# fitted to rank greedy's own choices on the planet as it is, it only blurs
+# how well a tile fits a planet one placement on, and without it the lookahead
+# ranks better (+0.20 +- 0.11 solo points over 16,000 paired seeds) and runs
+# faster (its evaluations prune by bound again).  G_LOOK_WIDTH caps the
+# placements it starts from: each costs two full evaluations.
 
 cdef enum:
     NEXT_FIT_K = 12       # greedy-best placements looked ahead from (>= PLACE_FIT_K)
@@ -114,6 +121,7 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     # chain from it would reach one depot too far (the one drafted from now,
     # its tiles below the top hidden)
     s.w[G_END_CHAIN] = 0.0
+    s.w[G_PLACE_FIT] = 0.0                           # see the top of this file
     for i in range(n):
         ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, deep, &nf[i])
         if ok[i]:
