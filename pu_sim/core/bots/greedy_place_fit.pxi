@@ -64,23 +64,20 @@ cdef inline void topk_offer(PlaceTopK* t, int i, double v) noexcept nogil:
 
 cdef void topk_cut(PlaceTopK* t, int k) noexcept nogil:
     """Keep the k best of t by their current values (re-ranked since they were
-    offered, so no longer in order), best first, ties by move order."""
-    cdef int i, j, b, index
-    cdef double value
+    offered, so no longer in order): offered again to a top-k of cap k, best
+    first, ties by move order."""
+    cdef PlaceTopK best
+    cdef int i
     if k >= t.n:
         return
-    for i in range(k):
-        b = i
-        for j in range(i + 1, t.n):
-            if topk_beats(t.value[j], t.index[j], t.value[b], t.index[b]):
-                b = j
-        value = t.value[i]
-        index = t.index[i]
-        t.value[i] = t.value[b]
-        t.index[i] = t.index[b]
-        t.value[b] = value
-        t.index[b] = index
-    t.n = k
+    best.n = 0
+    best.cap = k
+    for i in range(t.n):
+        topk_offer(&best, t.index[i], t.value[i])
+    for i in range(best.n):
+        t.value[i] = best.value[i]
+        t.index[i] = best.index[i]
+    t.n = best.n
 
 
 cdef inline bint topk_holds(const PlaceTopK* t, int i) noexcept nogil:
