@@ -18,6 +18,7 @@ from pu_sim.game import Game
 from pu_sim.report.manifest import read_report_manifest
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
+DEEP_WIDTH = int(CONSTANTS["DEEP_LOOK_WIDTH"])
 PLACE_FIT_K = int(CONSTANTS["PLACE_FIT_K"])
 # the endgame chain has its own tests (test_end_chain.py)
 TUNED = {**bots.PRESETS["greedy_tuned"], "end_chain": 0.0}
@@ -49,13 +50,22 @@ def expected_values(
     # the best `width` by their re-ranked values, ties by move order
     order = sorted(range(len(kept)), key=lambda k: (-ranked[k], kept[k]))[:width]
     kept, ranked = kept[order], ranked[order]
-    ahead = [nfv.next_tiles_value(game, moves[i], PLAIN, deep) for i in kept]
-    known = [v for v in ahead if v is not None]
+    both = [nfv.next_and_after(game, moves[i], PLAIN) for i in kept]
+    known = [k for k, b in enumerate(both) if b is not None]
+    ahead = {k: both[k][0] for k in known}  # type: ignore[index]
+    if deep != 0 and nfv.deep_counts(game):
+        # the depot after next for the best DEEP_WIDTH by value + next
+        # (ties: the earlier), the mean of theirs for the others
+        deep_ones = sorted(known, key=lambda k: (-(ranked[k] + weight * ahead[k]), k))
+        deep_ones = deep_ones[:DEEP_WIDTH]
+        mean_after = float(np.mean([both[k][1] for k in deep_ones]))  # type: ignore[index]
+        for k in known:
+            later = both[k][1] if k in deep_ones else mean_after  # type: ignore[index]
+            ahead[k] += deep * later
     if len(known) >= 2:
-        mean = float(np.mean(known))
-        for k, value in enumerate(ahead):
-            if value is not None:
-                ranked[k] += weight * (value - mean)
+        mean = float(np.mean(list(ahead.values())))
+        for k, value in ahead.items():
+            ranked[k] += weight * (value - mean)
     out = plain.copy()
     out[kept] = ranked
     return out, kept
@@ -63,6 +73,7 @@ def expected_values(
 
 def test_the_lookahead_keeps_more_placements_than_the_placement_table():
     assert PLACE_FIT_K <= KEPT == 12
+    assert DEEP_WIDTH == 6 < KEPT  # the depot after next: from the best six
 
 
 @pytest.mark.parametrize(("deep", "width"), [(0.0, KEPT), (1.0, KEPT), (0.5, 3)])
@@ -70,8 +81,9 @@ def test_greedy_adds_the_next_tiles_value_to_its_best_placements(deep, width):
     """Known answer: every solo placement decision's values equal greedy's own
     (place_fit re-ranking the best 12, of which the best look_width look
     ahead) plus next_fit x (the next depot's best value after each of them,
-    plus next_fit_deep x the depot after's once greedy's choice is placed -
-    their mean over them); the bot plays the best of those."""
+    plus next_fit_deep x the depot after's once greedy's choice is placed,
+    for the best six by then, their mean for the others - centred over
+    them); the bot plays the best of those."""
     weight = 1.5
     spec = bots.greedy("ahead", **{**TUNED, "next_fit": weight, "next_fit_deep": deep,
                                    "look_width": float(width)})  # fmt: skip

@@ -58,12 +58,26 @@ def next_tiles_value(
     ``bot`` plays without the lookahead and, as in the core, without the fitted
     placement table (place_fit); None if no tile can be placed on the
     planet ``move`` leaves.  With ``deep`` != 0, plus deep x the same for the
-    depot after it, once that move is played (as the core's next_fit_deep).
+    depot after it, once that move is played (:func:`next_and_after`).
+    """
+    both = next_and_after(game, move, bot)
+    if both is None:
+        return None
+    value, later = both
+    return value + deep * later if deep_counts(game) else value
+
+
+def next_and_after(game: Game, move: int, bot: BotSpec) -> tuple[float, float] | None:
+    """Greedy's values with the next depot's tiles and with the depot after's.
+
+    The first is greedy's best value for the next depot's tiles on the planet
+    ``move`` leaves; the second its best for the depot after's once its
+    choice from the next one is placed (0 if none can be placed).  None if no
+    next tile can be placed.
 
     As the core: the move is carried out without resolving its resources, the
     station turns one depot clockwise (SS-6) and the draft starts for player 0.
-    In the last round (9.1) no next depot is played: None.  The depot after is
-    skipped when the next round reveals the event deck's last card (9.1 C).
+    In the last round (9.1) no next depot is played: None.
     """
     fields = game.fields()
     if fields["last_round"]:
@@ -79,11 +93,17 @@ def next_tiles_value(
     inner = bots.greedy("inner", **{**bot.params, "place_fit": 0.0})
     values = np.asarray(probes.greedy_values(after, inner))
     best = int(np.argmax(values))  # the first on a tie, as the core
-    value = float(values[best])
-    if deep != 0 and not (fields["events_on"] and len(fields["deck"]) <= 1):
-        later = next_tiles_value(after, after.legal_moves()[best], bot)
-        value += deep * (later or 0.0)
-    return value
+    later = next_and_after(after, after.legal_moves()[best], bot)
+    return float(values[best]), (later[0] if later else 0.0)
+
+
+def deep_counts(game: Game) -> bool:
+    """The depot after next counts: not when the next round is the last.
+
+    The round that reveals the event deck's last card is the last (9.1 C).
+    """
+    fields = game.fields()
+    return not (fields["events_on"] and len(fields["deck"]) <= 1)
 
 
 def collect(games: range, preset: str, rollouts: int, seed: int) -> list[Row]:

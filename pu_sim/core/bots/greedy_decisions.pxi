@@ -75,6 +75,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     top.n = 0
     # the learned value was fitted on the best NEXT_FIT_K (ntuple_values.py)
     top.cap = NEXT_FIT_K if (look_ahead or chain or w[G_NTUPLE] != 0) else PLACE_FIT_K
+    if ((look_ahead or chain) and w[G_PLACE_FIT] == 0 and w[G_NTUPLE] == 0
+            and 1 <= w[G_LOOK_WIDTH] < top.cap):
+        top.cap = <int>w[G_LOOK_WIDTH]   # nothing re-ranks them: keep only those looked from
     seeds.n = 0
     seeds.cap = top.cap
     if scores == NULL and keep:
