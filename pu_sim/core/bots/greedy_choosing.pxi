@@ -17,6 +17,7 @@ cdef enum:
     ARGMAX_NONE = -1
 
 cdef double TIE_EPS = 1e-9
+cdef uint32_t NO_SEED = 0xFFFFFFFF      # greedy_eval: no move known to be good
 
 
 cdef inline void argmax_init(Argmax* a, double noise, double* scores,
@@ -50,6 +51,15 @@ cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept no
         a.ties += 1
         if rng_below(&g.rng, <uint32_t>a.ties) == 0:
             a.index = i
+
+
+cdef inline void argmax_floor(Argmax* a, double v) noexcept nogil:
+    """Some option is known to be worth v: prune what cannot reach it.  Only
+    where ties keep the first option and nothing is drawn, so the choice is
+    the one made without the floor (an option within TIE_EPS of v is still
+    offered and ranked in move order)."""
+    if a.first and a.scores == NULL and a.noise == 0 and v - 2 * TIE_EPS > a.best:
+        a.best = v - 2 * TIE_EPS
 
 
 cdef inline bint argmax_hopeless(const Argmax* a, double upper) noexcept nogil:

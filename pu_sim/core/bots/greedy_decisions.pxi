@@ -48,13 +48,30 @@ cdef void keep_best_placements(const Rules_t* R, const double* w, const uint32_t
             offer_in_full(R, w, moves[i], i, tiles, e, part[i], upper[i], touches[i], top)
 
 
+cdef inline void seed_floor(const Rules_t* R, const double* w, const Player_t* pl,
+                            const uint32_t* moves, int n, const TileEval* tiles,
+                            const PlaceEval* e, uint32_t seed, Argmax* a) noexcept nogil:
+    """Value `seed` in full, if it is among the moves, as the argmax's floor:
+    the lookaheads seed each evaluation with the move chosen in the one before
+    (a similar planet), so most placements are pruned by bound from the start."""
+    cdef int i, slot = 0, o = 0, x = 0, y = 0
+    cdef double bound
+    for i in range(n):
+        if moves[i] == seed:
+            unpack_place(seed, &slot, &o, &x, &y)
+            argmax_floor(a, placement_rows(R, w, &tiles[slot], o, y, e, &bound)
+                         + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+                         + placement_rest(R, w, &tiles[slot], o, x, y, e, -1e300, -1))
+            return
+
+
 cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, int p,
                                   const uint32_t* moves, int n, double* scores,
-                                  PlaceEval* e, Argmax* a) noexcept nogil:
+                                  PlaceEval* e, Argmax* a, uint32_t seed) noexcept nogil:
     """D_PLACE: every placement by its rows, columns and rest (pruned against the
-    best so far); with the fitted or learned placement values or a lookahead,
-    greedy's best few are kept (keep_best_placements: best bound first) and
-    re-ranked first."""
+    best so far, from the start against `seed`'s value when it is legal);
+    with the fitted or learned placement values or a lookahead, greedy's best
+    few are kept (keep_best_placements: best bound first) and re-ranked first."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
@@ -87,6 +104,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             return
         upper = part + n
         touches = <int*>(upper + n)
+    if seed != NO_SEED and not keep:
+        seed_floor(R, w, pl, moves, n, tiles, e, seed, a)
     for i in range(n):
         unpack_place(moves[i], &slot, &o, &x, &y)
         if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
@@ -151,7 +170,8 @@ cdef inline void offer_patches(Game_t* g, const Rules_t* R, const double* w, int
 
 cdef inline int greedy_on_planet(Game_t* g, const Rules_t* R, const double* w, int p,
                                  const uint32_t* moves, int n, double* scores,
-                                 PlaceEval* buf, double* best, Argmax* a) noexcept nogil:
+                                 PlaceEval* buf, double* best, Argmax* a,
+                                 uint32_t seed) noexcept nogil:
     """D_PLACE and D_PATCH: both read the planet's per-decision evaluator
     (`buf`, or malloc'd for this call); `best` receives the chosen value."""
     cdef PlaceEval* e = buf if buf != NULL else <PlaceEval*>malloc(sizeof(PlaceEval))
@@ -159,7 +179,7 @@ cdef inline int greedy_on_planet(Game_t* g, const Rules_t* R, const double* w, i
         return 0
     prepare_place_eval(g, R, w, p, e)
     if g.decision == D_PLACE:
-        offer_placements(g, R, w, p, moves, n, scores, e, a)
+        offer_placements(g, R, w, p, moves, n, scores, e, a, seed)
     else:
         offer_patches(g, R, w, p, moves, n, e, a)
     if buf == NULL:
@@ -375,12 +395,14 @@ cdef inline double move_value(Game_t* g, const Rules_t* R, const double* w, int 
 
 cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
                      const uint32_t* moves, int n, double* scores,
-                     PlaceEval* buf, double* best) noexcept nogil:
+                     PlaceEval* buf, double* best, uint32_t seed=NO_SEED) noexcept nogil:
     """greedy_choose's body; with `scores` it fills scores[0..n) in scoring mode.
     `buf`: the placement evaluator's memory (NULL: malloc'd for this call).
     `best` (may be NULL): receives the chosen move's value (placements only),
     and ties keep the first move offered: the lookaheads' simulated choices
     then depend on the public state only, not on the game's generator.
+    `seed`: a placement likely to be good, whose value prunes from the start
+    (the same choice; with `best` only).
 
     One body for both, so the search bot orders moves exactly as greedy values
     them.  Decisions answered without valuing each move (D_CHOOSE_ONE,
@@ -395,7 +417,7 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
         for i in range(n):
             scores[i] = 0.0
     if d == D_PLACE or d == D_PATCH:
-        return greedy_on_planet(g, R, w, p, moves, n, scores, buf, best, &a)
+        return greedy_on_planet(g, R, w, p, moves, n, scores, buf, best, &a, seed)
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         offer_tracks(g, R, w, p, moves, n, &a)
     elif d == D_REGRESS:

@@ -64,33 +64,38 @@ cdef inline bint next_round_is_last(const Game_t* g) noexcept nogil:
 
 
 cdef bint next_tiles_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
-                           NextFitScratch* s, double* value, uint32_t* chosen) noexcept nogil:
+                           NextFitScratch* s, double* value, uint32_t* chosen,
+                           uint32_t seed) noexcept nogil:
     """Greedy's best value for placing a tile of the next depot on the planet
     `move` leaves (s.w: greedy's weights without next_fit), and that placement
-    (`chosen`).  False when there is no next tile to place (empty depot, or no
-    legal placement)."""
+    (`chosen`; `seed`: the one chosen after another option, to prune from).
+    False when there is no next tile to place (empty depot, or no legal
+    placement)."""
     cdef Game_t* a = &s.after
     cdef int n, i
     memcpy(a, g, sizeof(Game_t))
     if not tiles_after(a, R, p, move, s, &n):
         return False
-    i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, value)
+    i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, value, seed)
     chosen[0] = s.moves[i]
     return True
 
 
 cdef double after_next_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
-                             uint32_t chosen, NextFitScratch* s) noexcept nogil:
+                             uint32_t chosen, NextFitScratch* s,
+                             uint32_t* seed) noexcept nogil:
     """Greedy's best value for the depot after next, once `move` and greedy's
     choice from the next depot (`chosen`) are placed: its top tiles are public
     too, and in solo and the 2-player variant nobody else drafts from it
-    first.  0 when no tile of it can be placed."""
+    first.  0 when no tile of it can be placed.  `seed`: the placement chosen
+    there after another option, replaced by this one's."""
     cdef Game_t* a = &s.after
-    cdef int n
+    cdef int n, i
     cdef double value = 0.0
     memcpy(a, g, sizeof(Game_t))
     if tiles_after(a, R, p, move, s, &n) and tiles_after(a, R, p, chosen, s, &n):
-        greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &value)
+        i = greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &value, seed[0])
+        seed[0] = s.moves[i]
     return value
 
 
@@ -125,6 +130,7 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     cdef double nf[NEXT_FIT_K]
     cdef bint ok[NEXT_FIT_K]
     cdef uint32_t chosen[NEXT_FIT_K]
+    cdef uint32_t seed = NO_SEED
     cdef int i, n_ok = 0
     cdef double mean = 0.0
     cdef double deep = 0.0 if next_round_is_last(g) else w[G_NEXT_FIT_DEEP]
@@ -142,7 +148,9 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     s.w[G_END_CHAIN] = 0.0
     s.w[G_PLACE_FIT] = 0.0                           # see the top of this file
     for i in range(n):
-        ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, &nf[i], &chosen[i])
+        ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, &nf[i], &chosen[i], seed)
+        if ok[i]:
+            seed = chosen[i]                         # a good start for the next option's
     if deep != 0:
         add_after_next(g, R, w, p, moves, index, value, n, s, deep, nf, ok, chosen)
     free(s)
@@ -169,6 +177,7 @@ cdef void add_after_next(const Game_t* g, const Rules_t* R, const double* w, int
     cdef double later[NEXT_FIT_K]
     cdef int i, k
     cdef double mean = 0.0
+    cdef uint32_t seed = NO_SEED
     best.n = 0
     best.cap = DEEP_LOOK_WIDTH
     for i in range(n):
@@ -178,7 +187,7 @@ cdef void add_after_next(const Game_t* g, const Rules_t* R, const double* w, int
         return
     for k in range(best.n):
         i = best.index[k]
-        later[i] = after_next_value(g, R, p, moves[index[i]], chosen[i], s)
+        later[i] = after_next_value(g, R, p, moves[index[i]], chosen[i], s, &seed)
         mean += later[i]
     mean /= best.n
     for i in range(n):

@@ -294,6 +294,8 @@ cdef struct ShapeTargets:
     double spoil[MAX_SHAPE_TARGETS]       # rect: other terrain in the window
     double gain[MAX_SHAPE_TARGETS][MAX_GAIN + 1]  # rect: chance added by n squares in
     uint16_t win[MAX_SHAPE_TARGETS][GRID]  # rect: the window's free squares; area: the ring
+    int lo[MAX_SHAPE_TARGETS]             # first and last row with a square of win
+    int hi[MAX_SHAPE_TARGETS]             # (lo > hi: none)
 
 
 cdef int best_window(const uint16_t* terrain, const uint16_t* bad, const uint16_t* grid,
@@ -380,6 +382,12 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
                 st.win[k][y] &= grid[y] & ~pl.occ[y]
             st.join[k] = W / (o[3] - top if o[3] > top else 1)
             st.join[k] += Wc * chance_added(R, OG_AREA, o[3] - top, 1, r)
+        st.lo[k] = GRID
+        st.hi[k] = -1
+        for y in range(GRID):
+            if st.win[k][y]:
+                st.lo[k] = min(st.lo[k], y)
+                st.hi[k] = y
         st.n += 1
 
 
@@ -392,6 +400,10 @@ cdef double shape_value(const ShapeTargets* st, int ta, int tb, const uint16_t* 
     cdef const uint16_t* other
     cdef double v = 0.0
     for k in range(st.n):
+        if y > st.hi[k] or y + h <= st.lo[k]:    # no square of the target: n_in = n_bad = 0
+            if not st.area[k]:
+                v += st.gain[k][0]
+            continue
         if st.terrain[k] == ta:
             own = fa
             other = fb
