@@ -5,7 +5,8 @@
 # Why: greedy values each placement on its own, so it happily leaves a planet
 # the next tiles fit badly.  Rollouts of greedy_tuned's best 4 placements show
 # that this one-depot lookahead ranks them better (+0.068 +- 0.031 medals a
-# decision at weight 0.75, experiments/bots/next_fit_values.py); summaries of the
+# decision at weight 0.75 when it came, +1.1 solo points in paired games still,
+# experiments/bots/next_fit_values.py); summaries of the
 # afterstate alone (regions, lines, cards' progress) did not.  With
 # next_fit_deep it also plays greedy's choice from that depot and values the
 # depot after it (+0.70 +- 0.21 solo points at 0.5 on paired games).  The tiles
