@@ -50,30 +50,37 @@ def without_lookahead(preset: str) -> BotSpec:
     return bots.greedy(preset, **{**bots.PRESETS.get(preset, {}), "next_fit": 0.0})
 
 
-def next_tiles_value(
-    game: Game, move: int, bot: BotSpec, deep: float = 0.0
-) -> float | None:
+def next_tiles_value(game: Game, move: int, bot: BotSpec) -> float | None:
     """Greedy's value of its move with the next depot's tiles after ``move``.
 
     ``bot`` plays without the lookahead and, as in the core, without the fitted
     placement table (place_fit); None if no tile can be placed on the
-    planet ``move`` leaves.  With ``deep`` != 0, plus deep x the same for the
-    depot after it, once that move is played (:func:`next_and_after`).
+    planet ``move`` leaves.
     """
-    both = next_and_after(game, move, bot)
-    if both is None:
-        return None
-    value, later = both
-    return value + deep * later if deep_counts(game) else value
+    choice = next_choice(game, move, bot)
+    return None if choice is None else choice[0]
 
 
 def next_and_after(game: Game, move: int, bot: BotSpec) -> tuple[float, float] | None:
     """Greedy's values with the next depot's tiles and with the depot after's.
 
-    The first is greedy's best value for the next depot's tiles on the planet
-    ``move`` leaves; the second its best for the depot after's once its
-    choice from the next one is placed (0 if none can be placed).  None if no
-    next tile can be placed.
+    The first is :func:`next_tiles_value`; the second greedy's best value for
+    the depot after's once its choice from the next one is placed (0 if none
+    can be placed).  None if no next tile can be placed.
+    """
+    choice = next_choice(game, move, bot)
+    if choice is None:
+        return None
+    value, after, chosen = choice
+    later = next_tiles_value(after, chosen, bot)
+    return value, (later or 0.0)
+
+
+def next_choice(game: Game, move: int, bot: BotSpec) -> tuple[float, Game, int] | None:
+    """Greedy's choice from the next depot's tiles after ``move``.
+
+    Its value, the game it is chosen in and the move; None if no next tile
+    can be placed.
 
     As the core: the move is carried out without resolving its resources, the
     station turns one depot clockwise (SS-6) and the draft starts for player 0.
@@ -93,8 +100,7 @@ def next_and_after(game: Game, move: int, bot: BotSpec) -> tuple[float, float] |
     inner = bots.greedy("inner", **{**bot.params, "place_fit": 0.0})
     values = np.asarray(probes.greedy_values(after, inner))
     best = int(np.argmax(values))  # the first on a tie, as the core
-    later = next_and_after(after, after.legal_moves()[best], bot)
-    return float(values[best]), (later[0] if later else 0.0)
+    return float(values[best]), after, after.legal_moves()[best]
 
 
 def deep_counts(game: Game) -> bool:
