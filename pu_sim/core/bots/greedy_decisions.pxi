@@ -48,6 +48,12 @@ cdef void keep_best_placements(const Rules_t* R, const double* w, const uint32_t
             offer_in_full(R, w, moves[i], i, tiles, e, part[i], upper[i], touches[i], top)
 
 
+cdef inline int look_width(const double* w) noexcept nogil:
+    """Greedy-best placements the lookaheads start from (G_LOOK_WIDTH; below 1:
+    all NEXT_FIT_K)."""
+    return <int>w[G_LOOK_WIDTH] if w[G_LOOK_WIDTH] >= 1 else NEXT_FIT_K
+
+
 cdef inline void seed_floor(const Rules_t* R, const double* w, const Player_t* pl,
                             const uint32_t* moves, int n, const TileEval* tiles,
                             const PlaceEval* e, uint32_t seed, Argmax* a) noexcept nogil:
@@ -92,9 +98,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     top.n = 0
     # the learned value was fitted on the best NEXT_FIT_K (ntuple_values.py)
     top.cap = NEXT_FIT_K if (look_ahead or chain or w[G_NTUPLE] != 0) else PLACE_FIT_K
-    if ((look_ahead or chain) and w[G_PLACE_FIT] == 0 and w[G_NTUPLE] == 0
-            and 1 <= w[G_LOOK_WIDTH] < top.cap):
-        top.cap = <int>w[G_LOOK_WIDTH]   # nothing re-ranks them: keep only those looked from
+    if (look_ahead or chain) and w[G_PLACE_FIT] == 0 and w[G_NTUPLE] == 0:
+        top.cap = min(top.cap, look_width(w))  # nothing re-ranks them: keep only those looked from
     seeds.n = 0
     seeds.cap = top.cap
     if scores == NULL and keep:
@@ -145,7 +150,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     if top.n and w[G_NTUPLE] != 0:
         add_ntuple(g, R, w, p, e, moves, &top)
     if look_ahead or chain:                # the lookaheads start from the best few
-        topk_cut(&top, <int>w[G_LOOK_WIDTH] if w[G_LOOK_WIDTH] >= 1 else NEXT_FIT_K)
+        topk_cut(&top, look_width(w))
     if top.n and look_ahead:
         add_next_fit(g, R, w, p, moves, top.index, top.value, top.n)
     if top.n and chain:
