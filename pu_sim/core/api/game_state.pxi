@@ -160,6 +160,42 @@ cdef class GameState:
         finally:
             free(scores)
 
+    def placement_column_bounds(self, params):
+        """For each legal placement (legal_moves() order), greedy's column part
+        of its value under weights `params` (placement_cols) and the cheap upper
+        bound the bot prunes with before valuing it (placement_cols_bound;
+        None where the bound does not apply)."""
+        cdef double w[MAX_BOT_PARAMS]
+        cdef TileEval tiles[2]
+        cdef int i, n, tile, p = self.g.decider, slot = 0, o = 0, x = 0, y = 0
+        if self.g.decision != D_PLACE:
+            raise ValueError("no placement decision is pending")
+        if len(params) != MAX_BOT_PARAMS:
+            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+        for i in range(MAX_BOT_PARAMS):
+            w[i] = params[i]
+        n = legal_moves(&self.g, self.rules.R, self.buf)
+        cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
+        if e == NULL:
+            raise MemoryError()
+        out = []
+        try:
+            prepare_place_eval(&self.g, self.rules.R, w, p, e)
+            for slot in range(2):
+                tile = depot_tile(&self.g, self.rules.R, p, slot)
+                if tile != NO_TILE:
+                    prepare_tile_eval(&self.g, self.rules.R, w, p, tile,
+                                      self.g.place_from_depot != 1, e, &tiles[slot])
+            for i in range(n):
+                unpack_place(self.buf[i], &slot, &o, &x, &y)
+                out.append((
+                    placement_cols(self.rules.R, w, &self.g.pl[p], &tiles[slot], o, x, y, e),
+                    placement_cols_bound(self.rules.R, &tiles[slot], o, x, y, e)
+                    if tiles[slot].cols_bound_on else None))
+        finally:
+            free(e)
+        return out
+
     cdef PlaceEval* _placement_eval(self, uint32_t move) except NULL:
         """The planet evaluator (weights 0) of the pending placement decision,
         malloc'd (the caller frees it); ValueError unless `move` is legal there."""

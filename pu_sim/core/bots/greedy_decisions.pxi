@@ -85,7 +85,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef double* part = NULL             # kept mode: rows + columns of each move
     cdef double* upper = NULL            # ... plus the bound on its rest
     cdef int* touches = NULL             # ... and its touching sides (or -1)
-    cdef double v, bound = 0.0, best_fit, row_value = 0.0
+    cdef double v, bound = 0.0, best_fit, row_value = 0.0, row_upper = 0.0, upper_cols
     cdef uint32_t group
     cdef bint resources = g.place_from_depot != 1
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
@@ -116,8 +116,19 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
             group = moves[i] >> 4
             row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
-        v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+            if tiles[slot].cols_bound_on and not keep:
+                row_upper = row_value + cols_bound_in_rows(R, &tiles[slot], o, y, e)
         touch = -1                             # counted when it can prune
+        if tiles[slot].cols_bound_on and not keep:  # placement_cols_bound can prune
+            upper_cols = row_upper + column_gains(&R.orient[tiles[slot].tile][o],
+                                                  &tiles[slot], x, e)
+            if argmax_hopeless(a, upper_cols + bound):
+                continue
+            if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
+                    a, upper_cols + contact_bound(R, w, &tiles[slot], o, x, y, e, bound,
+                                                  &touch))):
+                continue
+        v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
         if keep:                               # keep the best few
             if scores == NULL:                 # valued in full below, best bound first
                 part[i] = v
@@ -133,7 +144,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if argmax_hopeless(a, v + bound):
             continue
         if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
-                a, v + contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch))):
+                a, v + (bound + w[G_CONTACT] * (
+                    touch - R.orient[tiles[slot].tile][o].perimeter) if touch >= 0
+                        else contact_bound(R, w, &tiles[slot], o, x, y, e, bound,
+                                           &touch)))):
             continue                           # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)

@@ -207,6 +207,11 @@ cdef struct TileEval:
     bint energy                          # has an energy icon (exact value in the rest)
     bint rover_reach                     # a rover milestone comes with this tile
     int size_a, size_b                   # squares of each part
+    # placement_cols_bound: valid unless a term it bounds can be positive in a
+    # way it does not count (Petra's currents; a lost-token weight below 0)
+    bint cols_bound_on
+    double cols_other_ub                 # placement_cols beyond columns and shapes
+    double shape_in_ub[MAX_SHAPE_TARGETS]  # shape target k, the tile meeting its rows
 
 
 cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
@@ -246,6 +251,95 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
         # the rest trades energy_best for the touched tracks' best, or for 0
         # when none can move: a gain then, which the rest's bound must allow
         t.rest_extra -= e.energy_best
+    prepare_cols_bound(R, w, e, t)
+
+
+cdef void prepare_cols_bound(const Rules_t* R, const double* w, const PlaceEval* e,
+                             TileEval* t) noexcept nogil:
+    """The per-tile parts of placement_cols_bound: each term of placement_cols
+    but the columns and the shape targets at its largest over every placement
+    of the tile (at most size squares covering ice, cities or a sub-planet)."""
+    cdef int size = t.size_a + t.size_b, k, n, own, c
+    cdef double ub, best
+    t.cols_bound_on = not (e.pt.currents or w[G_METEORITE] < 0 or w[G_LIFEPOD_LOST] < 0
+                           or w[G_ROVER_LOST] < 0 or w[G_ICE] < 0)
+    if not t.cols_bound_on:
+        return
+    ub = max(0.0, t.water_val)
+    ub += max(e.inc.cluster[t.ta] * t.size_a, e.inc.spread[t.ta])
+    ub += max(e.inc.cluster[t.tb] * t.size_b, e.inc.spread[t.tb])
+    ub += max(0.0, e.inc.ice * size)
+    if e.inc.ice_left:
+        best = 0.0
+        for c in range(1, size + 1):
+            best = max(best, e.inc.chance_w * chance_added(R, OG_ICE, e.inc.ice_left, c,
+                                                           e.inc.chance_round))
+        ub += best
+    ub += max(0.0, e.inc.edge_icon[t.ta]) + max(0.0, e.inc.edge_icon[t.tb])
+    if e.pt.on:
+        ub += max(0.0, -e.pt.city_cost * size)
+        for k in range(e.pt.n_sub):
+            if e.pt.sub_rem[k] > 0:
+                best = max(0.0, min(size, e.pt.sub_rem[k] - 1) * e.pt.sub_unit[k])
+                if size >= e.pt.sub_rem[k]:
+                    best = max(best, e.pt.sub_complete[k])
+                ub += best
+    t.cols_other_ub = ub
+    for k in range(e.st.n):
+        if e.st.area[k]:
+            t.shape_in_ub[k] = max(0.0, e.st.join[k])
+            continue
+        own = (t.size_a if e.st.terrain[k] == t.ta
+               else (t.size_b if e.st.terrain[k] == t.tb else 0))
+        best = e.st.gain[k][0]
+        for n in range(1, min(own, MAX_GAIN) + 1):
+            best = max(best, e.st.inside[k] * n + e.st.gain[k][n])
+        t.shape_in_ub[k] = best + max(0.0, -e.st.spoil[k])
+
+
+cdef inline double shape_bound(const ShapeTargets* st, const TileEval* t, int y,
+                               int h) noexcept nogil:
+    """Upper bound of shape_value for every placement of the tile on rows
+    y..y+h-1: exact for the targets whose rows it misses."""
+    cdef int k
+    cdef double v = 0.0
+    for k in range(st.n):
+        if y > st.hi[k] or y + h <= st.lo[k]:
+            if not st.area[k]:
+                v += st.gain[k][0]
+        else:
+            v += t.shape_in_ub[k]
+    return v
+
+
+cdef inline double cols_bound_in_rows(const Rules_t* R, const TileEval* t, int o, int y,
+                                      const PlaceEval* e) noexcept nogil:
+    """The part of placement_cols_bound shared by every column of one (tile,
+    orientation, row) group: all but the columns' line gains."""
+    return t.cols_other_ub + shape_bound(&e.st, t, y, R.orient[t.tile][o].h)
+
+
+cdef inline double column_gains(const Orient_t* ori, const TileEval* t, int x,
+                                const PlaceEval* e) noexcept nogil:
+    """The columns' line gains of a placement at column x (no currents)."""
+    cdef int i, k, mx = -1
+    cdef double v = 0.0
+    if t.meteor and ori.meteor >= 0:
+        mx = x + ori.dx[ori.meteor]
+    for i in range(ori.w):
+        k = x + i
+        v += e.col_gain[k][k == mx][ori.colcnt[i]]
+    return v
+
+
+cdef inline double placement_cols_bound(const Rules_t* R, const TileEval* t, int o,
+                                        int x, int y, const PlaceEval* e) noexcept nogil:
+    """An upper bound of placement_cols (when t.cols_bound_on) at a fraction of
+    its cost: the columns' gains exactly, every other term at its largest for
+    the tile.  In most lookahead evaluations it and the exact contact count
+    prune a candidate before its columns are valued (-15% instructions in a
+    greedy_tuned solo game, the same moves)."""
+    return cols_bound_in_rows(R, t, o, y, e) + column_gains(&R.orient[t.tile][o], t, x, e)
 
 
 cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
