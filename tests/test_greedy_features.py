@@ -18,6 +18,7 @@ from pu_sim import Game, bots
 from pu_sim.bots import probes
 from pu_sim.testing import (
     ScenarioGame,
+    empty_drawing,
     marked_drawing,
     placement_cells,
     placement_parts,
@@ -324,3 +325,62 @@ def test_column_bound_is_never_below_the_column_value(players, seed):
     assert bounded > 2000
     # informative enough to prune: within a few points for most placements
     assert float(np.median(tuned_gaps)) < 3.0
+
+
+def _reference_distances(planet, pods: list[Cell], diagonal: bool) -> list[list[int]]:
+    """A plain breadth-first search over the planet's data: rover steps between
+    grid squares, diagonal ones when `diagonal`, never across a chasm."""
+    grid = set(planet.grid_squares)
+    side = planet.chasm_side_map or None
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    if diagonal:
+        steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    dist = [[99] * 12 for _ in range(12)]
+    front = [c for c in pods if c in grid]
+    for x, y in front:
+        dist[y][x] = 0
+    d = 0
+    while front:
+        d += 1
+        nxt = []
+        for x, y in front:
+            for dx, dy in steps:
+                c = (x + dx, y + dy)
+                if (
+                    c in grid
+                    and dist[c[1]][c[0]] == 99
+                    and (side is None or side[y][x] == side[c[1]][c[0]])
+                ):
+                    dist[c[1]][c[0]] = d
+                    nxt.append(c)
+        front = nxt
+    return dist
+
+
+@pytest.mark.parametrize(
+    ("planet", "corporation", "tech"),
+    [
+        ("ksb_4156", "universal_coalition", 0),
+        ("ksb_4156", "cosmos_inc", 1),  # tech 1: diagonal steps count
+        ("tartarus", "universal_coalition", 0),  # never across the chasm
+        ("tartarus", "cosmos_inc", 1),  # nor diagonally at its corners
+    ],
+)
+def test_rover_distances_are_a_plain_search_over_the_planet(planet, corporation, tech):
+    """The bot's rover distances (a packed breadth-first walk) against a plain
+    search over the planet's squares, from lifepods on both chasm sides."""
+    game = ScenarioGame(
+        players=1, corporations=corporation, planets=planet, bots="random", seed=0
+    )
+    pods = [(5, 1), (2, 6), (9, 9)]
+    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
+    for x, y in pods:
+        rows[y][x] = "o"
+    game.set_planet(0, "\n".join("".join(r) for r in rows))
+    if tech:
+        game.set_tracks(0, {"tech": 3})
+    data = next(p for p in game.rules.data.planets if p.key == planet)
+    expected = _reference_distances(
+        data, pods, diagonal=tech > 0 and planet != "tartarus"
+    )
+    assert game.state.lifepod_distances(0) == expected

@@ -249,6 +249,14 @@ cdef class GameState:
             "value": v,
         }
 
+    def lifepod_distances(self, int p):
+        """The rover steps from each square to player p's nearest lifepod, as the
+        greedy bot counts them (rows of 12; 99: none reachable)."""
+        self._check_player(p)
+        cdef uint8_t dist[GRID][GRID]
+        lifepod_distances(&self.g, self.rules.R, p, dist)
+        return [[dist[y][x] for x in range(GRID)] for y in range(GRID)]
+
     def track_context(self, int p):
         """Player p's context that the greedy's fitted track values read
         (core/bots/greedy_track_fit.pxi): lifepods, rovers, tech, tracker positions."""

@@ -190,36 +190,26 @@ cdef int meteorite_targets(const Game_t* g, const Rules_t* R, const double* w, i
     return n
 
 
-cdef void spread_target(const Rules_t* R, const Player_t* pl, const uint16_t* passable,
-                        const uint16_t* targets, double tv,
-                        double val[GRID][GRID]) noexcept nogil:
+cdef void spread_target(const Rules_t* R, const Player_t* pl, const uint16_t* targets,
+                        double tv, double val[GRID][GRID]) noexcept nogil:
     """val = max(val, tv / (1 + rover distance to the nearest of targets))."""
-    cdef uint16_t front[GRID]
-    cdef uint16_t seen[GRID]
-    cdef uint16_t nb[GRID]
-    cdef int x, y, d = 0
+    cdef RoverWalk r
+    cdef int k, b, x, y, d = 0
     cdef double cand
-    cdef bint more = True
-    cdef uint16_t bits
-    for y in range(GRID):
-        front[y] = targets[y] & passable[y]
-        seen[y] = front[y]
+    cdef bint more = walk_start(&r, R, pl, targets)
+    cdef uint64_t bits
     while more:
-        more = False
         cand = tv / (1.0 + d)
-        for y in range(GRID):
-            bits = front[y]
+        for k in range(3):
+            bits = r.front[k]
             while bits:
-                x = __builtin_ctz(bits)
+                b = __builtin_ctzll(bits)
                 bits &= bits - 1
+                y = 4 * k + b // 16
+                x = b % 16
                 if cand > val[y][x]:
                     val[y][x] = cand
-        rover_neighbours(R, pl, front, passable, nb)
-        for y in range(GRID):
-            front[y] = nb[y] & ~seen[y]
-            seen[y] |= front[y]
-            if front[y]:
-                more = True
+        more = walk_step(&r)
         d += 1
 
 
@@ -228,55 +218,39 @@ cdef void target_distances(const Game_t* g, const Rules_t* R, const double* w, i
                            double val[GRID][GRID]) noexcept nogil:
     """Value of standing on each square: best target value / (1 + distance)."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef uint16_t passable[GRID]
     cdef uint16_t masks[GRID * GRID][GRID]
     cdef double values[GRID * GRID]
     cdef int x, y, i, n
-    rover_passable(R, pl, passable)
     for y in range(GRID):
         for x in range(GRID):
             val[y][x] = 0.0
-    spread_target(R, pl, passable, pl.lifepod, pod_value, val)
+    spread_target(R, pl, pl.lifepod, pod_value, val)
     n = meteorite_targets(g, R, w, p, met_value, masks, values)
     for i in range(n):
-        spread_target(R, pl, passable, masks[i], values[i], val)
+        spread_target(R, pl, masks[i], values[i], val)
 
 
 cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targets,
                       double tv, const int* qx, const int* qy, int nq,
                       double* out) noexcept nogil:
     """out[i] = max(out[i], tv / (1 + rover distance from query i to a target));
-    the BFS stops once every query square is reached."""
-    cdef uint16_t passable[GRID]
-    cdef uint16_t front[GRID]
-    cdef uint16_t seen[GRID]
-    cdef uint16_t nb[GRID]
-    cdef int y, d = 0, i, left = nq
+    the walk stops once every query square is reached."""
+    cdef RoverWalk r
+    cdef int d = 0, i, left = nq
     cdef double cand
-    cdef bint more
+    cdef bint more = walk_start(&r, R, pl, targets)
     cdef bint done[MAX_ROVER_QUERIES]
-    rover_passable(R, pl, passable)
-    for y in range(GRID):
-        front[y] = targets[y] & passable[y]
-        seen[y] = front[y]
     for i in range(nq):
         done[i] = False
-    more = grid_any(front)
     while more and left > 0:
         cand = tv / (1.0 + d)
         for i in range(nq):
-            if not done[i] and (front[qy[i]] >> qx[i]) & 1:
+            if not done[i] and walk_reached(&r, qx[i], qy[i]):
                 done[i] = True
                 left -= 1
                 if cand > out[i]:
                     out[i] = cand
-        rover_neighbours(R, pl, front, passable, nb)
-        more = False
-        for y in range(GRID):
-            front[y] = nb[y] & ~seen[y]
-            seen[y] |= front[y]
-            if front[y]:
-                more = True
+        more = walk_step(&r)
         d += 1
 
 

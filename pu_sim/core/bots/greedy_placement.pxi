@@ -39,34 +39,22 @@ cdef struct PlaceEval:
 
 cdef void lifepod_distances(const Game_t* g, const Rules_t* R, int p,
                             uint8_t dist[GRID][GRID]) noexcept nogil:
-    """Grid distance (orthogonal steps over passable squares) to the nearest lifepod."""
-    cdef const Player_t* pl = &g.pl[p]
-    cdef uint16_t passable[GRID]
-    cdef uint16_t front[GRID]
-    cdef uint16_t seen[GRID]
-    cdef uint16_t nb[GRID]
-    cdef int x, y, d = 0
-    cdef bint more = True
-    cdef uint16_t bits
-    rover_passable(R, pl, passable)
+    """Grid distance (rover steps over passable squares) to the nearest lifepod."""
+    cdef RoverWalk r
+    cdef int x, y, k, b, d = 0
+    cdef bint more = walk_start(&r, R, &g.pl[p], g.pl[p].lifepod)
+    cdef uint64_t bits
     for y in range(GRID):
         for x in range(GRID):
             dist[y][x] = 99
-        front[y] = pl.lifepod[y] & passable[y]
-        seen[y] = front[y]
     while more:
-        more = False
-        for y in range(GRID):
-            bits = front[y]
+        for k in range(3):
+            bits = r.front[k]
             while bits:
-                dist[y][__builtin_ctz(bits)] = <uint8_t>d
+                b = __builtin_ctzll(bits)
                 bits &= bits - 1
-        rover_neighbours(R, pl, front, passable, nb)
-        for y in range(GRID):
-            front[y] = nb[y] & ~seen[y]
-            seen[y] |= front[y]
-            if front[y]:
-                more = True
+                dist[4 * k + b // 16][b % 16] = <uint8_t>d
+        more = walk_step(&r)
         d += 1
 
 

@@ -8,6 +8,7 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 cdef extern from *:
     """
@@ -100,6 +101,17 @@ cdef inline uint64_t spread_rows(uint64_t w, uint64_t above, uint64_t below) noe
     the packed words of the 4 rows above and below it (0 at the board's edge)."""
     return (((w << 1) | (w >> 1) | (w << 16) | (w >> 16) | (above >> 48) | (below << 48))
             & PACKED_ROW_BITS)
+
+
+cdef inline uint64_t vertical_rows(uint64_t w, uint64_t above, uint64_t below) noexcept nogil:
+    """Squares directly above or below the 4 rows packed in w (spread_rows' terms)."""
+    return (w << 16) | (w >> 16) | (above >> 48) | (below << 48)
+
+
+cdef inline uint64_t diagonal_rows(uint64_t w, uint64_t above, uint64_t below) noexcept nogil:
+    """Squares diagonally next to the 4 rows packed in w (see spread_rows)."""
+    cdef uint64_t v = vertical_rows(w, above, below)
+    return ((v << 1) | (v >> 1)) & PACKED_ROW_BITS
 
 
 cdef inline bint grow_step(const uint64_t* f, const uint64_t* a, uint64_t* out) noexcept nogil:

@@ -143,45 +143,75 @@ cdef inline void rover_passable(const Rules_t* R, const Player_t* pl, uint16_t* 
             out[y] &= ~(R.pmask[pl.planet][PM_TOXIC][y] & ~pl.occ[y])
 
 
-cdef inline void add_diagonals(const uint16_t* front, uint16_t* out) noexcept nogil:
-    """out |= squares diagonally next to front."""
-    cdef int y
-    cdef uint16_t v
-    for y in range(GRID):
-        v = 0
-        if y > 0:
-            v |= (front[y - 1] << 1) | (front[y - 1] >> 1)
-        if y < GRID - 1:
-            v |= (front[y + 1] << 1) | (front[y + 1] >> 1)
-        out[y] |= v & ROW_BITS
+cdef struct RoverWalk:
+    # The bots' breadth-first walk of rover steps from a set of squares, one
+    # step (distance) at a time, on packed boards (bitboard.pxi: a step is a
+    # few word operations instead of a pass over 12 rows).
+    uint64_t passable[3]
+    uint64_t side_a[3]                   # Tartarus: steps never cross the chasm
+    bint chasm
+    bint diagonal                        # Cosmos: diagonal steps count
+    uint64_t seen[3]
+    uint64_t front[3]                    # the squares first reached at this distance
 
 
-cdef inline void rover_neighbours(const Rules_t* R, const Player_t* pl, const uint16_t* front,
-                                  const uint16_t* passable, uint16_t* out) noexcept nogil:
-    """Squares one rover step from `front` (never across Tartarus' chasm; for the
-    bots' distances, so Cosmos' diagonals count and the chasm's corners do not)."""
-    cdef uint16_t part[GRID]
-    cdef uint16_t near[GRID]
-    cdef const uint16_t* side_a
-    cdef int y
-    cdef bint diagonal = corp_diagonal_reach(R, pl)
-    if not planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE):
-        dilate(front, out)
-        if diagonal:
-            add_diagonals(front, out)
-        for y in range(GRID):
-            out[y] &= passable[y]
-        return
-    side_a = R.pmask[pl.planet][PM_SIDE_A]
-    for y in range(GRID):
-        part[y] = front[y] & side_a[y]
-    dilate(part, out)
-    for y in range(GRID):
-        out[y] &= side_a[y]
-        part[y] = front[y] & ~side_a[y]
-    dilate(part, near)
-    for y in range(GRID):
-        out[y] = (out[y] | (near[y] & ~side_a[y])) & passable[y]
+cdef inline bint walk_start(RoverWalk* r, const Rules_t* R, const Player_t* pl,
+                            const uint16_t* targets) noexcept nogil:
+    """Start at the passable squares of targets (distance 0); False if none.
+    Never across Tartarus' chasm, so its faded corners do not count; Cosmos'
+    diagonals do (except on Tartarus)."""
+    cdef uint16_t rows[GRID]
+    cdef int k
+    rover_passable(R, pl, rows)
+    pack_board(rows, r.passable)
+    r.chasm = planet_has(R, pl.planet, PF_SINGLE_CHASM_SIDE)
+    r.diagonal = corp_diagonal_reach(R, pl) and not r.chasm
+    if r.chasm:
+        pack_board(R.pmask[pl.planet][PM_SIDE_A], r.side_a)
+    pack_board(targets, r.front)
+    for k in range(3):
+        r.front[k] &= r.passable[k]
+        r.seen[k] = r.front[k]
+    return (r.front[0] | r.front[1] | r.front[2]) != 0
+
+
+cdef inline void walk_near(const uint64_t* f, bint diagonal, uint64_t* out) noexcept nogil:
+    """Squares one orthogonal (and with `diagonal`, diagonal) step from f."""
+    out[0] = spread_rows(f[0], 0, f[1])
+    out[1] = spread_rows(f[1], f[0], f[2])
+    out[2] = spread_rows(f[2], f[1], 0)
+    if diagonal:
+        out[0] |= diagonal_rows(f[0], 0, f[1])
+        out[1] |= diagonal_rows(f[1], f[0], f[2])
+        out[2] |= diagonal_rows(f[2], f[1], 0)
+
+
+cdef inline bint walk_step(RoverWalk* r) noexcept nogil:
+    """Advance the front one step (to the next distance); False when it is empty."""
+    cdef uint64_t near[3]
+    cdef uint64_t part[3]
+    cdef uint64_t other[3]
+    cdef int k
+    if r.chasm:                          # each side reaches only itself
+        for k in range(3):
+            part[k] = r.front[k] & r.side_a[k]
+        walk_near(part, False, near)
+        for k in range(3):
+            part[k] = r.front[k] & ~r.side_a[k]
+        walk_near(part, False, other)
+        for k in range(3):
+            near[k] = (near[k] & r.side_a[k]) | (other[k] & ~r.side_a[k])
+    else:
+        walk_near(r.front, r.diagonal, near)
+    for k in range(3):
+        r.front[k] = near[k] & r.passable[k] & ~r.seen[k]
+        r.seen[k] |= r.front[k]
+    return (r.front[0] | r.front[1] | r.front[2]) != 0
+
+
+cdef inline bint walk_reached(const RoverWalk* r, int x, int y) noexcept nogil:
+    """Whether square (x, y) is on the current front."""
+    return (r.front[y >> 2] >> (16 * (y & 3) + x)) & 1
 
 
 cdef inline bint currents_count_covered(const Game_t* g, const Rules_t* R,
