@@ -240,16 +240,20 @@ cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targ
     cdef double cand
     cdef bint more = walk_start(&r, R, pl, targets)
     cdef bint done[MAX_ROVER_QUERIES]
+    cdef uint64_t asked[3]                 # the query squares, packed
+    asked[0] = asked[1] = asked[2] = 0
     for i in range(nq):
         done[i] = False
+        asked[qy[i] >> 2] |= <uint64_t>1 << (16 * (qy[i] & 3) + qx[i])
     while more and left > 0:
-        cand = tv / (1.0 + d)
-        for i in range(nq):
-            if not done[i] and walk_reached(&r, qx[i], qy[i]):
-                done[i] = True
-                left -= 1
-                if cand > out[i]:
-                    out[i] = cand
+        if (r.front[0] & asked[0]) | (r.front[1] & asked[1]) | (r.front[2] & asked[2]):
+            cand = tv / (1.0 + d)
+            for i in range(nq):
+                if not done[i] and walk_reached(&r, qx[i], qy[i]):
+                    done[i] = True
+                    left -= 1
+                    if cand > out[i]:
+                        out[i] = cand
         more = walk_step(&r)
         d += 1
 
