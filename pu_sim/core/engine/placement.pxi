@@ -34,13 +34,17 @@ cdef enum:
     ROVER_TILES_UNCHECKED = 2   # only the grid and overlap rules apply
 
 
+cdef enum:
+    CTX_ROWS = GRID + 4                  # a mask's rows, then 4 empty ones (rows4 reads past)
+
+
 cdef struct PlaceCtx:
-    uint16_t allow[N_TERRAINS][GRID]     # squares a tile square of terrain t may cover
-    uint16_t anchor[GRID]                # squares one tile square must cover
+    uint16_t allow[N_TERRAINS][CTX_ROWS]  # squares a tile square of terrain t may cover
+    uint16_t anchor[CTX_ROWS]            # squares one tile square must cover
     bint need_anchor
     bint rover_tiles_free                # rover tiles skip adjacency (ROVER_TILES_FREE)
     bint rover_tiles_unchecked           # ... and every other check (ROVER_TILES_UNCHECKED)
-    uint16_t open_sq[GRID]               # uncovered grid squares (unchecked rover tiles)
+    uint16_t open_sq[CTX_ROWS]           # uncovered grid squares (unchecked rover tiles)
     # Planet placement restrictions in force (planets.md 3; 0 once dropped, 2.8):
     uint32_t prules                      # PF_* restriction flags
     int planet
@@ -59,6 +63,11 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef uint16_t base[GRID]
     cdef int y, t, rover_exempt = corp_rover_tiles_exempt(g, R, p)
+    for y in range(GRID, CTX_ROWS):                  # below the board: nothing fits
+        c.open_sq[y] = 0
+        c.anchor[y] = 0
+        for t in range(N_TERRAINS):
+            c.allow[t][y] = 0
     for y in range(GRID):
         base[y] = grid[y] & ~pl.occ[y]               # PL-1, PL-2
         c.open_sq[y] = base[y]
@@ -102,42 +111,63 @@ cdef inline void place_ctx(const Game_t* g, const Rules_t* R, int p, int level,
             slide_setup(pl, c)
 
 
-cdef inline uint16_t fit_row(const Rules_t* R, const Orient_t* o, int ta, int tb,
-                             const PlaceCtx* c, int y) noexcept nogil:
-    """Columns x where orientation o fits with its box at (x, y)."""
-    cdef int i
-    cdef uint16_t touch
-    cdef uint16_t fit = <uint16_t>((1 << (GRID + 1 - o.w)) - 1)
+cdef inline uint64_t rows4(const uint16_t* rows, int y) noexcept nogil:
+    """Rows y..y+3 of a PlaceCtx mask packed into one word (pack_board's layout):
+    one load, since the rows lie side by side (CTX_ROWS pads past the board)."""
+    cdef uint64_t v
+    memcpy(&v, rows + y, sizeof(uint64_t))
+    return v
+
+
+cdef inline uint64_t fit_rows4(const Rules_t* R, const Orient_t* o, int ta, int tb,
+                               const PlaceCtx* c, int y0) noexcept nogil:
+    """Columns x where orientation o fits with its box at (x, y), for the four
+    anchor rows y = y0..y0+3 at once (row y - y0 in bits 16 (y - y0) on): a few
+    shifted ANDs of packed row masks a cell.  Bits a cell's shift carries in
+    from the row below fall on columns past 12 - o.w, which the first mask cuts."""
+    cdef int i, j
+    cdef uint64_t touch, row_fit
+    cdef uint64_t fit = 0
     cdef const uint16_t* allow[2]                    # by the cell's part, no branch
+    row_fit = (<uint64_t>1 << (GRID + 1 - o.w)) - 1
+    for j in range(4):                               # anchor rows whose box fits the board
+        if y0 + j <= GRID - o.h:
+            fit |= row_fit << (16 * j)
     allow[0] = c.allow[ta]
     allow[1] = c.allow[tb]
     if c.rover_tiles_unchecked and (ta == ROVER or tb == ROVER):
         for i in range(o.ncells):                    # BGA: grid and overlap only
-            fit &= c.open_sq[y + o.dy[i]] >> o.dx[i]
+            fit &= rows4(c.open_sq, y0 + o.dy[i]) >> o.dx[i]
         return fit
     for i in range(o.ncells):
-        fit &= allow[o.part[i]][y + o.dy[i]] >> o.dx[i]
+        fit &= rows4(allow[o.part[i]], y0 + o.dy[i]) >> o.dx[i]
         if not fit:                                  # most rows die in a cell or two
             return 0
     if c.need_anchor and not (c.rover_tiles_free and (ta == ROVER or tb == ROVER)):
         touch = 0
         for i in range(o.ncells):
-            touch |= c.anchor[y + o.dy[i]] >> o.dx[i]
+            touch |= rows4(c.anchor, y0 + o.dy[i]) >> o.dx[i]
         fit &= touch
     if fit and c.prules:
-        fit = planet_row_filter(R, c, o, ta, tb, y, fit)
+        for j in range(4):
+            row_fit = (fit >> (16 * j)) & 0xFFFF
+            if row_fit:
+                fit &= ~(<uint64_t>0xFFFF << (16 * j))
+                fit |= <uint64_t>planet_row_filter(R, c, o, ta, tb, y0 + j,
+                                                   <uint16_t>row_fit) << (16 * j)
     return fit
 
 
 cdef inline int scan_orientation(const Rules_t* R, const Orient_t* o, int ta, int tb,
                                  const PlaceCtx* c, uint16_t* legal) noexcept nogil:
     """legal[y] = columns x where orientation o fits with its box at (x, y)."""
-    cdef int y, total = 0
-    for y in range(GRID):
-        legal[y] = 0
-    for y in range(GRID + 1 - o.h):
-        legal[y] = fit_row(R, o, ta, tb, c, y)
-        total += popcount16(legal[y])
+    cdef int y0, j, total = 0
+    cdef uint64_t fit
+    for y0 in range(0, GRID, 4):
+        fit = fit_rows4(R, o, ta, tb, c, y0) if y0 <= GRID - o.h else 0
+        for j in range(4):
+            legal[y0 + j] = <uint16_t>(fit >> (16 * j))
+        total += popcount64(fit)
     return total
 
 
@@ -161,8 +191,8 @@ cdef inline bint tile_fits_anywhere(const Game_t* g, const Rules_t* R, int p, in
     cdef int tb = R.tile_tb[tile]
     for o in range(R.tile_n_orient[tile]):
         ori = &R.orient[tile][o]
-        for y in range(GRID + 1 - ori.h):
-            if fit_row(R, ori, ta, tb, c, y):
+        for y in range(0, GRID + 1 - ori.h, 4):
+            if fit_rows4(R, ori, ta, tb, c, y):
                 return True
     return False
 
