@@ -7,6 +7,7 @@
 cdef enum:
     MAX_ECOMP = 250                      # energy areas tracked by the evaluator
     MAX_LINE_FILL = 5                    # squares a tile (5 at most) fills in a line
+    NB_GUARD = 0xFFFFE001                # a wide row's off-board bits: column -1 and 12 on
 
 
 cdef struct PlaceEval:
@@ -16,6 +17,7 @@ cdef struct PlaceEval:
     int movable
     double energy_best                   # best value an energy icon could take
     uint16_t blocked[GRID]               # covered or not a grid square
+    uint32_t wide[GRID + 4]              # wide_blocked of rows -2 .. GRID + 1
     uint16_t tokens_in_row[GRID]         # lifepods or rovers in row y
     uint8_t row_rem[GRID]                # uncovered grid squares left in row y
     uint8_t col_rem[GRID]
@@ -25,15 +27,17 @@ cdef struct PlaceEval:
     # in it; looked up per candidate instead of computed (the hottest sum)
     double row_gain[GRID][2][MAX_LINE_FILL + 1]
     double col_gain[GRID][2][MAX_LINE_FILL + 1]
-    int n_ecomp                          # existing energy areas ...
+    # Read for the terrains the depot's tiles show only (prepared for those):
+    int shown                            # bit t: a depot tile shows terrain t
+    int n_ecomp                          # energy: existing energy areas ...
     uint8_t ecomp_adj[MAX_ECOMP]         # ... and the tracks of terrain touching each
     uint8_t comp_at[GRID][GRID]          # energy area of each square (255: none)
     uint8_t terr_at[GRID][GRID]          # placed terrain of each square (255: none)
     int rover_next                       # next rover-track space has a rover milestone
-    uint8_t lifepod_dist[GRID][GRID]     # BFS distance to the nearest lifepod
+    uint8_t lifepod_dist[GRID][GRID]     # rover: BFS distance to the nearest lifepod
     Incentive inc                        # what the player's objective cards reward
     ShapeTargets st                      # where its rectangle and area cards are built
-    uint16_t near_terr[N_TERRAINS][GRID]  # squares touching placed terrain t
+    uint16_t near_terr[N_TERRAINS][GRID]  # shown terrain t: squares touching placed t
     PlanetTerms pt                       # cities, sub-planets, Petra's currents
 
 
@@ -118,16 +122,29 @@ cdef void line_gains(const Game_t* g, const Rules_t* R, const double* w, int med
             gain[met][n] = line_gain(n, rem, complete, unit, met, chance[met])
 
 
+cdef int shown_terrains(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
+    """Terrains the tiles of p's pending placement show (every terrain for any
+    other decision): what the evaluator prepares for one terrain (areas that
+    touch it, energy areas, lifepod distances for rover tiles) is read only
+    when a tile of it is placed."""
+    cdef int slot, tile, shown = 0
+    if g.decision != D_PLACE:
+        return (1 << N_TERRAINS) - 1
+    for slot in range(2):
+        tile = depot_tile(g, R, p, slot)
+        if tile != NO_TILE:
+            shown |= (1 << R.tile_ta[tile]) | (1 << R.tile_tb[tile])
+    return shown
+
+
 cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w, int p,
                              PlaceEval* e) noexcept nogil:
     """Everything about the planet that does not depend on the candidate."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
-    cdef int t, y, x, pos, yy
-    cdef uint16_t mrows, mcols, bits
-    cdef uint16_t rest[GRID]
-    cdef uint16_t seed[GRID]
-    cdef uint16_t comp[GRID]
+    cdef int t, y, x, pos
+    cdef uint16_t mrows, mcols
+    e.wide[0] = e.wide[1] = e.wide[GRID + 2] = e.wide[GRID + 3] = 0xFFFFFFFF  # off the board
     objective_incentives(g, R, w, p, &e.inc)
     shape_targets(g, R, w, p, &e.st)
     prepare_planet_terms(g, R, w, p, &e.pt)
@@ -137,22 +154,42 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
                           if (e.movable >> t) & 1 else 0.0)
     e.water2_val = track_value(g, R, w, p, WATER, 2, &e.inc)
+    e.shown = shown_terrains(g, R, p)
     for t in range(N_TERRAINS):
-        dilate(pl.terr[t], e.near_terr[t])
+        if (e.shown >> t) & 1:
+            dilate(pl.terr[t], e.near_terr[t])
     e.energy_best = best_of(e.track_val, e.movable)
     meteorite_lines(pl, &mrows, &mcols)
     e.met_rows = mrows
     e.met_cols = mcols
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
+        e.wide[y + 2] = (<uint32_t>e.blocked[y] << 1) | NB_GUARD
         e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
         line_gains(g, R, w, R.row_medal[pl.planet][y], e.row_rem[y], (mrows >> y) & 1,
                    e.row_gain[y])
     for x in range(GRID):
         line_gains(g, R, w, R.col_medal[pl.planet][x], e.col_rem[x], (mcols >> x) & 1,
                    e.col_gain[x])
-    # placed terrain per square, existing energy areas and what touches each
-    # (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)
+    pos = pl.track[ROVER]
+    e.rover_next = (pos < TOP and R.space[pl.corp][ROVER][pos + 1][SP_ROVER] != 0
+                    and supply_rover(pl) >= 0 and grid_any(pl.lifepod))
+    if e.rover_next and (e.shown >> ROVER) & 1:
+        lifepod_distances(g, R, p, e.lifepod_dist)
+    e.n_ecomp = 0
+    if (e.shown >> ENERGY) & 1:
+        prepare_energy_areas(R, pl, e)
+
+
+cdef void prepare_energy_areas(const Rules_t* R, const Player_t* pl,
+                               PlaceEval* e) noexcept nogil:
+    """Placed terrain per square, existing energy areas and what touches each
+    (EN-1/EN-2 answered by lookups instead of a flood fill per candidate)."""
+    cdef int t, x, y, yy
+    cdef uint16_t bits
+    cdef uint16_t rest[GRID]
+    cdef uint16_t seed[GRID]
+    cdef uint16_t comp[GRID]
     for y in range(GRID):
         for x in range(GRID):
             e.terr_at[y][x] = 255
@@ -177,11 +214,6 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
                 e.comp_at[yy][__builtin_ctz(bits)] = <uint8_t>e.n_ecomp
                 bits &= bits - 1
         e.n_ecomp += 1
-    pos = pl.track[ROVER]
-    e.rover_next = (pos < TOP and R.space[pl.corp][ROVER][pos + 1][SP_ROVER] != 0
-                    and supply_rover(pl) >= 0 and grid_any(pl.lifepod))
-    if e.rover_next:
-        lifepod_distances(g, R, p, e.lifepod_dist)
 
 
 cdef struct TileEval:
@@ -510,16 +542,11 @@ cdef int small_pockets(const PlaceEval* e, const Orient_t* ori, int x, int y,
     return pockets
 
 
-cdef enum:
-    NB_GUARD = 0xFFFFE001            # a wide row's off-board bits: column -1 and 12 on
-
-
 cdef inline uint32_t wide_blocked(const PlaceEval* e, int y) noexcept nogil:
     """Row y's blocked squares one bit to the left (bit x + 1 is column x), with
-    the off-board columns and rows blocked."""
-    if y < 0 or y >= GRID:
-        return 0xFFFFFFFF
-    return (<uint32_t>e.blocked[y] << 1) | NB_GUARD
+    the off-board columns and rows blocked (y from -2 to GRID + 1: prepared
+    once a decision, e.wide)."""
+    return e.wide[y + 2]
 
 
 cdef inline int contact_sides(const PlaceEval* e, const Orient_t* ori, int x,
