@@ -39,7 +39,9 @@ cdef void planet_keys(const Game_t* g, const Rules_t* R, int p, const PlaceEval*
     """The table's keys for the planet placement `move` leaves: the tile's
     squares covered, its meteorite (if it brings one, ME-1) blocking its row
     and column."""
-    cdef int slot = 0, o = 0, x = 0, y = 0, i, wx, wy, tile, covered
+    cdef int slot = 0, o = 0, x = 0, y = 0, i, wx, wy, tile
+    cdef uint16_t bits
+    cdef int col_filled[GRID]
     cdef uint16_t foot[GRID]
     cdef uint16_t part_a[GRID]
     cdef uint16_t part_b[GRID]
@@ -64,12 +66,20 @@ cdef void planet_keys(const Game_t* g, const Rules_t* R, int p, const PlaceEval*
         for wx in range(GRID - 2):
             k.window[wy * (GRID - 2) + wx] = <uint16_t>(
                 ((r0 >> wx) & 7) | (((r1 >> wx) & 7) << 3) | (((r2 >> wx) & 7) << 6))
+    # the tile's squares that a line still counts as open: on Petra an open
+    # current already counts as covered (e.row_rem leaves it out)
     for i in range(GRID):
-        covered = ori.rowcnt[i - y] if y <= i < y + ori.h else 0
-        k.line_free[i] = <uint8_t>(e.row_rem[i] - covered)
+        foot[i] &= ~e.pt.cur_open[i]
+        col_filled[i] = 0
+    for i in range(GRID):
+        bits = foot[i]
+        while bits:
+            col_filled[__builtin_ctz(bits)] += 1
+            bits &= bits - 1
+    for i in range(GRID):
+        k.line_free[i] = <uint8_t>(e.row_rem[i] - popcount16(foot[i]))
         k.line_met[i] = (met_rows >> i) & 1
-        covered = ori.colcnt[i - x] if x <= i < x + ori.w else 0
-        k.line_free[GRID + i] = <uint8_t>(e.col_rem[i] - covered)
+        k.line_free[GRID + i] = <uint8_t>(e.col_rem[i] - col_filled[i])
         k.line_met[GRID + i] = (met_cols >> i) & 1
 
 
