@@ -15,37 +15,53 @@ cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEv
     return bound + w[G_CONTACT] * (touch[0] - ori.perimeter)
 
 
-cdef inline void offer_in_full(const Rules_t* R, const double* w, uint32_t move, int i,
-                               const TileEval* tiles, const PlaceEval* e, double part,
-                               double upper, int touch, PlaceTopK* top) noexcept nogil:
-    """Offer move i at its full value unless its bound cannot reach the floor."""
+cdef struct KeptBounds:
+    # Kept mode: what each move's pass found before valuing it in full.
+    double* part                         # rows, plus the columns unless owed
+    double* upper                        # an upper bound of its full value
+    double* rest_upper                   # the bound on its rest (exact contact)
+    int* touches                         # its touching sides (or -1)
+    uint8_t* cols_owed                   # part lacks placement_cols (bounded instead)
+
+
+cdef inline void offer_in_full(const Rules_t* R, const double* w, const Player_t* pl,
+                               uint32_t move, int i, const TileEval* tiles,
+                               const PlaceEval* e, KeptBounds* kb,
+                               PlaceTopK* top) noexcept nogil:
+    """Offer move i at its full value unless its bound cannot reach the floor
+    (first the bound with its columns bounded, then with them valued)."""
     cdef int slot = 0, o = 0, x = 0, y = 0
-    cdef double floor = topk_floor(top) - TIE_EPS
-    if upper < floor:
+    cdef double floor = topk_floor(top) - TIE_EPS, part
+    if kb.upper[i] < floor:
         return
     unpack_place(move, &slot, &o, &x, &y)
+    if kb.cols_owed[i]:
+        kb.part[i] += placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+        kb.cols_owed[i] = 0
+        if kb.part[i] + kb.rest_upper[i] < floor:
+            return
+    part = kb.part[i]
     topk_offer(top, i, part + placement_rest(R, w, &tiles[slot], o, x, y, e,
                                              floor - part if w[G_POCKET] > 0 else -1e300,
-                                             touch))
+                                             kb.touches[i]))
 
 
-cdef void keep_best_placements(const Rules_t* R, const double* w, const uint32_t* moves,
-                               int n, const TileEval* tiles, const PlaceEval* e,
-                               const double* part, const double* upper, const int* touches,
-                               const PlaceTopK* seeds, PlaceTopK* top) noexcept nogil:
-    """Greedy's best top.cap placements by full value, given every move's rows
-    and columns (part) and an upper bound of its full value (upper).  The
-    moves with the best bounds (seeds) are valued first, so the floor they set
-    spares the rest of most others (in kept-mode solo games about half of the
-    rests a pass in move order paid); the kept set is the one that pass keeps,
-    since topk_offer breaks ties by move order."""
+cdef void keep_best_placements(const Rules_t* R, const double* w, const Player_t* pl,
+                               const uint32_t* moves, int n, const TileEval* tiles,
+                               const PlaceEval* e, KeptBounds* kb, const PlaceTopK* seeds,
+                               PlaceTopK* top) noexcept nogil:
+    """Greedy's best top.cap placements by full value, given every move's bounds
+    (kb).  The moves with the best bounds (seeds) are valued first, so the
+    floor they set spares the rest of most others (in kept-mode solo games
+    about half of the rests a pass in move order paid); the kept set is the
+    one that pass keeps, since topk_offer breaks ties by move order."""
     cdef int k, i
     for k in range(seeds.n):
         i = seeds.index[k]
-        offer_in_full(R, w, moves[i], i, tiles, e, part[i], upper[i], touches[i], top)
+        offer_in_full(R, w, pl, moves[i], i, tiles, e, kb, top)
     for i in range(n):
         if not topk_holds(seeds, i):
-            offer_in_full(R, w, moves[i], i, tiles, e, part[i], upper[i], touches[i], top)
+            offer_in_full(R, w, pl, moves[i], i, tiles, e, kb, top)
 
 
 cdef inline int look_width(const double* w) noexcept nogil:
@@ -82,10 +98,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
     cdef PlaceTopK top, seeds
-    cdef double* part = NULL             # kept mode: rows + columns of each move
-    cdef double* upper = NULL            # ... plus the bound on its rest
-    cdef int* touches = NULL             # ... and its touching sides (or -1)
-    cdef double v, bound = 0.0, best_fit, row_value = 0.0, row_upper = 0.0, upper_cols
+    cdef KeptBounds kb                   # kept mode: each move's bounds
+    cdef double v, bound = 0.0, best_fit, row_value = 0.0, row_upper = 0.0, upper_cols = 0.0
+    cdef double rest_upper
+    cdef bint cheap
     cdef uint32_t group
     cdef bint resources = g.place_from_depot != 1
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
@@ -102,13 +118,16 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         top.cap = min(top.cap, look_width(w))  # nothing re-ranks them: keep only those looked from
     seeds.n = 0
     seeds.cap = top.cap
+    kb.part = NULL
     if scores == NULL and keep:
-        part = <double*>malloc(n * (2 * sizeof(double) + sizeof(int)))
-        if part == NULL:
+        kb.part = <double*>malloc(n * (3 * sizeof(double) + sizeof(int) + sizeof(uint8_t)))
+        if kb.part == NULL:
             argmax_offer(a, g, 0, 0.0)
             return
-        upper = part + n
-        touches = <int*>(upper + n)
+        kb.upper = kb.part + n
+        kb.rest_upper = kb.upper + n
+        kb.touches = <int*>(kb.rest_upper + n)
+        kb.cols_owed = <uint8_t*>(kb.touches + n)
     if seed != NO_SEED and not keep:
         seed_floor(R, w, pl, moves, n, tiles, e, seed, a)
     for i in range(n):
@@ -116,27 +135,33 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
             group = moves[i] >> 4
             row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
-            if tiles[slot].cols_bound_on and not keep:
+            if tiles[slot].cols_bound_on and scores == NULL:
                 row_upper = row_value + cols_bound_in_rows(R, &tiles[slot], o, y, e)
         touch = -1                             # counted when it can prune
-        if tiles[slot].cols_bound_on and not keep:  # placement_cols_bound can prune
+        cheap = tiles[slot].cols_bound_on and scores == NULL  # placement_cols_bound prunes
+        if cheap:
             upper_cols = row_upper + column_gains(&R.orient[tiles[slot].tile][o],
                                                   &tiles[slot], x, e)
-            if argmax_hopeless(a, upper_cols + bound):
-                continue
-            if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
-                    a, upper_cols + contact_bound(R, w, &tiles[slot], o, x, y, e, bound,
-                                                  &touch))):
-                continue
+            if not keep:
+                if argmax_hopeless(a, upper_cols + bound):
+                    continue
+                if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
+                        a, upper_cols + contact_bound(R, w, &tiles[slot], o, x, y, e, bound,
+                                                      &touch))):
+                    continue
+        if keep and scores == NULL:            # valued in full below, best bound first
+            rest_upper = (contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch)
+                          if w[G_CONTACT] > 0 else bound)
+            kb.rest_upper[i] = rest_upper
+            kb.touches[i] = touch
+            kb.cols_owed[i] = cheap
+            kb.part[i] = row_value if cheap else (
+                row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e))
+            kb.upper[i] = (upper_cols if cheap else kb.part[i]) + rest_upper
+            topk_offer(&seeds, i, kb.upper[i])
+            continue
         v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
-        if keep:                               # keep the best few
-            if scores == NULL:                 # valued in full below, best bound first
-                part[i] = v
-                upper[i] = v + (contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch)
-                                if w[G_CONTACT] > 0 else bound)
-                touches[i] = touch
-                topk_offer(&seeds, i, upper[i])
-                continue
+        if keep:                               # keep the best few, every one in full
             v += placement_rest(R, w, &tiles[slot], o, x, y, e, -1e300, touch)
             scores[i] = v
             topk_offer(&top, i, v)
@@ -152,9 +177,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)
         argmax_offer(a, g, i, v)
-    if part != NULL:
-        keep_best_placements(R, w, moves, n, tiles, e, part, upper, touches, &seeds, &top)
-        free(part)
+    if kb.part != NULL:
+        keep_best_placements(R, w, pl, moves, n, tiles, e, &kb, &seeds, &top)
+        free(kb.part)
     # relative to greedy's best, so scores stay comparable to the other moves'
     if top.n and w[G_PLACE_FIT] != 0:
         best_fit = place_fit_value(g, R, p, e, moves[top.index[0]])
