@@ -109,6 +109,7 @@ cdef class GameState:
             self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
             if self.scratch == NULL:
                 raise MemoryError()
+            place_eval_init(&self.scratch.place)
         with nogil:
             play_to_end(&self.g, self.rules.R, &self.spec, self.buf, self.scratch, NULL)
 
@@ -136,6 +137,7 @@ cdef class GameState:
             self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
             if self.scratch == NULL:
                 raise MemoryError()
+            place_eval_init(&self.scratch.place)
         cdef int i = bot_choose(&self.g, self.rules.R, &self.spec, self.scratch, self.buf, n)
         return self.buf[i]
 
@@ -178,6 +180,7 @@ cdef class GameState:
         cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
             raise MemoryError()
+        place_eval_init(e)
         out = []
         try:
             prepare_place_eval(&self.g, self.rules.R, w, p, e)
@@ -206,6 +209,7 @@ cdef class GameState:
         cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
             raise MemoryError()
+        place_eval_init(e)
         for i in range(MAX_BOT_PARAMS):
             w[i] = 0.0
         prepare_place_eval(&self.g, self.rules.R, w, self.g.decider, e)

@@ -221,6 +221,8 @@ cdef inline int greedy_on_planet(Game_t* g, const Rules_t* R, const double* w, i
     cdef PlaceEval* e = buf if buf != NULL else <PlaceEval*>malloc(sizeof(PlaceEval))
     if e == NULL:
         return 0
+    if buf == NULL:
+        place_eval_init(e)
     prepare_place_eval(g, R, w, p, e)
     if g.decision == D_PLACE:
         offer_placements(g, R, w, p, moves, n, scores, e, a, seed)

@@ -109,6 +109,7 @@ cdef void add_end_chain(const Game_t* g, const Rules_t* R, const double* w, int 
     s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
     if s == NULL:
         return
+    place_eval_init(&s.e)
     memcpy(s.w, w, MAX_BOT_PARAMS * sizeof(double))
     s.w[G_END_CHAIN] = 0.0                           # the chain's own moves chain no further,
     s.w[G_NEXT_FIT_DEEP] = 0.0                       # look one depot ahead

@@ -141,6 +141,7 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
     if s == NULL:
         return
+    place_eval_init(&s.e)
     memcpy(s.w, w, MAX_BOT_PARAMS * sizeof(double))
     s.w[G_NEXT_FIT] = 0.0                            # the inner moves look no further
     # nor chain: the copy has not counted the round off the event deck, so a

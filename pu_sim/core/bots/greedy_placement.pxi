@@ -27,6 +27,12 @@ cdef struct PlaceEval:
     # in it; looked up per candidate instead of computed (the hottest sum)
     double row_gain[GRID][2][MAX_LINE_FILL + 1]
     double col_gain[GRID][2][MAX_LINE_FILL + 1]
+    # what the gains above were computed for, so the next decision prepared in
+    # this buffer recomputes only the lines whose open squares or meteorite
+    # changed (the lookaheads prepare planets one placement apart)
+    int gains_round                      # -1: none yet (place_eval_init)
+    int gains_planet
+    double gains_w[3]                    # G_LINE_COMPLETE, G_LINE_FILL, G_LINE_CHANCE
     # Read for the terrains the depot's tiles show only (prepared for those):
     int shown                            # bit t: a depot tile shows terrain t
     int n_ecomp                          # energy: existing energy areas ...
@@ -122,6 +128,51 @@ cdef void line_gains(const Game_t* g, const Rules_t* R, const double* w, int med
             gain[met][n] = line_gain(n, rem, complete, unit, met, chance[met])
 
 
+cdef inline void place_eval_init(PlaceEval* e) noexcept nogil:
+    """A new evaluator buffer: nothing to reuse from it yet."""
+    e.gains_round = -1
+
+
+cdef inline bint gains_reusable(const Game_t* g, const double* w, int planet,
+                                const PlaceEval* e) noexcept nogil:
+    """Whether e's line gains were computed with the same round, planet (its
+    medals) and line weights: everything line_gains reads but the line."""
+    return (e.gains_round == g.round and e.gains_planet == planet
+            and e.gains_w[0] == w[G_LINE_COMPLETE] and e.gains_w[1] == w[G_LINE_FILL]
+            and e.gains_w[2] == w[G_LINE_CHANCE])
+
+
+cdef void prepare_line_gains(const Game_t* g, const Rules_t* R, const double* w,
+                             const Player_t* pl, PlaceEval* e) noexcept nogil:
+    """Open squares, meteorites and line gains of every row and column; a line
+    whose open squares and meteorite are those of the last decision prepared
+    in e keeps its gains (the same inputs give the same line_gains)."""
+    cdef bint reuse = gains_reusable(g, w, pl.planet, e)
+    cdef uint8_t row_was[GRID]
+    cdef uint8_t col_was[GRID]
+    cdef uint16_t mrows, mcols, rows_was = e.met_rows, cols_was = e.met_cols
+    cdef int i
+    if reuse:
+        memcpy(row_was, e.row_rem, GRID)
+        memcpy(col_was, e.col_rem, GRID)
+    open_line_squares(g, R, pl, e.row_rem, e.col_rem)
+    meteorite_lines(pl, &mrows, &mcols)
+    e.met_rows = mrows
+    e.met_cols = mcols
+    for i in range(GRID):
+        if not (reuse and e.row_rem[i] == row_was[i] and not ((mrows ^ rows_was) >> i) & 1):
+            line_gains(g, R, w, R.row_medal[pl.planet][i], e.row_rem[i], (mrows >> i) & 1,
+                       e.row_gain[i])
+        if not (reuse and e.col_rem[i] == col_was[i] and not ((mcols ^ cols_was) >> i) & 1):
+            line_gains(g, R, w, R.col_medal[pl.planet][i], e.col_rem[i], (mcols >> i) & 1,
+                       e.col_gain[i])
+    e.gains_round = g.round
+    e.gains_planet = pl.planet
+    e.gains_w[0] = w[G_LINE_COMPLETE]
+    e.gains_w[1] = w[G_LINE_FILL]
+    e.gains_w[2] = w[G_LINE_CHANCE]
+
+
 cdef int shown_terrains(const Game_t* g, const Rules_t* R, int p) noexcept nogil:
     """Terrains the tiles of p's pending placement show (every terrain for any
     other decision): what the evaluator prepares for one terrain (areas that
@@ -142,13 +193,12 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
     """Everything about the planet that does not depend on the candidate."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
-    cdef int t, y, x, pos
-    cdef uint16_t mrows, mcols
+    cdef int t, y, pos
     e.wide[0] = e.wide[1] = e.wide[GRID + 2] = e.wide[GRID + 3] = 0xFFFFFFFF  # off the board
     objective_incentives(g, R, w, p, &e.inc)
     shape_targets(g, R, w, p, &e.st)
     prepare_planet_terms(g, R, w, p, &e.pt)
-    open_line_squares(g, R, pl, e.row_rem, e.col_rem)
+    prepare_line_gains(g, R, w, pl, e)
     e.movable = movable_tracks(g, R, p)
     for t in range(N_TRACKS):
         e.track_val[t] = (track_value(g, R, w, p, t, 1, &e.inc)
@@ -159,18 +209,10 @@ cdef void prepare_place_eval(const Game_t* g, const Rules_t* R, const double* w,
         if (e.shown >> t) & 1:
             dilate(pl.terr[t], e.near_terr[t])
     e.energy_best = best_of(e.track_val, e.movable)
-    meteorite_lines(pl, &mrows, &mcols)
-    e.met_rows = mrows
-    e.met_cols = mcols
     for y in range(GRID):
         e.blocked[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
         e.wide[y + 2] = (<uint32_t>e.blocked[y] << 1) | NB_GUARD
         e.tokens_in_row[y] = pl.lifepod[y] | pl.rover_at[y]
-        line_gains(g, R, w, R.row_medal[pl.planet][y], e.row_rem[y], (mrows >> y) & 1,
-                   e.row_gain[y])
-    for x in range(GRID):
-        line_gains(g, R, w, R.col_medal[pl.planet][x], e.col_rem[x], (mcols >> x) & 1,
-                   e.col_gain[x])
     pos = pl.track[ROVER]
     e.rover_next = (pos < TOP and R.space[pl.corp][ROVER][pos + 1][SP_ROVER] != 0
                     and supply_rover(pl) >= 0 and grid_any(pl.lifepod))
