@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from placement_positions import mid_game_placements
 
 from pu_sim import Game, bots
 from pu_sim.bots import probes
@@ -384,3 +385,34 @@ def test_rover_distances_are_a_plain_search_over_the_planet(planet, corporation,
         data, pods, diagonal=tech > 0 and planet != "tartarus"
     )
     assert game.state.lifepod_distances(0) == expected
+
+
+@pytest.mark.parametrize("planets", [None, "petra", "oblivion"])
+def test_contact_counts_the_sides_touching_covered_or_off_grid_squares(planets):
+    """greedy's contact count (packed rows) against counting each tile square's
+    four sides by hand, for every legal placement of mid-game positions."""
+    checked = 0
+    for game in mid_game_placements(range(3), planets):
+        planet = game.planet_of(0)
+        occ = game.state.get_grid(0, "occ")
+        for move in game.legal_moves():
+            slot, o, x, y = (
+                (move >> 12) & 1,
+                (move >> 8) & 7,
+                move & 15,
+                (move >> 4) & 15,
+            )
+            tile = game.state.depot_tiles(0)[slot]
+            cells = set(placement_cells(game.rules, tile, o, x, y))
+            expected = sum(
+                (a + dx, b + dy) not in cells
+                and (
+                    not planet.is_grid(a + dx, b + dy)
+                    or bool((occ[b + dy] >> (a + dx)) & 1)
+                )
+                for a, b in cells
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            )
+            assert game.state.placement_contact(move) == expected, move
+            checked += 1
+    assert checked > 50

@@ -230,6 +230,19 @@ cdef class GameState:
         finally:
             free(e)
 
+    def placement_contact(self, uint32_t move):
+        """The sides of placement `move`'s tile that touch a covered or
+        off-grid square (greedy's contact feature, contact_sides)."""
+        cdef int slot = 0, o = 0, x = 0, y = 0, p = self.g.decider, n
+        cdef PlaceEval* e = self._placement_eval(move)
+        try:
+            unpack_place(move, &slot, &o, &x, &y)
+            n = contact_sides(
+                e, &self.rules.R.orient[depot_tile(&self.g, self.rules.R, p, slot)][o], x, y)
+        finally:
+            free(e)
+        return n
+
     def planet_keys(self, uint32_t move):
         """What the learned planet value reads (core/bots/greedy_ntuple.pxi) for the
         planet placement `move` of the pending decision leaves: its part of the

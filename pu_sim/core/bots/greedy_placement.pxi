@@ -594,23 +594,22 @@ cdef inline uint32_t wide_blocked(const PlaceEval* e, int y) noexcept nogil:
 cdef inline int contact_sides(const PlaceEval* e, const Orient_t* ori, int x,
                               int y) noexcept nogil:
     """Tile sides touching a covered or off-board square (the contact feature):
-    cheap enough to bound a placement before its rest, which counts it here too."""
-    cdef uint32_t above, here, below, f_above = 0, f_here, f_below
+    cheap enough to bound a placement before its rest, which counts it here too.
+    A legal placement covers free squares only, so no side between two of its
+    own squares touches a blocked one."""
+    cdef uint32_t above, here, below, f_here
     cdef int i, touch = 0
     above = wide_blocked(e, y - 1)
     here = wide_blocked(e, y)
-    f_here = <uint32_t>ori.rows[0] << (x + 1)
     for i in range(ori.h):
         below = wide_blocked(e, y + i + 1)
-        f_below = (<uint32_t>ori.rows[i + 1] << (x + 1)) if i + 1 < ori.h else 0
+        f_here = <uint32_t>ori.rows[i] << (x + 1)
         touch += (__builtin_popcount((f_here << 1) & here)
                   + __builtin_popcount((f_here >> 1) & here)
-                  + __builtin_popcount(f_here & above & ~f_above)
-                  + __builtin_popcount(f_here & below & ~f_below))
+                  + __builtin_popcount(f_here & above)
+                  + __builtin_popcount(f_here & below))
         above = here
         here = below
-        f_above = f_here
-        f_here = f_below
     return touch
 
 
