@@ -234,7 +234,8 @@ cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targ
                       double tv, const int* qx, const int* qy, int nq,
                       double* out) noexcept nogil:
     """out[i] = max(out[i], tv / (1 + rover distance from query i to a target));
-    the walk stops once every query square is reached."""
+    the walk stops once every query square is reached (a query at x < 0 asks
+    nothing)."""
     cdef RoverWalk r
     cdef int d = 0, i, left = nq
     cdef double cand
@@ -243,8 +244,11 @@ cdef void values_near(const Rules_t* R, const Player_t* pl, const uint16_t* targ
     cdef uint64_t asked[3]                 # the query squares, packed
     asked[0] = asked[1] = asked[2] = 0
     for i in range(nq):
-        done[i] = False
-        asked[qy[i] >> 2] |= <uint64_t>1 << (16 * (qy[i] & 3) + qx[i])
+        done[i] = qx[i] < 0
+        if done[i]:
+            left -= 1
+        else:
+            asked[qy[i] >> 2] |= <uint64_t>1 << (16 * (qy[i] & 3) + qx[i])
     while more and left > 0:
         if (r.front[0] & asked[0]) | (r.front[1] & asked[1]) | (r.front[2] & asked[2]):
             cand = tv / (1.0 + d)
@@ -287,9 +291,10 @@ cdef int greedy_rover_step(Game_t* g, const Rules_t* R, const double* w, int p,
     cdef Argmax a
     cdef double deliver[MAX_ROVER_QUERIES]
     cdef bint horizon = pl.corp == CORP_HORIZON
-    # queries: every rover's square (indices 0..MAX_ROVERS-1), then each destination
+    # queries: every rover's square (indices 0..MAX_ROVERS-1; none for a rover
+    # off the planet, which has no step), then each destination
     for r in range(MAX_ROVERS):
-        qx[r] = pl.rover_x[r] if pl.rover_status[r] == RV_PLANET else 0
+        qx[r] = pl.rover_x[r] if pl.rover_status[r] == RV_PLANET else -1
         qy[r] = pl.rover_y[r] if pl.rover_status[r] == RV_PLANET else 0
     nq = MAX_ROVERS
     for i in range(n):
