@@ -169,7 +169,7 @@ cdef class GameState:
         None where the bound does not apply)."""
         cdef double w[MAX_BOT_PARAMS]
         cdef TileEval tiles[2]
-        cdef int i, n, tile, p = self.g.decider, slot = 0, o = 0, x = 0, y = 0
+        cdef int i, n, p = self.g.decider, slot = 0, o = 0, x = 0, y = 0
         if self.g.decision != D_PLACE:
             raise ValueError("no placement decision is pending")
         if len(params) != MAX_BOT_PARAMS:
@@ -184,11 +184,7 @@ cdef class GameState:
         out = []
         try:
             prepare_place_eval(&self.g, self.rules.R, w, p, e)
-            for slot in range(2):
-                tile = depot_tile(&self.g, self.rules.R, p, slot)
-                if tile != NO_TILE:
-                    prepare_tile_eval(&self.g, self.rules.R, w, p, tile,
-                                      self.g.place_from_depot != 1, e, &tiles[slot])
+            prepare_depot_tiles(&self.g, self.rules.R, w, p, e, tiles)
             for i in range(n):
                 unpack_place(self.buf[i], &slot, &o, &x, &y)
                 out.append((

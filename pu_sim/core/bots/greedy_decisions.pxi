@@ -9,9 +9,10 @@ cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEv
                                  int* touch) noexcept nogil:
     """placement_rows' bound on the rest with the tile's sides touching counted
     exactly (contact_sides) instead of all of them (w[G_CONTACT] > 0); the count
-    goes to `touch`, for placement_rest."""
+    goes to `touch` (counted once: -1 until then), for placement_rest."""
     cdef const Orient_t* ori = &R.orient[t.tile][o]
-    touch[0] = contact_sides(e, ori, x, y)
+    if touch[0] < 0:
+        touch[0] = contact_sides(e, ori, x, y)
     return bound + w[G_CONTACT] * (touch[0] - ori.perimeter)
 
 
@@ -95,7 +96,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     with the fitted or learned placement values or a lookahead, greedy's best
     few are kept (keep_best_placements: best bound first) and re-ranked first."""
     cdef const Player_t* pl = &g.pl[p]
-    cdef int i, tile, touch, slot = 0, o = 0, x = 0, y = 0
+    cdef int i, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
     cdef PlaceTopK top, seeds
     cdef KeptBounds kb                   # kept mode: each move's bounds
@@ -103,13 +104,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef double rest_upper
     cdef bint cheap
     cdef uint32_t group
-    cdef bint resources = g.place_from_depot != 1
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
     cdef bint keep = (w[G_PLACE_FIT] != 0 or w[G_NTUPLE] != 0 or look_ahead or chain)
-    for slot in range(2):
-        tile = depot_tile(g, R, p, slot)
-        if tile != NO_TILE:
-            prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
+    prepare_depot_tiles(g, R, w, p, e, tiles)
     group = -1
     top.n = 0
     # the learned value was fitted on the best NEXT_FIT_K (ntuple_values.py)
@@ -169,10 +166,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if argmax_hopeless(a, v + bound):
             continue
         if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
-                a, v + (bound + w[G_CONTACT] * (
-                    touch - R.orient[tiles[slot].tile][o].perimeter) if touch >= 0
-                        else contact_bound(R, w, &tiles[slot], o, x, y, e, bound,
-                                           &touch)))):
+                a, v + contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch))):
             continue                           # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)

@@ -391,6 +391,12 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
         st.n += 1
 
 
+cdef inline bint target_rows_missed(const ShapeTargets* st, int k, int y,
+                                    int h) noexcept nogil:
+    """Rows y..y+h-1 hold no square of target k's window."""
+    return y > st.hi[k] or y + h <= st.lo[k]
+
+
 cdef double shape_value(const ShapeTargets* st, int ta, int tb, const uint16_t* fa,
                         const uint16_t* fb, int y, int h) noexcept nogil:
     """What a placement (part footprints fa, fb on rows y..y+h-1) adds to the targets."""
@@ -400,7 +406,7 @@ cdef double shape_value(const ShapeTargets* st, int ta, int tb, const uint16_t* 
     cdef const uint16_t* other
     cdef double v = 0.0
     for k in range(st.n):
-        if y > st.hi[k] or y + h <= st.lo[k]:    # no square of the target: n_in = n_bad = 0
+        if target_rows_missed(st, k, y, h):     # no square of the target: n_in = n_bad = 0
             if not st.area[k]:
                 v += st.gain[k][0]
             continue

@@ -316,6 +316,18 @@ cdef void prepare_tile_eval(const Game_t* g, const Rules_t* R, const double* w, 
     prepare_cols_bound(R, w, e, t)
 
 
+cdef void prepare_depot_tiles(const Game_t* g, const Rules_t* R, const double* w, int p,
+                              const PlaceEval* e, TileEval* tiles) noexcept nogil:
+    """prepare_tile_eval for each of p's depot tiles (tiles[slot]; a slot
+    without a tile is left as it is)."""
+    cdef int slot, tile
+    cdef bint resources = g.place_from_depot != 1
+    for slot in range(2):
+        tile = depot_tile(g, R, p, slot)
+        if tile != NO_TILE:
+            prepare_tile_eval(g, R, w, p, tile, resources, e, &tiles[slot])
+
+
 cdef void prepare_cols_bound(const Rules_t* R, const double* w, const PlaceEval* e,
                              TileEval* t) noexcept nogil:
     """The per-tile parts of placement_cols_bound: each term of placement_cols
@@ -366,7 +378,7 @@ cdef inline double shape_bound(const ShapeTargets* st, const TileEval* t, int y,
     cdef int k
     cdef double v = 0.0
     for k in range(st.n):
-        if y > st.hi[k] or y + h <= st.lo[k]:
+        if target_rows_missed(st, k, y, h):
             if not st.area[k]:
                 v += st.gain[k][0]
         else:
