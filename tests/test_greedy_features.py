@@ -142,7 +142,11 @@ def test_a_rectangle_card_pulls_civ_into_the_almost_full_window(rules):
         ), part
     # the bound that prunes before the columns allows the completing move its 5
     bounds = game.state.placement_column_bounds(SHAPE_ONLY.vector())
-    assert all(b is not None and b >= v - 1e-9 for v, b in bounds)
+    assert all(b is not None and b >= v - 1e-9 for v, b, _ in bounds)
+    # valued instead of bounded, the shape term takes back the medals the bound
+    # allows the placements on the target's rows that do not complete it
+    assert all(b + 1e-9 >= s >= v - 1e-9 for v, b, s in bounds)
+    assert sum(b - s > 4.0 for _, b, s in bounds) >= len(bounds) // 5
 
 
 def test_an_area_card_pulls_civ_toward_its_biggest_area(rules):
@@ -315,10 +319,13 @@ def test_column_bound_is_never_below_the_column_value(players, seed):
     while not game.is_terminal:
         if game.decision == "place":
             for k, params in enumerate(draws):
-                for value, bound in game.state.placement_column_bounds(params):
+                for value, bound, shaped in game.state.placement_column_bounds(params):
                     if bound is None:
                         continue
-                    assert bound >= value - 1e-9, (game.fields()["round"], value, bound)
+                    at = (game.fields()["round"], value, bound, shaped)
+                    assert bound >= value - 1e-9, at
+                    # the shape term valued: still a bound, never a looser one
+                    assert bound + 1e-9 >= shaped >= value - 1e-9, at
                     bounded += 1
                     if k == 0:
                         tuned_gaps.append(bound - value)

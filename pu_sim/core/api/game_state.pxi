@@ -164,11 +164,13 @@ cdef class GameState:
 
     def placement_column_bounds(self, params):
         """For each legal placement (legal_moves() order), greedy's column part
-        of its value under weights `params` (placement_cols) and the cheap upper
-        bound the bot prunes with before valuing it (placement_cols_bound;
-        None where the bound does not apply)."""
+        of its value under weights `params` (placement_cols), the cheap upper
+        bound the bot prunes with before valuing it (placement_cols_bound) and
+        the same bound with the shape targets valued (placement_cols_bound_shaped;
+        both None where the bounds do not apply)."""
         cdef double w[MAX_BOT_PARAMS]
         cdef TileEval tiles[2]
+        cdef double value
         cdef int i, n, p = self.g.decider, slot = 0, o = 0, x = 0, y = 0
         if self.g.decision != D_PLACE:
             raise ValueError("no placement decision is pending")
@@ -187,10 +189,17 @@ cdef class GameState:
             prepare_depot_tiles(&self.g, self.rules.R, w, p, e, tiles)
             for i in range(n):
                 unpack_place(self.buf[i], &slot, &o, &x, &y)
+                value = placement_cols(self.rules.R, w, &self.g.pl[p], &tiles[slot], o, x, y, e)
+                if not tiles[slot].cols_bound_on:
+                    out.append((value, None, None))
+                    continue
                 out.append((
-                    placement_cols(self.rules.R, w, &self.g.pl[p], &tiles[slot], o, x, y, e),
-                    placement_cols_bound(self.rules.R, &tiles[slot], o, x, y, e)
-                    if tiles[slot].cols_bound_on else None))
+                    value,
+                    placement_cols_bound(self.rules.R, &tiles[slot], o, x, y, e),
+                    placement_cols_bound_shaped(
+                        &tiles[slot], placement_shape(self.rules.R, &tiles[slot], o, x, y, e),
+                        column_gains(&self.rules.R.orient[tiles[slot].tile][o], &tiles[slot],
+                                     x, e))))
         finally:
             free(e)
         return out

@@ -5,15 +5,10 @@
 # so the generator draws exactly as one body did.
 
 cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEval* t,
-                                 int o, int x, int y, const PlaceEval* e, double bound,
-                                 int* touch) noexcept nogil:
-    """placement_rows' bound on the rest with the tile's sides touching counted
-    exactly (contact_sides) instead of all of them (w[G_CONTACT] > 0); the count
-    goes to `touch` (counted once: -1 until then), for placement_rest."""
-    cdef const Orient_t* ori = &R.orient[t.tile][o]
-    if touch[0] < 0:
-        touch[0] = contact_sides(e, ori, x, y)
-    return bound + w[G_CONTACT] * (touch[0] - ori.perimeter)
+                                 int o, double bound, int touch) noexcept nogil:
+    """placement_rows' bound on the rest with the tile's `touch` touching sides
+    counted exactly (contact_sides) instead of all of them (w[G_CONTACT] > 0)."""
+    return bound + w[G_CONTACT] * (touch - R.orient[t.tile][o].perimeter)
 
 
 cdef struct KeptBounds:
@@ -21,7 +16,7 @@ cdef struct KeptBounds:
     double* part                         # rows, plus the columns unless owed
     double* upper                        # an upper bound of its full value
     double* rest_upper                   # the bound on its rest (exact contact)
-    int* touches                         # its touching sides (or -1)
+    int* touches                         # its touching sides
     uint8_t* cols_owed                   # part lacks placement_cols (bounded instead)
 
 
@@ -101,9 +96,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef PlaceTopK top, seeds
     cdef KeptBounds kb                   # kept mode: each move's bounds
     cdef double v, bound = 0.0, best_fit, row_value = 0.0, row_upper = 0.0, upper_cols = 0.0
-    cdef double rest_upper
-    cdef bint cheap
+    cdef double rest_upper, col_gains, shape = 0.0
+    cdef bint cheap, shape_known
     cdef uint32_t group
+    cdef uint64_t group_contact = 0      # contact_sides of the group's columns
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
     cdef bint keep = (w[G_PLACE_FIT] != 0 or w[G_NTUPLE] != 0 or look_ahead or chain)
     prepare_depot_tiles(g, R, w, p, e, tiles)
@@ -132,22 +128,30 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
             group = moves[i] >> 4
             row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
+            group_contact = contact_by_column(e, &R.orient[tiles[slot].tile][o], y)
             if tiles[slot].cols_bound_on and scores == NULL:
                 row_upper = row_value + cols_bound_in_rows(R, &tiles[slot], o, y, e)
-        touch = -1                             # counted when it can prune
+        touch = <int>((group_contact >> (5 * x)) & 31)
         cheap = tiles[slot].cols_bound_on and scores == NULL  # placement_cols_bound prunes
+        shape_known = False
         if cheap:
-            upper_cols = row_upper + column_gains(&R.orient[tiles[slot].tile][o],
-                                                  &tiles[slot], x, e)
+            col_gains = column_gains(&R.orient[tiles[slot].tile][o], &tiles[slot], x, e)
+            upper_cols = row_upper + col_gains
             if not keep:
                 if argmax_hopeless(a, upper_cols + bound):
                     continue
-                if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
-                        a, upper_cols + contact_bound(R, w, &tiles[slot], o, x, y, e, bound,
-                                                      &touch))):
-                    continue
+                if w[G_CONTACT] > 0 and a.noise == 0:
+                    rest_upper = contact_bound(R, w, &tiles[slot], o, bound, touch)
+                    if argmax_hopeless(a, upper_cols + rest_upper):
+                        continue
+                    if e.st.n:                 # the loosest bounded term, valued first
+                        shape = placement_shape(R, &tiles[slot], o, x, y, e)
+                        if argmax_hopeless(a, row_value + rest_upper + placement_cols_bound_shaped(
+                                &tiles[slot], shape, col_gains)):
+                            continue
+                        shape_known = True
         if keep and scores == NULL:            # valued in full below, best bound first
-            rest_upper = (contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch)
+            rest_upper = (contact_bound(R, w, &tiles[slot], o, bound, touch)
                           if w[G_CONTACT] > 0 else bound)
             kb.rest_upper[i] = rest_upper
             kb.touches[i] = touch
@@ -157,7 +161,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             kb.upper[i] = (upper_cols if cheap else kb.part[i]) + rest_upper
             topk_offer(&seeds, i, kb.upper[i])
             continue
-        v = row_value + placement_cols(R, w, pl, &tiles[slot], o, x, y, e)
+        v = row_value + (placement_cols_after(R, w, pl, &tiles[slot], o, x, y, e, shape)
+                         if shape_known else placement_cols(R, w, pl, &tiles[slot], o, x, y, e))
         if keep:                               # keep the best few, every one in full
             v += placement_rest(R, w, &tiles[slot], o, x, y, e, -1e300, touch)
             scores[i] = v
@@ -166,7 +171,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         if argmax_hopeless(a, v + bound):
             continue
         if (w[G_CONTACT] > 0 and a.noise == 0 and argmax_hopeless(
-                a, v + contact_bound(R, w, &tiles[slot], o, x, y, e, bound, &touch))):
+                a, v + contact_bound(R, w, &tiles[slot], o, bound, touch))):
             continue                           # the exact contact: still hopeless
         v += placement_rest(R, w, &tiles[slot], o, x, y, e,
                             argmax_cutoff(a, v) if w[G_POCKET] > 0 else -1e300, touch)

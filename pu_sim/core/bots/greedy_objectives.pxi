@@ -18,6 +18,8 @@ cdef struct Incentive:
     int ice_left                 # open ice squares a no-uncovered-ice card still has
     double chance_w              # medals per unit of objective chance (G_OBJECTIVE_CHANCE)
     int chance_round             # the round the chances are read at (after this one)
+    int rects_checked            # bit i: private card i is a rectangle checked here ...
+    int rects_met                # ... and met (shape_targets reads them)
 
 
 cdef inline void incentive_zero(Incentive* inc) noexcept nogil:
@@ -37,6 +39,8 @@ cdef inline void incentive_zero(Incentive* inc) noexcept nogil:
     inc.ice_left = 0
     inc.chance_w = 0.0
     inc.chance_round = 1
+    inc.rects_checked = 0
+    inc.rects_met = 0
 
 
 cdef inline void add_item_incentive(Incentive* inc, int item, double v) noexcept nogil:
@@ -193,7 +197,10 @@ cdef void objective_incentives(const Game_t* g, const Rules_t* R, const double* 
         # a met card stops pulling: tracks, collections and ice fade by themselves,
         # a rectangle is cheap to check; an icon-rich area keeps its small pull
         if kind == OC_HAS_SOLID_RECTANGLE:
-            if not objective_met(g, R, p, card):
+            inc.rects_checked |= 1 << i
+            if objective_met(g, R, p, card):
+                inc.rects_met |= 1 << i
+            else:
                 inc.cluster[o[1]] += 0.08 * W
         elif kind == OC_HAS_TERRAIN_AREA_WITH_RESOURCES:
             inc.cluster[o[1]] += 0.06 * W
@@ -331,9 +338,19 @@ cdef int best_window(const uint16_t* terrain, const uint16_t* bad, const uint16_
     return best
 
 
+cdef inline bint private_met(const Game_t* g, const Rules_t* R, int p, int i,
+                             const Incentive* inc) noexcept nogil:
+    """Whether player p meets private card i, read from inc where
+    objective_incentives checked it (a rectangle's check is the costly one)."""
+    if (inc.rects_checked >> i) & 1:
+        return (inc.rects_met >> i) & 1
+    return objective_met(g, R, p, g.pl[p].priv[i])
+
+
 cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int p,
-                        ShapeTargets* st) noexcept nogil:
-    """One target per unmet rectangle or area card of player p (G_SHAPE scales)."""
+                        const Incentive* inc, ShapeTargets* st) noexcept nogil:
+    """One target per unmet rectangle or area card of player p (G_SHAPE scales;
+    inc: objective_incentives' for this decision)."""
     cdef const Player_t* pl = &g.pl[p]
     cdef const uint16_t* grid = R.pmask[pl.planet][PM_GRID]
     cdef const uint8_t* o
@@ -348,7 +365,7 @@ cdef void shape_targets(const Game_t* g, const Rules_t* R, const double* w, int 
             break
         o = R.obj_private[pl.priv[i]]
         if ((o[0] != OC_HAS_SOLID_RECTANGLE and o[0] != OC_HAS_TERRAIN_AREA_WITH_RESOURCES)
-                or objective_met(g, R, p, pl.priv[i])):
+                or private_met(g, R, p, i, inc)):
             continue
         t = o[1]
         k = st.n
