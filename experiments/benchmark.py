@@ -4,8 +4,10 @@ Measures, on one core: games per second and microseconds per decision for the
 random and greedy bots at 1, 2, 4 and 6 players and for the search bot solo at
 two budgets; the scaling from 1 to 2 workers; and the peak memory of a
 10,000-game batch.  Wall time is noisy on a shared machine, so every figure is
-the best of a few repeats; for regression hunting compare instruction counts
-under ``valgrind --tool=callgrind``.
+the best of a few repeats, and the rows short of the search bot's are timed in
+rounds over all of them (a burst of other work then slows one repeat of many
+rows, not every repeat of one); for regression hunting compare instruction
+counts under ``valgrind --tool=callgrind``.
 
 Then the runner end to end (``pu_sim.simulation.runner.run``: simulation, Parquet parts,
 manifest), each run in a fresh process so its peak memory is its own: threads
@@ -93,15 +95,21 @@ SMOKE_SEARCH_BOTS = ("search-8",)
 
 
 def games_per_second(
-    bot: str | BotSpec, players: int, games: int, repeats: int, boards: str = "base"
+    bot: str | BotSpec,
+    players: int,
+    games: int,
+    repeats: int,
+    boards: str = "base",
+    first: int = 0,
 ) -> dict[str, Any]:
-    """Best-of-`repeats` speed of one GIL-free core call on this thread."""
+    """Best-of-`repeats` speed of one GIL-free core call on this thread
+    (repeat r plays games r * games onward, from r = first)."""
     bot = SEARCH_BOTS.get(bot, bot) if isinstance(bot, str) else bot
     table = TableSetup(players=players, bots=bot, **BOARDS[boards])
     spec = table.lower(load_rules().data)
     root = RootSeed(entropy=0, k0=1, k1=2)  # the core key these figures always used
     best = float("inf")
-    for r in range(repeats):
+    for r in range(first, first + repeats):
         start = time.perf_counter()
         out = play_range(spec, root, r * games, games)
         best = min(best, time.perf_counter() - start)
@@ -116,6 +124,27 @@ def games_per_second(
         "us_per_decision": best / games / decisions * 1e6,
         "mean_score": float(out["score"].mean()),
     }
+
+
+def interleaved_rows(
+    cells: list[tuple[str, int, str, int]], repeats: int
+) -> list[dict[str, Any]]:
+    """Each cell's best of `repeats` runs, taken in rounds over all the cells:
+    a burst of other work on this shared machine then slows one run of many
+    rows, not every run of one row.  Decisions and mean score are the last
+    round's games (repeat r plays the same games as in a row-by-row pass).
+    A cell is (bot, players, boards, games a run)."""
+    rows: list[dict[str, Any]] = []
+    for r in range(repeats):
+        for k, (bot, players, boards, games) in enumerate(cells):
+            row = games_per_second(bot, players, games, 1, boards, first=r)
+            if r == 0:
+                rows.append(row)
+                continue
+            best = max(rows[k]["games_per_s"], row["games_per_s"])
+            per_decision = 1e6 / best / row["decisions_per_game"]
+            rows[k] = {**row, "games_per_s": best, "us_per_decision": per_decision}
+    return rows
 
 
 def probe_speed(games: int, repeats: int) -> dict[str, Any]:
@@ -455,7 +484,6 @@ def main() -> None:
              "search-64-tuned": 4}  # fmt: skip
     probe_games = 2_000 if args.smoke else 60_000
     probe_runs = [probe_speed(probe_games, 1 if args.smoke else 2)]
-    speed = []
     cells = [(bot, players, "base") for bot in ("random", "greedy")
              for players in (1, 2, 4, 6)]  # fmt: skip
     cells += [
@@ -466,13 +494,20 @@ def main() -> None:
     # a smoke run times one game of the cheapest search bot (the others run the
     # same code for longer: search-64-tuned takes ~25 s a game)
     searched = SMOKE_SEARCH_BOTS if args.smoke else tuple(SEARCH_BOTS)
-    cells += [(bot, 1, "base") for bot in searched]
-    for bot, players, boards in cells:
+    searches = [(bot, 1, "base") for bot in searched]
+
+    def games_for(bot: str, players: int) -> int:
         least = (1 if args.smoke else 2) if bot in SEARCH_BOTS else 20
-        games = max(least, int(sizes[bot] * scale / players))
-        row = games_per_second(bot, players, games, repeats, boards)
-        speed.append(row)
-        print(f"{bot:>6} {players}p {boards:>4}: {row['games_per_s']:9,.0f} games/s  "
+        return max(least, int(sizes[bot] * scale / players))
+
+    # the quick rows in rounds (interleaved_rows); each search row on its own
+    speed = [
+        *interleaved_rows([(b, p, k, games_for(b, p)) for b, p, k in cells], repeats),
+        *(games_per_second(b, p, games_for(b, p), repeats, k) for b, p, k in searches),
+    ]
+    for row in speed:
+        print(f"{row['bot']:>6} {row['players']}p {row['boards']:>4}: "
+              f"{row['games_per_s']:9,.0f} games/s  "
               f"{row['us_per_decision']:6.2f} us/decision", flush=True)  # fmt: skip
     probe_runs.append(probe_speed(probe_games, 1 if args.smoke else 2))
     probe = max(probe_runs, key=lambda r: r.get("games_per_s", 0.0))
