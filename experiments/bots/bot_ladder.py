@@ -34,10 +34,12 @@ class Config:
     n_boot: int = 400  # bootstrap resamples of the ratings
 
 
-# smoke: three bots (random, greedy, search at budget 2 on greedy's defaults)
+# smoke: four bots (random, the learned and the tuned greedy, search at budget 2
+# on greedy's defaults)
 SMOKE = {
     "n_games": 2, "solo_games": 4, "n_boot": 20,
-    "bots": (bots.random(), bots.greedy(), bots.search("search-2", 2, 2)),
+    "bots": (bots.random(), bots.parse(lad.LEARNED), bots.parse(lad.TUNED),
+             bots.search("search-2", 2, 2)),
 }  # fmt: skip
 
 

@@ -1,9 +1,10 @@
 """The bot ladder: bots rated against each other, and their solo scores.
 
-The bots: random, greedy (default weights), greedy_tuned (the preset) and the
-search bot at two budgets, both with greedy_tuned's weights
-(``bots.search(budget=B, width=2, **PRESETS["greedy_tuned"])``: the rollouts
-play the tuned greedy too).
+The bots: random, greedy (default weights), greedy_fast (greedy_tuned's
+weights without its lookaheads, plus the learned planet value), greedy_tuned
+(the preset) and the search bot at two budgets, both with greedy_tuned's
+weights (``bots.search(budget=B, width=2, **PRESETS["greedy_tuned"])``: the
+rollouts play the tuned greedy too).
 
 Ladder: 3-player games of the base game, every seat on the base board
 (Universal Coalition on KSB-4156), so board luck plays no part.  Every 3-subset
@@ -12,11 +13,12 @@ game i of every run deals the same setup, so each subset plays each setup with
 every bot in every seat once (seat order cancels) and the subsets meet on
 identical setups.  Three players rather than four because the search bot's
 rollouts play every seat: a 3-player game costs it about half of a 4-player
-one, so the same CPU buys more games, and every pair of bots still meets in 3
-of the 10 subsets.  Ratings: Plackett-Luce on the finishing orders (bootstrap
-over games), also on the Elo scale (400 / ln 10 per unit of log-strength), and
-a head-to-head table (share of games bot A finished ahead of bot B, ties half,
-Wilson intervals) beside the share the Plackett-Luce ratings predict.
+one, so the same CPU buys more games, and every pair of bots still meets in
+several subsets (4 of the 20 with six bots).  Ratings: Plackett-Luce on the
+finishing orders (bootstrap over games), also on the Elo scale (400 / ln 10
+per unit of log-strength), and a head-to-head table (share of games bot A
+finished ahead of bot B, ties half, Wilson intervals) beside the share the
+Plackett-Luce ratings predict.
 
 Solo: every bot on the base game with a balanced event deck (7 green, 7
 orange, 6 red: target 59) on the same seed, so the scores are paired game by
@@ -50,6 +52,7 @@ STUDY = "bot_ladder"
 CORPORATION, PLANET = "universal_coalition", "ksb_4156"  # the base game
 BALANCED_DECK = (7, 7, 6)  # green, orange, red: the rulebook's target is 59
 TUNED = "greedy_tuned"
+LEARNED = "greedy_fast"  # the fast bot with the learned planet value
 
 Config = Any  # the script's Config: bots, players, n_games, seed, solo_games, n_boot
 
@@ -62,8 +65,11 @@ def searcher(budget: int, width: int = 2) -> BotSpec:
 
 
 def ladder_bots(budgets: tuple[int, int]) -> tuple[BotSpec, ...]:
-    """random, greedy, greedy_tuned and search at the two budgets, weakest first."""
-    return (bots.random(), bots.greedy(), bots.parse(TUNED),
+    """The ladder's bots, weakest first by their solo means.
+
+    random, greedy, greedy_fast, greedy_tuned and search at the two budgets.
+    """
+    return (bots.random(), bots.greedy(), bots.parse(LEARNED), bots.parse(TUNED),
             *(searcher(b) for b in budgets))  # fmt: skip
 
 

@@ -15,7 +15,7 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.ladder import TUNED, Ladder, sort_bots
+from pu_sim.bots.fitting.ladder import LEARNED, TUNED, Ladder, sort_bots
 from pu_sim.report import plots
 from pu_sim.report.markdown import frame_table
 from pu_sim.report.runs import run_info
@@ -108,6 +108,10 @@ def bot_description(bot: BotSpec) -> str:
     if bot.kind == "search":
         return (f"search, budget {bot.params['budget']:g}, width "
                 f"{bot.params['width']:g}, greedy_tuned weights")  # fmt: skip
+    if bot.kind == "greedy" and bot.label == LEARNED:
+        return ("greedy_tuned's weights without its lookaheads and endgame chain, "
+                "plus the learned planet value (`ntuple` "
+                f"{bot.params['ntuple']:g})")  # fmt: skip
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
     return "uniform over legal moves"
@@ -174,6 +178,18 @@ def headlines(ladder: Ladder) -> list[str]:
         f"land in the rulebook's bottom row ('{bottom.removeprefix('band ')}': 11 "
         "or more short)."
     )
+    if LEARNED in order and TUNED in order and (LEARNED, TUNED) in h:
+        d = s[LEARNED]
+        headlines.append(
+            f"**The learned bot against its targets** ({LEARNED}, its planet "
+            f"value fitted to rollouts): solo {d[f'vs {TUNED}']:+.2f} "
+            f"[{d['diff_lower']:+.2f}, {d['diff_upper']:+.2f}] points against "
+            f"{TUNED}, paired on the same {c.solo_games:,} seeds (target: +3); "
+            f"ahead of {TUNED} in {pct(h[LEARNED, TUNED])}% of their "
+            f"{h[LEARNED, TUNED]['n']} {c.players}-player games (target: 60%).  "
+            "Its speed against the target of 100 solo and 100 4-player games/s on "
+            "one core is in the benchmark (reports/benchmark/)."
+        )
     headlines.append(
         "**Speed** (solo, from the run manifests, "
         f"{ladder.jobs} worker(s); worker time, the runner's per-run overhead "
