@@ -428,8 +428,8 @@ cdef inline double placement_cols_bound_shaped(const TileEval* t, double shape,
     return t.cols_other_ub + shape + col_gains
 
 
-cdef double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
-                           int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
+cdef inline double placement_rows(const Rules_t* R, const double* w, const TileEval* t, int o,
+                                  int y, const PlaceEval* e, double* rest_bound) noexcept nogil:
     """The part of a placement's score shared by every column x of one (tile,
     orientation, row) group: fixed resources and size, the rows it fills, and an
     upper bound of what placement_rest() can still add (branch and bound)."""

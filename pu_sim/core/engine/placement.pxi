@@ -244,23 +244,32 @@ cdef inline int gen_placements(const Game_t* g, const Rules_t* R, int p, int til
                                int tile1, int level, uint32_t* out) noexcept nogil:
     """Every legal placement of the player's depot tiles at a level, as moves."""
     cdef PlaceCtx c
-    cdef uint16_t legal[8][GRID]
-    cdef int n = 0, slot, tile, o, y
-    cdef uint16_t bits
+    cdef int n = 0, slot, tile, o
     place_ctx(g, R, p, level, False, &c)
     for slot in range(2):
         tile = tile0 if slot == 0 else tile1
         if tile == NO_TILE:
             continue
-        if tile_legal_rows(g, R, p, tile, &c, legal) == 0:
-            continue
         for o in range(R.tile_n_orient[tile]):
-            for y in range(GRID):
-                bits = legal[o][y]
-                while bits:
-                    out[n] = pack_place(slot, o, __builtin_ctz(bits), y)
-                    n += 1
-                    bits &= bits - 1
+            n += orientation_moves(R, &R.orient[tile][o], R.tile_ta[tile], R.tile_tb[tile],
+                                   &c, pack_place(slot, o, 0, 0), out + n)
+    return n
+
+
+cdef inline int orientation_moves(const Rules_t* R, const Orient_t* o, int ta, int tb,
+                                  const PlaceCtx* c, uint32_t base,
+                                  uint32_t* out) noexcept nogil:
+    """The moves (base: slot and orientation packed) of orientation o's legal
+    anchors, in row then column order, straight from fit_rows4's words: bit
+    16 j + x of anchor rows y0.. is the move base + 16 (y0 + j) + x."""
+    cdef int y0, n = 0
+    cdef uint64_t fit
+    for y0 in range(0, GRID + 1 - o.h, 4):
+        fit = fit_rows4(R, o, ta, tb, c, y0)
+        while fit:
+            out[n] = base + <uint32_t>(16 * y0 + __builtin_ctzll(fit))
+            n += 1
+            fit &= fit - 1
     return n
 
 
