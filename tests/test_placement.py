@@ -259,3 +259,22 @@ def test_patch_squares_follow_pl1_pl2_pl4(rules):
     # with tech L1 anywhere uncovered
     game.set_tracks(0, {"tech": 3})
     assert len(game.state.patch_squares(0)) == 96 - 2
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_placement_moves_come_in_slot_orientation_row_column_order(seed):
+    """greedy values a (slot, orientation, row) group's shared terms once, so
+    the legal placements must come grouped that way: as packed moves
+    (slot << 12 | o << 8 | y << 4 | x) they strictly increase, on every planet."""
+    from pu_sim import Game
+
+    game = Game(players=2, corporations="random", planets="random", seed=seed,
+                bots="greedy")  # fmt: skip
+    checked = 0
+    while not game.is_terminal:
+        if game.decision == "place":
+            moves = game.legal_moves()
+            assert moves == sorted(set(moves)), moves
+            checked += 1
+        game.step()
+    assert checked >= 30
