@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from slow_placement import slow_placements
 
+from pu_sim import Game
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
@@ -266,8 +267,6 @@ def test_placement_moves_come_in_slot_orientation_row_column_order(seed):
     """greedy values a (slot, orientation, row) group's shared terms once, so
     the legal placements must come grouped that way: as packed moves
     (slot << 12 | o << 8 | y << 4 | x) they strictly increase, on every planet."""
-    from pu_sim import Game
-
     game = Game(players=2, corporations="random", planets="random", seed=seed,
                 bots="greedy")  # fmt: skip
     checked = 0

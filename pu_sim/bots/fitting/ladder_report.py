@@ -178,7 +178,7 @@ def headlines(ladder: Ladder) -> list[str]:
         f"land in the rulebook's bottom row ('{bottom.removeprefix('band ')}': 11 "
         "or more short)."
     )
-    if LEARNED in order and TUNED in order and (LEARNED, TUNED) in h:
+    if (LEARNED, TUNED) in h:  # both on the ladder
         d = s[LEARNED]
         headlines.append(
             f"**The learned bot against its targets** ({LEARNED}, its planet "

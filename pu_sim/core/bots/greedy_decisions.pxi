@@ -98,10 +98,11 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef double v, bound = 0.0, best_fit, row_value = 0.0, row_upper = 0.0, upper_cols = 0.0
     cdef double rest_upper, col_gains, shape = 0.0
     cdef bint cheap, shape_known
-    cdef uint32_t group, tile_o = 0xFFFFFFFF  # the (slot, o) x_gains holds (none yet)
+    cdef uint32_t group
     cdef uint64_t group_contact = 0      # contact_sides of the group's columns
-    # column_gains by x for one (slot, o): every row y of it shares them, since
-    # a column's gain reads the tile's squares in it and its meteorite, not y
+    # column_gains by x for the group's (slot, o): every row y of it shares
+    # them, since a column's gain reads the tile's squares in it and its
+    # meteorite, not y
     cdef double x_gains[GRID]
     cdef uint16_t x_known = 0            # bit x: x_gains[x] is valued
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
@@ -130,6 +131,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     for i in range(n):
         unpack_place(moves[i], &slot, &o, &x, &y)
         if (moves[i] >> 4) != group:           # moves come grouped by slot, o, y
+            if (moves[i] >> 8) != (group >> 4):  # a new (slot, o): no x_gains yet
+                x_known = 0
             group = moves[i] >> 4
             row_value = placement_rows(R, w, &tiles[slot], o, y, e, &bound)
             group_contact = contact_by_column(e, &R.orient[tiles[slot].tile][o], y)
@@ -139,9 +142,6 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         cheap = tiles[slot].cols_bound_on and scores == NULL  # placement_cols_bound prunes
         shape_known = False
         if cheap:
-            if (moves[i] >> 8) != tile_o:
-                tile_o = moves[i] >> 8
-                x_known = 0
             if not (x_known >> x) & 1:
                 x_gains[x] = column_gains(&R.orient[tiles[slot].tile][o], &tiles[slot], x, e)
                 x_known |= 1 << x
