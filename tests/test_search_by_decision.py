@@ -6,6 +6,7 @@ from __future__ import annotations
 from experiment_scripts import load
 
 import pu_sim
+from pu_sim.bots import probes
 from pu_sim.bots.fitting import search_by_decision as sbd
 from pu_sim.game import Game
 from pu_sim.report.manifest import read_report_manifest
@@ -44,3 +45,24 @@ def test_a_searched_group_changes_play_and_the_smoke_report(tmp_path):
     assert [g["group"] for g in data["groups"]] == list(script.SMOKE["groups"])
     assert "| place |" in (out / "README.md").read_text()
     assert script.Config().groups == tuple(sbd.GROUPS)  # the full study: every group
+
+
+def test_seat_outcomes_are_margin_over_the_best_opponent_and_share_beaten():
+    margin, ahead = sbd.seat_outcomes([[50, 40, 55], [60, 60, 30], [70, 10, 20]])
+    assert margin.tolist() == [-5, 0, 50]
+    assert ahead.tolist() == [0.5, 0.75, 1.0]
+
+
+def test_with_more_players_only_seat_0_searches_on_its_margin():
+    """Unsearched 3-player games are simulate()'s; a searched group changes
+    seat 0's play, valued by rollout_margin (its score minus the best other)."""
+    frame = pu_sim.simulate(3, players=3, bots="greedy", seed=5)
+    plain = [sbd.play_scores("greedy", "none", i, 5, players=3) for i in range(3)]
+    by_game = frame.sort("game_id", "seat")["score"].cast(float).to_list()
+    assert [s for game in plain for s in game] == by_game
+    searched = [sbd.play_scores("greedy", "place", i, 5, players=3) for i in range(3)]
+    assert searched != plain
+    game = Game(players=3, bots="greedy", seed=5)
+    move = game.legal_moves()[0]
+    own = probes.rollout_value(game, move, 2, 0)
+    assert probes.rollout_margin(game, move, 2, 0) < own  # others score too

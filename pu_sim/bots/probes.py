@@ -85,6 +85,26 @@ def rollout_value(
     )
 
 
+def rollout_margin(
+    game: Game, move: int, rollouts: int, first_stream: int, seat: int = 0
+) -> float:
+    """Mean over ``rollouts`` streams of `seat`'s score minus the best opponent's.
+
+    How the search bot values a move with more players (common random numbers
+    as in :func:`rollout_value`).
+    """
+    players = len(game.scores())
+    margins = []
+    for j in range(rollouts):
+        state = game.state.determinized(seat, first_stream + j)
+        state.apply(move)
+        state.play_out()
+        scores = [int(state.player_fields(p)["score"]) for p in range(players)]
+        own = scores.pop(seat)
+        margins.append(own - max(scores))
+    return float(np.mean(margins))
+
+
 def play_reading_rounds(
     game: Game, read: Callable[[Any], T]
 ) -> tuple[list[tuple[int, T]], T]:
