@@ -99,7 +99,15 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
     assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
     assert preset["next_fit"] == 0.75 and preset["next_fit_deep"] == 0.5
     assert preset["noise"] == 0.0
-    for later in ("next_fit_deep", "end_chain", "end_rounds", "ntuple", "look_width"):
+    for later in (
+        "next_fit_deep",
+        "end_chain",
+        "end_rounds",
+        "ntuple",
+        "look_width",
+        "rotation_fit",
+        "rotation_deny",
+    ):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)
 

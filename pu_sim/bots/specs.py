@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 43
+MAX_BOT_PARAMS = 45
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -73,15 +73,17 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "end_rounds": 0.0,  # the end chain runs when at most this many rounds remain
         "ntuple": 0.0,  # per unit of the learned planet value (re-ranks greedy's best)
         "look_width": 12.0,  # greedy-best placements the lookaheads start from (1-12)
+        "rotation_fit": 0.0,  # commander: 1 values rotations by its depot's placements
+        "rotation_deny": 0.0,  # ... minus this x the other players' mean depot value
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (40, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (41, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (42, 1.0),  # share of the budget away from placements and tracks
+        "budget": (42, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (43, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (44, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.

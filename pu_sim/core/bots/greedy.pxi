@@ -52,6 +52,8 @@ cpdef enum:
     G_END_ROUNDS = 37       # ... when at most this many rounds remain (greedy_end_chain.pxi)
     G_NTUPLE = 38           # per unit of the learned planet value (greedy_ntuple.pxi)
     G_LOOK_WIDTH = 39       # greedy-best placements the lookaheads start from (next_fit)
+    G_ROTATION_FIT = 40     # a rotation by its depots' best placements (greedy_rotation.pxi)
+    G_ROTATION_DENY = 41    # ... minus this x the other players' mean depot value
 
 cdef enum:
-    N_GREEDY = 40
+    N_GREEDY = 42

@@ -365,9 +365,12 @@ cdef inline void offer_rover_squares(Game_t* g, const Rules_t* R, const double* 
 
 cdef inline void offer_rotations(Game_t* g, const Rules_t* R, const double* w, int p,
                                  const uint32_t* moves, int n, Argmax* a) noexcept nogil:
-    """D_ROTATION: each station rotation by the better tile it brings this player."""
+    """D_ROTATION: each station rotation by the better tile it brings this player
+    (with w[G_ROTATION_FIT], by its depots' placements: greedy_rotation.pxi)."""
     cdef int i, saved = g.rotation
     cdef double small, large
+    if w[G_ROTATION_FIT] != 0 and offer_fitted_rotations(g, R, w, p, moves, n, a):
+        return
     for i in range(n):
         g.rotation = <uint8_t>moves[i]
         small = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0))
