@@ -8,6 +8,7 @@ from experiment_scripts import load
 import pu_sim
 from pu_sim.bots import probes
 from pu_sim.bots.fitting import search_by_decision as sbd
+from pu_sim.bots.fitting.common import seat_outcomes
 from pu_sim.game import Game
 from pu_sim.report.manifest import read_report_manifest
 
@@ -48,9 +49,13 @@ def test_a_searched_group_changes_play_and_the_smoke_report(tmp_path):
 
 
 def test_seat_outcomes_are_margin_over_the_best_opponent_and_share_beaten():
-    margin, ahead = sbd.seat_outcomes([[50, 40, 55], [60, 60, 30], [70, 10, 20]])
+    scores = [[50, 40, 55], [60, 60, 30], [70, 10, 20]]
+    margin, ahead = seat_outcomes(scores)
     assert margin.tolist() == [-5, 0, 50]
     assert ahead.tolist() == [0.5, 0.75, 1.0]
+    margin, ahead = seat_outcomes(scores, seat=2)  # any seat against the rest
+    assert margin.tolist() == [5, -30, -50]
+    assert ahead.tolist() == [1.0, 0.0, 0.5]
 
 
 def test_with_more_players_only_seat_0_searches_on_its_margin():

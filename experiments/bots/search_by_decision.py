@@ -23,7 +23,7 @@ from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim.bots.fitting import search_by_decision as sbd
-from pu_sim.bots.fitting.common import start
+from pu_sim.bots.fitting.common import seat_outcomes, start
 
 STUDY = "search_by_decision"
 GROUPS = tuple(sbd.GROUPS)
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         scores = {group: s[:, 0] for group, s in seat_scores.items()}
         ahead = None
     else:
-        outcomes = {group: sbd.seat_outcomes(s) for group, s in seat_scores.items()}
+        outcomes = {group: seat_outcomes(s) for group, s in seat_scores.items()}
         scores = {group: margin for group, (margin, _) in outcomes.items()}
         ahead = {group: share for group, (_, share) in outcomes.items()}
     results = {

@@ -54,16 +54,21 @@ def track_context(game: Game, p: int = 0) -> list[float]:
     return game.state.track_context(p)  # type: ignore[no-any-return]
 
 
-def rollout_scores(game: Game, move: int, stream: int, seat: int = 0) -> dict[str, int]:
-    """`seat`'s final score breakdown after `move`, the bots playing to the end.
+def _played_out(game: Game, move: int, stream: int, seat: int) -> Any:
+    """The game after `move`, the bots playing to the end.
 
     What `seat` cannot see is redealt from `stream` first (as the search bot
-    does), so the value uses public information only.
+    does), so what is read from it uses public information only.
     """
     state = game.state.determinized(seat, stream)
     state.apply(move)
     state.play_out()
-    fields = state.player_fields(seat)
+    return state
+
+
+def rollout_scores(game: Game, move: int, stream: int, seat: int = 0) -> dict[str, int]:
+    """`seat`'s final score breakdown after `move` (:func:`_played_out`)."""
+    fields = _played_out(game, move, stream, seat).player_fields(seat)
     return {k: int(fields[k]) for k in SCORE_KEYS}
 
 
@@ -96,9 +101,7 @@ def rollout_margin(
     players = len(game.scores())
     margins = []
     for j in range(rollouts):
-        state = game.state.determinized(seat, first_stream + j)
-        state.apply(move)
-        state.play_out()
+        state = _played_out(game, move, first_stream + j, seat)
         scores = [int(state.player_fields(p)["score"]) for p in range(players)]
         own = scores.pop(seat)
         margins.append(own - max(scores))

@@ -241,6 +241,19 @@ def paired(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[float, float]:
     return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
 
 
+def seat_outcomes(scores: npt.ArrayLike, seat: int = 0) -> tuple[Floats, Floats]:
+    """Per game (rows: games, columns: seats): `seat`'s margin and share beaten.
+
+    Its score minus the best opponent's, and the share of opponents it finished
+    ahead of (ties half).
+    """
+    s = np.asarray(scores, np.float64)
+    own, others = s[:, seat], np.delete(s, seat, axis=1)
+    margin = own - others.max(axis=1)
+    ahead = ((own[:, None] > others) + 0.5 * (own[:, None] == others)).mean(axis=1)
+    return margin, ahead
+
+
 def play_records(
     setup: TableSetup, n_games: int, seed: int, first_game: int = 0
 ) -> npt.NDArray[np.void]:

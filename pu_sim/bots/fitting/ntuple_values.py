@@ -42,7 +42,7 @@ from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import BotSpec, fitted, probes
 from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.bots.fitting.common import paired
+from pu_sim.bots.fitting.common import paired, seat_outcomes
 from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
 from pu_sim.game import Game
 from pu_sim.rules import load_rules
@@ -317,11 +317,8 @@ def three_player_row(
     for k in range(3):
         seats = [tuned, tuned, tuned]
         seats[k] = learned
-        scores = base_game_scores(seats, n, seed, jobs, tables)
-        own = scores[:, [k]]
-        others = np.delete(scores, k, axis=1)
-        ahead += ((own > others) + 0.5 * (own == others)).sum(1)
-    per_setup = ahead / 6
+        ahead += seat_outcomes(base_game_scores(seats, n, seed, jobs, tables), k)[1]
+    per_setup = ahead / 3
     half = 1.96 * per_setup.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
     return {"bot": learned.label, "against": tuned.label, "setups": n,
             "ahead": float(per_setup.mean()), "half_width": float(half)}  # fmt: skip

@@ -87,19 +87,6 @@ def play(preset: str, group: str, index: int, seed: int) -> float:
     return play_scores(preset, group, index, seed)[0]
 
 
-def seat_outcomes(scores: npt.ArrayLike) -> tuple[Floats, Floats]:
-    """Per game (rows: games, columns: seats): seat 0's margin and share beaten.
-
-    Its score minus the best opponent's, and the share of opponents it finished
-    ahead of (ties half).
-    """
-    s = np.asarray(scores, np.float64)
-    own, others = s[:, 0], s[:, 1:]
-    margin = own - others.max(axis=1)
-    ahead = ((own[:, None] > others) + 0.5 * (own[:, None] == others)).mean(axis=1)
-    return margin, ahead
-
-
 def group_rows(
     scores: Mapping[str, Floats],
     groups: Sequence[str] = tuple(GROUPS),

@@ -109,9 +109,15 @@ cdef bint tiles_after(Game_t* a, const Rules_t* R, int p, uint32_t move,
 
 cdef bint next_placement(Game_t* a, const Rules_t* R, int p, NextFitScratch* s,
                          int* n) noexcept nogil:
-    """Turn the station and open p's next placement: its legal moves in
-    s.moves, their count in n.  False when there is none."""
+    """Turn the station and open p's next placement (open_placement)."""
     a.rotation = turned_clockwise(a.rotation)       # SS-6, as next round will
+    return open_placement(a, R, p, s, n)
+
+
+cdef bint open_placement(Game_t* a, const Rules_t* R, int p, NextFitScratch* s,
+                         int* n) noexcept nogil:
+    """Open p's placement from the depot in front of it: its legal moves in
+    s.moves, their count in n.  False when there is none."""
     if depot_tile(a, R, p, 0) == NO_TILE and depot_tile(a, R, p, 1) == NO_TILE:
         return False
     start_player_draft(a, R, p)

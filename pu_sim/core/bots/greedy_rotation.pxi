@@ -23,15 +23,8 @@ cdef double depot_best_value(const Game_t* g, const Rules_t* R, int q, uint8_t r
     cdef double value = 0.0
     memcpy(a, g, sizeof(Game_t))
     a.rotation = rotation
-    if depot_tile(a, R, q, 0) == NO_TILE and depot_tile(a, R, q, 1) == NO_TILE:
-        return 0.0
-    start_player_draft(a, R, q)
-    if a.decision != D_PLACE or a.decider != q:    # no legal placement: no_place
-        return 0.0
-    n = legal_moves(a, R, s.moves)
-    if n == 0:
-        return 0.0
-    greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &value)
+    if open_placement(a, R, q, s, &n):
+        greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &value)
     return value
 
 
@@ -52,6 +45,7 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     cdef double net[STATION_ORIENTATIONS]
     cdef bint kept[STATION_ORIENTATIONS]
     cdef double deny, floor = 1e300, top = -1e300
+    cdef bint denies = w[G_ROTATION_DENY] != 0 and others > 0
     s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
     if s == NULL or n > STATION_ORIENTATIONS:
         free(s)
@@ -71,8 +65,8 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
         for q in range(n):
             if own[q] > own[i] or (own[q] == own[i] and q < i):
                 k += 1
-        kept[i] = k < ROTATION_DENY_WIDTH or w[G_ROTATION_DENY] == 0 or others == 0
-        if kept[i] and w[G_ROTATION_DENY] != 0 and others > 0:
+        kept[i] = k < ROTATION_DENY_WIDTH or not denies
+        if kept[i] and denies:
             deny = 0.0
             for q in range(g.n_players):
                 if q != p:
