@@ -98,3 +98,18 @@ def test_the_commanders_choice_changes_only_where_rotations_are_chosen():
         fitted = probes.greedy_values(game, on)
         changed += int(np.argmax(plain) != np.argmax(fitted))
     assert changed >= 1
+
+
+@pytest.mark.parametrize(("players", "deny"), [(3, 1.0), (4, 0.0), (4, 1.0)])
+def test_pruned_choice_is_the_choice_valuing_every_depot(players, deny):
+    """Choosing, the commander's depots are pruned against the rotations kept so
+    far; scoring mode values every depot exactly.  The rotation played is the
+    best of the exact values (ties: the first)."""
+    bot = bots.greedy("fit", **{**TUNED, "rotation_fit": 1.0, "rotation_deny": deny})
+    decisions = 0
+    for seed in range(6, 10):
+        for game in rotation_decisions(players, seed, bot):
+            exact = np.asarray(probes.greedy_values(game, bot))
+            assert game.bot_move() == game.legal_moves()[int(np.argmax(exact))]
+            decisions += 1
+    assert decisions >= 40

@@ -15,16 +15,21 @@
 # the depot of the event that lets the player turn the station (SS-7).
 
 cdef double depot_best_value(const Game_t* g, const Rules_t* R, int q, uint8_t rotation,
-                             NextFitScratch* s) noexcept nogil:
+                             NextFitScratch* s, double floor=-1e300) noexcept nogil:
     """Greedy's best placement value (s.w) for player q from the depot
-    `rotation` puts in front of q; 0 when none of its tiles can be placed."""
+    `rotation` puts in front of q; 0 when none of its tiles can be placed.
+    Placements that cannot reach `floor` are pruned: when none does, the value
+    returned is below the floor (not the best one's)."""
     cdef Game_t* a = &s.after
     cdef int n
     cdef double value = 0.0
+    cdef Argmax am
     memcpy(a, g, sizeof(Game_t))
     a.rotation = rotation
     if open_placement(a, R, q, s, &n):
-        greedy_eval(a, R, s.w, s.moves, n, NULL, &s.e, &value)
+        argmax_init(&am, 0.0, NULL, True)          # greedy_eval's mode with `best`
+        argmax_floor(&am, floor)
+        greedy_on_planet(a, R, s.w, q, s.moves, n, NULL, &s.e, &value, &am, NO_SEED)
     return value
 
 
@@ -38,14 +43,26 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     """D_ROTATION by w[G_ROTATION_FIT] x (p's depot value - w[G_ROTATION_DENY]
     x the other players' mean), the others valued only for the
     ROTATION_DENY_WIDTH rotations best for p (ties: the first), the rest
-    offered below them; False (nothing offered) without memory."""
+    offered below them in their order, without ties; False (nothing offered)
+    without memory.
+
+    Why it is cheaper than valuing every depot: when choosing, p's depots are
+    valued best sketch first (offer_rotations' tile_quick_value), each pruned
+    against the worst rotation kept so far (without the deny, the best), so
+    a depot that cannot be kept stops at its bounds.  The kept ones are
+    valued exactly, so the choice is the one valuing every depot in full;
+    scoring mode (the search bot's ordering) values every depot exactly."""
     cdef NextFitScratch* s
-    cdef int i, k, q, others = g.n_players - 1
+    cdef int i, j, k, q, others = g.n_players - 1, saved = g.rotation
     cdef double own[STATION_ORIENTATIONS]
     cdef double net[STATION_ORIENTATIONS]
-    cdef bint kept[STATION_ORIENTATIONS]
-    cdef double deny, floor = 1e300, top = -1e300
+    cdef double sketch[STATION_ORIENTATIONS]
+    cdef int order[STATION_ORIENTATIONS]
+    cdef int rank[STATION_ORIENTATIONS]
+    cdef double deny, floor = 1e300
     cdef bint denies = w[G_ROTATION_DENY] != 0 and others > 0
+    cdef bint prunes = a.scores == NULL and w[G_ROTATION_FIT] > 0
+    cdef int width = ROTATION_DENY_WIDTH if denies else (1 if prunes else n)
     s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
     if s == NULL or n > STATION_ORIENTATIONS:
         free(s)
@@ -57,28 +74,55 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     s.w[G_NTUPLE] = 0.0
     s.w[G_NEXT_FIT] = 0.0           # one-ply, as at 3+ players (solo: event 79's turn)
     s.w[G_END_CHAIN] = 0.0
+    for i in range(n):              # best sketch first (stable), so the floor rises early
+        g.rotation = <uint8_t>moves[i]
+        sketch[i] = max(tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0)),
+                        tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1)))
+        j = i
+        while j > 0 and sketch[order[j - 1]] < sketch[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    g.rotation = <uint8_t>saved
+    for j in range(n):
+        i = order[j]
+        own[i] = w[G_ROTATION_FIT] * depot_best_value(
+            g, R, p, <uint8_t>moves[i], s,
+            kth_largest(own, order, j, width) / w[G_ROTATION_FIT] if prunes else -1e300)
     for i in range(n):
-        own[i] = w[G_ROTATION_FIT] * depot_best_value(g, R, p, <uint8_t>moves[i], s)
-    for i in range(n):
-        # kept: fewer than ROTATION_DENY_WIDTH options rank above i
+        # kept: fewer than `width` options rank above i (a pruned value is
+        # below every kept one, so it is never counted above one)
         k = 0
         for q in range(n):
             if own[q] > own[i] or (own[q] == own[i] and q < i):
                 k += 1
-        kept[i] = k < ROTATION_DENY_WIDTH or not denies
-        if kept[i] and denies:
+        rank[i] = k
+        net[i] = own[i]
+        if k < width and denies:
             deny = 0.0
             for q in range(g.n_players):
                 if q != p:
                     deny += depot_best_value(g, R, q, <uint8_t>moves[i], s)
-            net[i] = own[i] - w[G_ROTATION_FIT] * w[G_ROTATION_DENY] * deny / others
-        else:
-            net[i] = own[i]
-        if kept[i]:
+            net[i] -= w[G_ROTATION_FIT] * w[G_ROTATION_DENY] * deny / others
+        if k < width:
             floor = min(floor, net[i])
-            top = max(top, own[i])
-    # the rotations not kept rank below every kept one, in their own order
     for i in range(n):
-        argmax_offer(a, g, i, net[i] if kept[i] else floor - 1.0 - (top - own[i]))
+        argmax_offer(a, g, i, net[i] if rank[i] < width else floor - rank[i])
     free(s)
     return True
+
+
+cdef inline double kth_largest(const double* v, const int* index, int m,
+                               int k) noexcept nogil:
+    """The k-th largest of v[index[0..m)]; -1e300 when m < k (nothing to prune by)."""
+    cdef int i, q, above
+    if m < k:
+        return -1e300
+    for i in range(m):
+        above = 0
+        for q in range(m):
+            if v[index[q]] > v[index[i]] or (v[index[q]] == v[index[i]] and q < i):
+                above += 1
+        if above == k - 1:
+            return v[index[i]]
+    return -1e300
