@@ -15,7 +15,8 @@ from pu_sim.bots import probes
 from pu_sim.game import Game
 
 DENY_WIDTH = int(CONSTANTS["ROTATION_DENY_WIDTH"])
-TUNED = bots.PRESETS["greedy_tuned"]
+# greedy_tuned with the rotation valued by its tiles' sketch (as before the rule)
+TUNED = {**bots.PRESETS["greedy_tuned"], "rotation_fit": 0.0, "rotation_deny": 0.0}
 # the depots' placements are valued without the placement re-rankings
 DEPOT = bots.greedy("depot", **{**TUNED, "place_fit": 0.0, "ntuple": 0.0})
 

@@ -151,6 +151,12 @@ _TUNED: Mapping[str, float] = MappingProxyType(
         # on paired solo games (1.7-2.5 alike)
         "end_chain": 2.0,
         "end_rounds": 5.0,
+        # the commander's rotation by the depots it deals (3+ players; solo:
+        # event 79): one seat with it among seats without finished ahead of
+        # 70.3% of its opponents at 3 players, 64.6% at 4, 59.5% at 6 (paired
+        # base games, every seat order); deny 0.75-1.5 play alike
+        "rotation_fit": 1.0,
+        "rotation_deny": 1.0,
     }
 )
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
@@ -159,7 +165,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # against three default seats), then fitted to rollouts of solo games with
         # random corporations and planets
         "greedy_tuned": _TUNED,
-        # greedy_tuned's one-ply play (no depot lookaheads, no endgame chain)
+        # greedy_tuned's one-ply play (no depot lookaheads, no endgame chain;
+        # the commander's rotation as greedy_tuned's)
         # plus the learned planet value at 0.5 (reports/bots/ntuple_values):
         # +0.67 solo points over the same bot without it on paired games
         "greedy_fast": MappingProxyType(
