@@ -79,7 +79,7 @@ LADDER = (bots.random(), bots.greedy())
 class Config:
     """Sizes are multiples of ``n_games`` (balance games per player count)."""
 
-    n_games: int = 3_000  # 8 min 43 s on 2 cores (2026-11-27); 4,000 took about 11
+    n_games: int = 3_000  # 2 min 52 s on 2 cores (2026-11-29, `pu-sim study`)
     seed: int = 20240611
     bot: BotSpec = STRONG
     second: BotSpec = SECOND
