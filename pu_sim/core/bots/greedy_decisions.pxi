@@ -367,16 +367,24 @@ cdef inline void offer_rotations(Game_t* g, const Rules_t* R, const double* w, i
                                  const uint32_t* moves, int n, Argmax* a) noexcept nogil:
     """D_ROTATION: each station rotation by the better tile it brings this player
     (with w[G_ROTATION_FIT], by its depots' placements: greedy_rotation.pxi)."""
-    cdef int i, saved = g.rotation
-    cdef double small, large
+    cdef int i
     if w[G_ROTATION_FIT] != 0 and offer_fitted_rotations(g, R, w, p, moves, n, a):
         return
     for i in range(n):
-        g.rotation = <uint8_t>moves[i]
-        small = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0))
-        large = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1))
-        argmax_offer(a, g, i, small if small > large else large)
-    g.rotation = <uint8_t>saved
+        argmax_offer(a, g, i, rotation_sketch(g, R, w, p, <uint8_t>moves[i]))
+
+
+cdef inline double rotation_sketch(Game_t* g, const Rules_t* R, const double* w, int p,
+                                   uint8_t rotation) noexcept nogil:
+    """The better of the two tiles `rotation` brings p, by tile_quick_value (a
+    placement-free sketch: resources and size); g.rotation is left as it was."""
+    cdef uint8_t saved = g.rotation
+    cdef double small, large
+    g.rotation = rotation
+    small = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0))
+    large = tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1))
+    g.rotation = saved
+    return small if small > large else large
 
 
 cdef inline double line_meteorites_value(const Player_t* pl, const Rules_t* R,

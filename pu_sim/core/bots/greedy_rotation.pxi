@@ -47,13 +47,13 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     without memory.
 
     Why it is cheaper than valuing every depot: when choosing, p's depots are
-    valued best sketch first (offer_rotations' tile_quick_value), each pruned
+    valued best sketch first (rotation_sketch), each pruned
     against the worst rotation kept so far (without the deny, the best), so
     a depot that cannot be kept stops at its bounds.  The kept ones are
     valued exactly, so the choice is the one valuing every depot in full;
     scoring mode (the search bot's ordering) values every depot exactly."""
     cdef NextFitScratch* s
-    cdef int i, j, k, q, others = g.n_players - 1, saved = g.rotation
+    cdef int i, j, k, q, others = g.n_players - 1
     cdef double own[STATION_ORIENTATIONS]
     cdef double net[STATION_ORIENTATIONS]
     cdef double sketch[STATION_ORIENTATIONS]
@@ -75,15 +75,12 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     s.w[G_NEXT_FIT] = 0.0           # one-ply, as at 3+ players (solo: event 79's turn)
     s.w[G_END_CHAIN] = 0.0
     for i in range(n):              # best sketch first (stable), so the floor rises early
-        g.rotation = <uint8_t>moves[i]
-        sketch[i] = max(tile_quick_value(g, R, w, p, depot_tile(g, R, p, 0)),
-                        tile_quick_value(g, R, w, p, depot_tile(g, R, p, 1)))
+        sketch[i] = rotation_sketch(g, R, w, p, <uint8_t>moves[i])
         j = i
         while j > 0 and sketch[order[j - 1]] < sketch[i]:
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
-    g.rotation = <uint8_t>saved
     for j in range(n):
         i = order[j]
         own[i] = w[G_ROTATION_FIT] * depot_best_value(
