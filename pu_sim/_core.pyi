@@ -75,6 +75,9 @@ class GameState:
     def greedy_values(
         self, params: Sequence[float] | npt.NDArray[np.float64]
     ) -> list[float]: ...
+    def rotation_round_outcomes(
+        self, params: Sequence[float] | npt.NDArray[np.float64]
+    ) -> dict[str, Any]: ...
     def placement_column_bounds(
         self, params: Sequence[float] | npt.NDArray[np.float64]
     ) -> list[tuple[float, float | None]]: ...

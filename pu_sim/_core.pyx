@@ -60,6 +60,7 @@ include "core/bots/greedy_decisions.pxi"
 include "core/bots/greedy_next_fit.pxi"
 include "core/bots/greedy_end_chain.pxi"
 include "core/bots/greedy_rotation.pxi"
+include "core/bots/greedy_rotation_round.pxi"
 include "core/bots/greedy_place_fit.pxi"
 include "core/bots/greedy_ntuple.pxi"
 include "core/bots/greedy_track_fit.pxi"
@@ -117,6 +118,8 @@ CONSTANTS = {
     "NTUPLE_PHASES": NTUPLE_PHASES, "NTUPLE_ROUND_SPAN": NTUPLE_ROUND_SPAN,
     "NTUPLE_PATTERNS": NTUPLE_PATTERNS, "NTUPLE_LINE_FREE": NTUPLE_LINE_FREE,
     "NTUPLE_WINDOWS": NTUPLE_WINDOWS,
+    "ROTATION_ROUND_BUCKETS": ROTATION_ROUND_BUCKETS,
+    "ROTATION_ROUND_FEATURES": ROTATION_ROUND_FEATURES,
     "N_PLACE_FEATURES": N_PLACE_FEATURES, "MAX_NBR": MAX_NBR, "MAX_TECH": MAX_TECH,
     "TRACK_FIT_POSITIONS": TRACK_FIT_POSITIONS, "TRACK_FIT_PHASES": TRACK_FIT_PHASES,
     "TRACK_FIT_ROUNDS": TRACK_FIT_ROUNDS, "TRACK_FIT_CONTEXT": TRACK_FIT_CONTEXT,

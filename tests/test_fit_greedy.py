@@ -107,6 +107,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
         "look_width",
         "rotation_fit",
         "rotation_deny",
+        "rotation_round",
     ):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)

@@ -330,7 +330,7 @@ def test_column_bound_is_never_below_the_column_value(players, seed):
                     if k == 0:
                         tuned_gaps.append(bound - value)
         game.step()
-    assert bounded > 2000
+    assert bounded > 1500  # enough placements checked
     # informative enough to prune: within a few points for most placements
     assert float(np.median(tuned_gaps)) < 3.0
 

@@ -1,9 +1,9 @@
 """The greedy bot's fitted tables: run-time data files, read and written here only.
 
-Six tables of measured or rollout-fitted numbers steer the greedy bot (the
+Seven tables of measured or rollout-fitted numbers steer the greedy bot (the
 track values, the placement values, the line and objective chances, the
-objectives' base rates, the learned planet value).  Each is a file pair in
-``pu_sim/data/fitted/``:
+objectives' base rates, the learned planet and rotation values).  Each is a
+file pair in ``pu_sim/data/fitted/``:
 ``<name>.npz`` holds the arrays, ``<name>.toml`` says how they were made (the
 command, the seed, the engine version, the date) and what every axis means.
 The rules load them into the compiled core at run time
@@ -26,7 +26,7 @@ Examples
 >>> sorted(fitted.TABLES)[:3]
 ['line_chance', 'ntuple', 'objective_chance']
 >>> len(fitted.TABLES)
-6
+7
 """
 
 from __future__ import annotations
@@ -222,6 +222,28 @@ TABLES: Mapping[str, Layout] = {
             "meteorite": "0: the line holds no meteorite, 1: it holds one (it "
             "cannot score, ME-2)",
             "free": "the line's free grid squares 0..12",
+        },
+    ),
+    "rotation_round": Layout(
+        description=(
+            "Learned value of the commander's station rotation (3+ players), "
+            "fitted within decisions to rollouts of its best rotations: per part of "
+            "the game, coefficients of the depot rule's value (greedy's units), "
+            "the commander's score once the round it deals is played out and "
+            "the other players' mean score then "
+            "(pu_sim/core/bots/greedy_rotation_round.pxi, weight rotation_round)."
+        ),
+        arrays={
+            "coef": (
+                Axis("round", "ROTATION_ROUND_BUCKETS"),
+                Axis("feature", "ROTATION_ROUND_FEATURES"),
+            )
+        },
+        axes={
+            "round": "the round 1-5, 6-10, 11-14, 15-17, 18-19, 20+ (a game ends "
+            "about round 20 at any player count)",
+            "feature": "the depot rule's value (rotation_fit, rotation_deny), "
+            "the commander's score after the round, the others' mean score after it",
         },
     ),
 }
@@ -425,6 +447,7 @@ def core_arrays(
         "objective_rate": np.asarray(tables["objective_rate"]["rate"], np.float64),
         "ntuple_window": np.asarray(tables["ntuple"]["window"], np.float64),
         "ntuple_line": np.asarray(tables["ntuple"]["line"], np.float64),
+        "rotation_round": np.asarray(tables["rotation_round"]["coef"], np.float64),
     }
 
 

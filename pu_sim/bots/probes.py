@@ -91,20 +91,29 @@ def rollout_value(
 
 
 def rollout_margin(
-    game: Game, move: int, rollouts: int, first_stream: int, seat: int = 0
+    game: Game,
+    move: int,
+    rollouts: int,
+    first_stream: int,
+    seat: int = 0,
+    versus: str = "best",
 ) -> float:
     """Mean over ``rollouts`` streams of `seat`'s score minus the best opponent's.
 
     How the search bot values a move with more players (common random numbers
-    as in :func:`rollout_value`).
+    as in :func:`rollout_value`); ``versus="mean"``: minus the opponents' mean.
     """
+    if versus not in ("best", "mean"):
+        raise ValueError(f"versus {versus!r}: choose 'best' or 'mean'")
     players = len(game.scores())
-    margins = []
+    margins: list[float] = []
     for j in range(rollouts):
         state = _played_out(game, move, first_stream + j, seat)
-        scores = [int(state.player_fields(p)["score"]) for p in range(players)]
+        scores = [float(state.player_fields(p)["score"]) for p in range(players)]
         own = scores.pop(seat)
-        margins.append(own - max(scores))
+        margins.append(
+            own - (max(scores) if versus == "best" else float(np.mean(scores)))
+        )
     return float(np.mean(margins))
 
 

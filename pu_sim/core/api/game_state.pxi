@@ -162,6 +162,41 @@ cdef class GameState:
         finally:
             free(scores)
 
+    def rotation_round_outcomes(self, params):
+        """The learned rotation value's reading of the pending commander's
+        rotation (core/bots/greedy_rotation_round.pxi): its table row
+        ("bucket") and, for each legal rotation, the commander's score and the
+        other players' mean score once the round it deals is played out
+        ("outcomes": greedy with weights `params` for every seat, on the redeal
+        the bot uses: determinized(decider, "seed")); draws nothing from the
+        game's generator."""
+        cdef int i, n
+        cdef double own = 0.0, others = 0.0
+        cdef Rng_t copy = self.g.rng
+        if len(params) != MAX_BOT_PARAMS:
+            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+        if self.g.decision != D_ROTATION or self.g.n_players < 3:
+            raise ValueError("no commander's rotation (3+ players) is pending")
+        n = legal_moves(&self.g, self.rules.R, self.buf)
+        cdef uint64_t seed = rng_next(&copy)
+        cdef NextFitScratch* s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
+        if s == NULL:
+            raise MemoryError()
+        try:
+            place_eval_init(&s.e)
+            for i in range(MAX_BOT_PARAMS):
+                s.w[i] = params[i]
+            s.w[G_ROTATION_ROUND] = 0.0
+            out = []
+            for i in range(n):
+                round_outcome(&self.g, self.rules.R, self.g.decider, self.buf[i], seed,
+                              s, &own, &others)
+                out.append((own, others))
+            return {"bucket": rotation_round_bucket(&self.g), "seed": seed,
+                    "outcomes": out}
+        finally:
+            free(s)
+
     def placement_column_bounds(self, params):
         """For each legal placement (legal_moves() order), greedy's column part
         of its value under weights `params` (placement_cols), the cheap upper

@@ -30,6 +30,8 @@ cdef enum:
     NTUPLE_ROUND_SPAN = 7
     NTUPLE_PATTERNS = 512      # covered-or-off squares of a 3x3 window, bit 3*row+col
     NTUPLE_LINE_FREE = 13      # free squares of a row or column 0..12
+    ROTATION_ROUND_BUCKETS = 6  # rounds 1-5, 6-10, 11-14, 15-17, 18-19, 20+
+    ROTATION_ROUND_FEATURES = 3  # the depot rule's value, own score, the others' mean
 
 
 cdef struct FittedTables_t:
@@ -49,6 +51,8 @@ cdef struct FittedTables_t:
     double ntuple_window[NTUPLE_PHASES][NTUPLE_PATTERNS]
     # [part of the game][meteorite][free squares]: ... of each row and column
     double ntuple_line[NTUPLE_PHASES][2][NTUPLE_LINE_FREE]
+    # [part of the game by round][feature]: the learned rotation value's coefficients
+    double rotation_round[ROTATION_ROUND_BUCKETS][ROTATION_ROUND_FEATURES]
 
 
 cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
@@ -68,6 +72,8 @@ cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
           NTUPLE_PHASES * NTUPLE_PATTERNS)
     _fill(arrays, "ntuple_line", f.ntuple_line, np.float64,
           NTUPLE_PHASES * 2 * NTUPLE_LINE_FREE)
+    _fill(arrays, "rotation_round", f.rotation_round, np.float64,
+          ROTATION_ROUND_BUCKETS * ROTATION_ROUND_FEATURES)
 
 
 cdef object _copy_doubles(const void* src, tuple shape):
@@ -93,4 +99,6 @@ cdef dict fitted_arrays(const FittedTables_t* f):
         "objective_rate": _copy_doubles(f.objective_rate, (N_OBJECTIVES,)),
         "ntuple_window": _copy_doubles(f.ntuple_window, (NTUPLE_PHASES, NTUPLE_PATTERNS)),
         "ntuple_line": _copy_doubles(f.ntuple_line, (NTUPLE_PHASES, 2, NTUPLE_LINE_FREE)),
+        "rotation_round": _copy_doubles(
+            f.rotation_round, (ROTATION_ROUND_BUCKETS, ROTATION_ROUND_FEATURES)),
     }

@@ -54,6 +54,7 @@ cpdef enum:
     G_LOOK_WIDTH = 39       # greedy-best placements the lookaheads start from (next_fit)
     G_ROTATION_FIT = 40     # a rotation by its depots' best placements (greedy_rotation.pxi)
     G_ROTATION_DENY = 41    # ... minus this x the other players' mean depot value
+    G_ROTATION_ROUND = 42   # x the learned value of the round a rotation deals (rotation_round)
 
 cdef enum:
-    N_GREEDY = 42
+    N_GREEDY = 43

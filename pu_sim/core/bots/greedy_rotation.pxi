@@ -61,7 +61,9 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     cdef int rank[STATION_ORIENTATIONS]
     cdef double deny, floor = 1e300
     cdef bint denies = w[G_ROTATION_DENY] != 0 and others > 0
-    cdef bint prunes = a.scores == NULL and w[G_ROTATION_FIT] > 0
+    # the learned value (greedy_rotation_round.pxi) reads every depot's exact value
+    cdef bint learned = w[G_ROTATION_ROUND] != 0 and g.n_players >= 3
+    cdef bint prunes = a.scores == NULL and w[G_ROTATION_FIT] > 0 and not learned
     cdef int width = ROTATION_DENY_WIDTH if denies else (1 if prunes else n)
     s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
     if s == NULL or n > STATION_ORIENTATIONS:
@@ -104,7 +106,13 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
         if k < width:
             floor = min(floor, net[i])
     for i in range(n):
-        argmax_offer(a, g, i, net[i] if rank[i] < width else floor - rank[i])
+        if rank[i] >= width:
+            net[i] = floor - rank[i]
+    if learned:
+        rotation_round_values(g, R, w, p, moves, n, net, s, own)
+        memcpy(net, own, n * sizeof(double))
+    for i in range(n):
+        argmax_offer(a, g, i, net[i])
     free(s)
     return True
 
