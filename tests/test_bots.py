@@ -24,7 +24,8 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     later |= {"objective_chance", "neighbour", "place_fit", "next_fit", "next_fit_deep"}
     later |= {"end_chain", "end_rounds", "rotation_fit", "rotation_deny"}
     named = {*TUNED_WEIGHTS, "track_fit"} | later
-    named |= {"ntuple"} if name == "greedy_fast" else set()  # the learned value
+    # the learned values
+    named |= {"ntuple", "rotation_round"} if name == "greedy_fast" else set()
     assert set(PRESETS[name]) == named
     assert set(spec.params) == set(GREEDY_WEIGHTS)
     assert all(spec.params[w] >= 0 for w in PRESETS[name])

@@ -14,6 +14,7 @@ from pu_sim import bots
 from pu_sim._build_check import import_core
 from pu_sim.bots import fitted, probes
 from pu_sim.bots.fitting import ntuple_values as nt
+from pu_sim.bots.fitting import rotation_round as rr
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.rules import load_rules
 from pu_sim.testing import (
@@ -209,12 +210,15 @@ def test_greedy_re_ranks_its_best_placements_by_the_learned_value(tmp_path):
 
 
 def test_greedy_fast_is_the_measured_bot_and_greedy_tuned_leaves_it_off():
-    """greedy_fast is the report's fast bot at ntuple 0.5; greedy_tuned (and
-    so its golden traces) plays without the learned value."""
+    """greedy_fast is the report's fast bot at ntuple 0.5 with the learned
+    rotation value on (3+ players only: the rotation report's rule bot is this
+    fast bot); greedy_tuned (and so its golden traces) plays without either."""
     assert bots.PRESETS["greedy_tuned"].get("ntuple", 0.0) == 0.0
-    assert bots.parse("greedy_fast").vector() == pytest.approx(
-        nt.fast_bot(nt.WEIGHTS[0]).vector()
-    )
+    assert bots.PRESETS["greedy_tuned"].get("rotation_round", 0.0) == 0.0
+    fast = nt.fast_bot(nt.WEIGHTS[0])
+    assert rr.rule_bot().vector() == pytest.approx(fast.vector())
+    learned = bots.greedy("learned", **{**fast.params, "rotation_round": 1.0})
+    assert bots.parse("greedy_fast").vector() == pytest.approx(learned.vector())
 
 
 def test_weight_zero_plays_as_before():

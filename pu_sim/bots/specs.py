@@ -179,6 +179,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "next_fit_deep": 0.0,
                 "end_chain": 0.0,
                 "ntuple": 0.5,
+                "rotation_round": 1.0,
             }
         ),
     }
