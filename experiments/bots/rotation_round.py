@@ -68,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": c.n_games, "rollouts": c.rollouts, "seed": c.seed,
         "served": fast.label, "paired_seed": paired_seed, "decisions": len(records),
         "coef": arrays["coef"].tolist(), "held_out": rr.held_out(records, coef),
+        "curve": rr.training_curve(records),
         "paired": paired, "seconds": round(time.perf_counter() - started, 1),
     }  # fmt: skip
     plots.save(rr.figure(results), run.folder / "figures" / f"{STUDY}.png")

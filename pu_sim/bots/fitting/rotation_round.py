@@ -86,12 +86,18 @@ def is_held_out(record: Record) -> bool:
     return int(record["game"]) % 4 == 0
 
 
-def fit(records: Sequence[Record], ridge: float = RIDGE) -> Floats:
-    """Coefficients [bucket, feature] fitted within decisions on the training games."""
+def fit(
+    records: Sequence[Record], ridge: float = RIDGE, games: int | None = None
+) -> Floats:
+    """Coefficients [bucket, feature] fitted within decisions.
+
+    On the training games (those of index below ``games``, when given).
+    """
     coef = np.zeros((len(BUCKET_STARTS), len(FEATURES)))
     for b in range(len(BUCKET_STARTS)):
         groups = [(r["features"], r["value"]) for r in records
-                  if r["bucket"] == b and not is_held_out(r)]  # fmt: skip
+                  if r["bucket"] == b and not is_held_out(r)
+                  and (games is None or r["game"] < games)]  # fmt: skip
         if groups:
             coef[b] = within_group_ridge(groups, ridge, standardize=True)
     return coef
@@ -116,12 +122,29 @@ def held_out(records: Sequence[Record], coef: Floats) -> Record:
             per_game[r["game"]] = per_game.get(r["game"], 0.0) + gain
         g = np.asarray(gains)
         half = 1.96 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else 0.0
-        rows.append({"left_from": start, "decisions": len(g),
+        rows.append({"round_from": start, "decisions": len(g),
                      "gain": float(g.mean()) if len(g) else 0.0,
                      "half_width": float(half)})  # fmt: skip
     totals = np.asarray(list(per_game.values()))
+    half = 1.96 * totals.std(ddof=1) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
     return {"buckets": rows, "games": len(totals),
-            "per_game": float(totals.mean()) if len(totals) else 0.0}  # fmt: skip
+            "per_game": float(totals.mean()) if len(totals) else 0.0,
+            "per_game_half_width": float(half)}  # fmt: skip
+
+
+def training_curve(
+    records: Sequence[Record], shares: Sequence[float] = (0.125, 0.25, 0.5, 1.0)
+) -> list[Record]:
+    """The held-out gain a game of fits on the first share of the games."""
+    last = 1 + max(int(r["game"]) for r in records)
+    curve = []
+    for share in shares:
+        games = max(1, round(share * last))
+        h = held_out(records, fit(records, games=games))
+        trained = sum(1 for g in range(games) if g % 4)
+        curve.append({"training_games": trained, "per_game": h["per_game"],
+                      "half_width": h["per_game_half_width"]})  # fmt: skip
+    return curve
 
 
 def table_arrays(coef: Floats) -> dict[str, Floats]:
@@ -152,9 +175,16 @@ def share_row(
 
 
 def figure(report: Record) -> Figure:
-    """Held-out gain per part of the game (left), paired shares (right)."""
-    fig = Figure(figsize=(10, 4), layout="constrained")
-    ax1, ax2 = fig.subplots(1, 2)
+    """The report's figure: training curve, gain by round, paired shares."""
+    fig = Figure(figsize=(14, 4), layout="constrained")
+    ax0, ax1, ax2 = fig.subplots(1, 3)
+    curve = report["curve"]
+    ax0.errorbar([c["training_games"] for c in curve], [c["per_game"] for c in curve],
+                 yerr=[c["half_width"] for c in curve], marker="o")  # fmt: skip
+    ax0.axhline(0, color="grey", lw=0.8)
+    ax0.set_xlabel("training games")
+    ax0.set_ylabel("held-out rollout margin gained a game")
+    ax0.set_title("Training curve (all commanders of a game)")
     rows = report["held_out"]["buckets"]
     labels = _bucket_labels()
     ax1.bar(labels, [r["gain"] for r in rows],
@@ -169,6 +199,7 @@ def figure(report: Record) -> Figure:
     ax2.barh(names, ahead, xerr=[100 * r["half_width"] for r in shares],
              color="tab:green")  # fmt: skip
     ax2.axvline(50, color="grey", lw=0.8)
+    ax2.set_xlim(40, max(70.0, *ahead))
     ax2.set_xlabel("% of opponents finished ahead of (95% CI)")
     ax2.set_title("Paired games, one learned seat")
     return fig
@@ -207,8 +238,17 @@ def report_text(report: Record, command: str) -> str:
         )
     lines += [
         "",
-        f"Summed over a held-out game's commanders: {h['per_game']:+.2f} rollout "
-        f"points of margin ({h['games']} games).",
+        f"Summed over a held-out game's commanders: {h['per_game']:+.2f} ± "
+        f"{h['per_game_half_width']:.2f} rollout points of margin ({h['games']} "
+        "games).  Training curve (fits on the first games only, the same "
+        "held-out games):",
+        "",
+        "| training games | held-out gain a game |",
+        "|---|---|",
+        *(
+            f"| {c['training_games']} | {c['per_game']:+.2f} ± {c['half_width']:.2f} |"
+            for c in report["curve"]
+        ),
         "",
         f"Paired base games (seed {report['paired_seed']}, none of them fitted), "
         "one learned seat among the field, every cyclic seat order; share of "
