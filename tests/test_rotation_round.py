@@ -168,3 +168,12 @@ def test_smoke_run_writes_a_report_and_leaves_the_packaged_table(tmp_path):
     assert (out / "figures" / "rotation_round.png").is_file()
     assert fitted.load_table("rotation_round", out / "table")["coef"].shape == (6, 3)
     assert fitted.load_fitted().digest == packaged
+
+
+def test_search_rollouts_turn_the_station_by_the_depot_rule():
+    """A rollout plays a greedy_fast seat without the learned rotation value
+    (its round play-outs would multiply a rollout's cost), as greedy_fast
+    without it otherwise."""
+    vector = bots.parse("greedy_fast").rollout_vector()
+    assert np.array_equal(vector, RULE.rollout_vector())
+    assert vector[list(bots.GREEDY_WEIGHTS).index("rotation_round")] == 0.0

@@ -257,11 +257,16 @@ class BotSpec:
         remaining rounds, and the chain would make its last rounds ~10x costlier
         (tried: search-8 no stronger, -0.1 +- 1.5 medals, at four times the time;
         search-32 with it -0.5 +- 0.9 against search-64 without, at twice its time).
+        Without the learned rotation value (``rotation_round``) either: it plays
+        four rounds out at each commander's rotation, which made a 3-player
+        search-64 game with a greedy_fast seat several times as long; a rollout
+        turns the station by the depot rule.
         """
         if self.kind in ("greedy", "search"):
             out = self.vector()
             out[len(GREEDY_WEIGHTS) :] = 0.0
-            out[list(GREEDY_WEIGHTS).index("end_chain")] = 0.0
+            for costly in ("end_chain", "rotation_round"):
+                out[list(GREEDY_WEIGHTS).index(costly)] = 0.0
             return out
         return greedy().vector()
 
