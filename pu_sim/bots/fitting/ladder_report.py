@@ -111,7 +111,8 @@ def bot_description(bot: BotSpec) -> str:
     if bot.kind == "greedy" and bot.label == LEARNED:
         return ("greedy_tuned's weights without its lookaheads and endgame chain, "
                 "plus the learned planet value (`ntuple` "
-                f"{bot.params['ntuple']:g})")  # fmt: skip
+                f"{bot.params['ntuple']:g}) and rotation value (`rotation_round` "
+                f"{bot.params['rotation_round']:g})")  # fmt: skip
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
     return "uniform over legal moves"
@@ -182,7 +183,7 @@ def headlines(ladder: Ladder) -> list[str]:
         d = s[LEARNED]
         headlines.append(
             f"**The learned bot against its targets** ({LEARNED}, its planet "
-            f"value fitted to rollouts): solo {d[f'vs {TUNED}']:+.2f} "
+            f"and rotation values fitted to rollouts): solo {d[f'vs {TUNED}']:+.2f} "
             f"[{d['diff_lower']:+.2f}, {d['diff_upper']:+.2f}] points against "
             f"{TUNED}, paired on the same {c.solo_games:,} seeds (target: +3); "
             f"ahead of {TUNED} in {pct(h[LEARNED, TUNED])}% of their "
