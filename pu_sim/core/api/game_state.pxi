@@ -172,21 +172,21 @@ cdef class GameState:
         game's generator."""
         cdef int i, n
         cdef double own = 0.0, others = 0.0
-        cdef Rng_t copy = self.g.rng
+        cdef double w[MAX_BOT_PARAMS]
         if len(params) != MAX_BOT_PARAMS:
             raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
         if self.g.decision != D_ROTATION or self.g.n_players < 3:
             raise ValueError("no commander's rotation (3+ players) is pending")
         n = legal_moves(&self.g, self.rules.R, self.buf)
-        cdef uint64_t seed = rng_next(&copy)
+        cdef uint64_t seed = rotation_round_seed(&self.g)
         cdef NextFitScratch* s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
         if s == NULL:
             raise MemoryError()
         try:
             place_eval_init(&s.e)
             for i in range(MAX_BOT_PARAMS):
-                s.w[i] = params[i]
-            s.w[G_ROTATION_ROUND] = 0.0
+                w[i] = params[i]
+            rotation_round_policy(s.w, w)
             out = []
             for i in range(n):
                 round_outcome(&self.g, self.rules.R, self.g.decider, self.buf[i], seed,

@@ -76,13 +76,9 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     s.w[G_NTUPLE] = 0.0
     s.w[G_NEXT_FIT] = 0.0           # one-ply, as at 3+ players (solo: event 79's turn)
     s.w[G_END_CHAIN] = 0.0
-    for i in range(n):              # best sketch first (stable), so the floor rises early
+    for i in range(n):
         sketch[i] = rotation_sketch(g, R, w, p, <uint8_t>moves[i])
-        j = i
-        while j > 0 and sketch[order[j - 1]] < sketch[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+    best_first(sketch, n, order)    # best sketch first, so the floor rises early
     for j in range(n):
         i = order[j]
         own[i] = w[G_ROTATION_FIT] * depot_best_value(
@@ -115,6 +111,18 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
         argmax_offer(a, g, i, net[i])
     free(s)
     return True
+
+
+cdef inline void best_first(const double* v, int n, int* order) noexcept nogil:
+    """order[0..n) = the indices of v, highest value first (stable: ties keep
+    the earlier index)."""
+    cdef int i, j
+    for i in range(n):
+        j = i
+        while j > 0 and v[order[j - 1]] < v[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
 
 
 cdef inline double kth_largest(const double* v, const int* index, int m,

@@ -39,6 +39,21 @@ cdef inline int rotation_round_bucket(const Game_t* g) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t rotation_round_seed(const Game_t* g) noexcept nogil:
+    """The redeal's seed: the next draw of a copy of the game's generator, so
+    the game's own stream is untouched (a probe's scores draw nothing) and the
+    game stays a pure function of its seed."""
+    cdef Rng_t copy = g.rng
+    return rng_next(&copy)
+
+
+cdef inline void rotation_round_policy(double* dst, const double* w) noexcept nogil:
+    """The weights every seat plays the round out with: the commander's,
+    without the learned value (the round's own decisions hold no rotation)."""
+    memcpy(dst, w, MAX_BOT_PARAMS * sizeof(double))
+    dst[G_ROTATION_ROUND] = 0.0
+
+
 cdef void round_outcome(const Game_t* g, const Rules_t* R, int p, uint32_t rotation,
                         uint64_t seed, NextFitScratch* s, double* own,
                         double* others) noexcept nogil:
@@ -78,25 +93,14 @@ cdef void rotation_round_values(Game_t* g, const Rules_t* R, const double* w, in
     the rule values most (ties: the first); the others below them, in the
     rule's order, without ties.  Why the width: playing out the rule's best 4
     of 6 keeps about 90% of the gain (the fit's held-out games) for two
-    thirds of the cost.
-
-    The redeal's seed is the next draw of a copy of the game's generator: the
-    game's own stream is untouched (a probe's scores draw nothing), and the
-    game stays a pure function of its seed."""
-    cdef int i, j, k, kept = min(n, ROTATION_ROUND_WIDTH)
+    thirds of the cost."""
+    cdef int i, k, kept = min(n, ROTATION_ROUND_WIDTH)
     cdef int order[STATION_ORIENTATIONS]
     cdef double own, others, floor = 1e300
-    cdef Rng_t copy = g.rng
-    cdef uint64_t seed = rng_next(&copy)
+    cdef uint64_t seed = rotation_round_seed(g)
     cdef const double* c = R.fitted.rotation_round[rotation_round_bucket(g)]
-    memcpy(s.w, w, MAX_BOT_PARAMS * sizeof(double))
-    s.w[G_ROTATION_ROUND] = 0.0     # the round's own decisions hold no rotation
-    for i in range(n):                 # the rule's order (stable)
-        j = i
-        while j > 0 and rule[order[j - 1]] < rule[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+    rotation_round_policy(s.w, w)
+    best_first(rule, n, order)
     for k in range(kept):
         i = order[k]
         round_outcome(g, R, p, moves[i], seed, s, &own, &others)
