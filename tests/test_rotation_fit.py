@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rotation_positions import rotation_decisions
 
 import pu_sim
 from pu_sim import bots
@@ -19,17 +20,6 @@ DENY_WIDTH = int(CONSTANTS["ROTATION_DENY_WIDTH"])
 TUNED = {**bots.PRESETS["greedy_tuned"], "rotation_fit": 0.0, "rotation_deny": 0.0}
 # the depots' placements are valued without the placement re-rankings
 DEPOT = bots.greedy("depot", **{**TUNED, "place_fit": 0.0, "ntuple": 0.0})
-
-
-def rotation_decisions(players: int, seed: int, bot: bots.BotSpec) -> list[Game]:
-    """Copies of a game at each of its commanders' rotation decisions."""
-    game = Game(players=players, bots=bot, seed=seed)
-    out = []
-    while not game.is_terminal:
-        if game.decision == "rotation":
-            out.append(game.copy())
-        game.apply(game.bot_move())
-    return out
 
 
 def depot_values(game: Game, rotation: int) -> dict[int, float]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from experiment_scripts import load
+from rotation_positions import rotation_decisions
 
 from pu_sim import bots
 from pu_sim.bots import fitted, probes
@@ -24,19 +25,6 @@ from pu_sim.simulation.table import TableSetup
 LEARNED = rr.learned_bot()
 RULE = rr.rule_bot()
 TABLE = fitted.load_table("rotation_round")["coef"]
-
-
-def rotation_decisions(
-    players: int, seed: int, bot: bots.BotSpec, n: int
-) -> list[Game]:
-    """Copies of a game at its first n commanders' rotation decisions."""
-    game = Game(players=players, bots=bot, seed=seed)
-    out = []
-    while not game.is_terminal and len(out) < n:
-        if game.decision == "rotation":
-            out.append(game.copy())
-        game.apply(game.bot_move())
-    return out
 
 
 def round_played_out(game: Game, rotation: int, seed: int) -> tuple[float, float]:

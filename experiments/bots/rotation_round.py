@@ -21,7 +21,7 @@ from pathlib import Path
 from pu_sim import bots
 from pu_sim.bots import fitted
 from pu_sim.bots.fitting import rotation_round as rr
-from pu_sim.bots.fitting.common import in_chunks, start
+from pu_sim.bots.fitting.common import in_chunks, share_row, start
 from pu_sim.report import plots
 
 STUDY = "rotation_round"
@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fitted.write_table("rotation_round", arrays, provenance, tables)
         plans = [(fast, 3, c.three), (tuned, 3, c.three), (tuned, 4, c.four)]
         paired = [
-            rr.share_row(learned, against, players, n, paired_seed, run.jobs, tables)
+            share_row(learned, against, players, n, paired_seed, run.jobs, tables)
             for against, players, n in plans
         ]
     results = {

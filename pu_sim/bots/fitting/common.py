@@ -14,7 +14,9 @@ A script under ``experiments/bots/`` is a frozen ``Config`` dataclass and a
 
 Also here, for several studies: greedy_tuned without one feature, paired
 differences with their 95% half-width, the games of one table in one core
-call, and work over chunks of games on joblib workers.
+call, base games played with a folder of fitted tables and the share of
+opponents one seat beats there, and work over chunks of games on joblib
+workers.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim import bots
+from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec, fitted
 from pu_sim.report.manifest import write_report_manifest
 from pu_sim.rules import load_rules
@@ -264,6 +267,60 @@ def play_records(
     """
     root = RootSeed(entropy=seed, k0=seed, k1=0)
     return play_range(setup.lower(load_rules().data), root, first_game, n_games)
+
+
+def _batch(spec: dict[str, Any], root: RootSeed, first: int, rows: int,
+           tables: Path) -> npt.NDArray[np.float64]:  # fmt: skip
+    """Seat scores of the games from `first` (`rows` seats in all).
+
+    Played with the fitted tables of `tables`.
+    """
+    core = import_core()
+    out = np.empty(rows, dtype=core.RECORD_DTYPE)
+    core.play_batch(load_rules(tables).core, spec, root.k0, root.k1, first, out)
+    return np.asarray(out["score"], np.float64)
+
+
+def base_game_scores(
+    seats: Sequence[BotSpec], n: int, seed: int, jobs: int, tables: Path
+) -> Floats:
+    """Scores [game, seat] of n base games, the tables read from `tables`.
+
+    Every seat plays Universal Coalition on KSB-4156; game i deals the same
+    setup whoever sits where.
+    """
+    setup = TableSetup(players=len(seats), corporations="universal_coalition",
+                       planets="ksb_4156", bots=list(seats))  # fmt: skip
+    spec = setup.lower(load_rules(tables).data)
+    root = RootSeed(entropy=seed, k0=seed, k1=0)
+    step = max(1, n // 40)
+    parts = Parallel(n_jobs=jobs, prefer="threads")(
+        delayed(_batch)(spec, root, s, min(step, n - s) * len(seats), tables)
+        for s in range(0, n, step)
+    )
+    return np.concatenate(parts).reshape(n, len(seats))
+
+
+def share_row(
+    learned: BotSpec, field_bot: BotSpec, players: int, n: int, seed: int, jobs: int,
+    tables: Path,
+) -> dict[str, Any]:  # fmt: skip
+    """One ``learned`` seat among ``field_bot`` seats: the share of opponents beaten.
+
+    Each of n base setups in every cyclic seat order; the share of opponents
+    it finished ahead of (ties half), its interval over setups (a setup's
+    games one cluster).
+    """
+    ahead = np.zeros(n)
+    for k in range(players):
+        seats = [field_bot] * players
+        seats[k] = learned
+        ahead += seat_outcomes(base_game_scores(seats, n, seed, jobs, tables), k)[1]
+    per_setup = ahead / players
+    half = 1.96 * per_setup.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
+    return {"bot": learned.label, "against": field_bot.label, "players": players,
+            "setups": n, "ahead": float(per_setup.mean()),
+            "half_width": float(half)}  # fmt: skip
 
 
 def in_chunks(

@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from joblib import Parallel, delayed
 from matplotlib.figure import Figure
 
 from pu_sim import bots
@@ -42,12 +41,9 @@ from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import BotSpec, fitted, probes
 from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.bots.fitting.common import paired, seat_outcomes
+from pu_sim.bots.fitting.common import base_game_scores, paired, share_row
 from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
 from pu_sim.game import Game
-from pu_sim.rules import load_rules
-from pu_sim.simulation.seeds import RootSeed
-from pu_sim.simulation.table import TableSetup
 
 CONSTANTS = import_core().CONSTANTS
 KEPT = int(CONSTANTS["NEXT_FIT_K"])  # the bot's best placements valued per decision
@@ -266,38 +262,6 @@ def table_arrays(coef: Floats) -> dict[str, Floats]:
 # --------------------------------------------------------------------------------
 
 
-def _batch(spec: dict[str, Any], root: RootSeed, first: int, rows: int,
-           tables: Path) -> npt.NDArray[np.float64]:  # fmt: skip
-    """Seat scores of the games from `first` (`rows` seats in all).
-
-    Played with the fitted tables of `tables`.
-    """
-    core = import_core()
-    out = np.empty(rows, dtype=core.RECORD_DTYPE)
-    core.play_batch(load_rules(tables).core, spec, root.k0, root.k1, first, out)
-    return np.asarray(out["score"], np.float64)
-
-
-def base_game_scores(
-    seats: Sequence[BotSpec], n: int, seed: int, jobs: int, tables: Path
-) -> Floats:
-    """Scores [game, seat] of n base games, the tables read from `tables`.
-
-    Every seat plays Universal Coalition on KSB-4156; game i deals the same
-    setup whoever sits where.
-    """
-    setup = TableSetup(players=len(seats), corporations="universal_coalition",
-                       planets="ksb_4156", bots=list(seats))  # fmt: skip
-    spec = setup.lower(load_rules(tables).data)
-    root = RootSeed(entropy=seed, k0=seed, k1=0)
-    step = max(1, n // 40)
-    parts = Parallel(n_jobs=jobs, prefer="threads")(
-        delayed(_batch)(spec, root, s, min(step, n - s) * len(seats), tables)
-        for s in range(0, n, step)
-    )
-    return np.concatenate(parts).reshape(n, len(seats))
-
-
 def solo_scores(bot: BotSpec, n: int, seed: int, jobs: int, tables: Path) -> Floats:
     """Solo base-game scores by game index."""
     return base_game_scores([bot], n, seed, jobs, tables)[:, 0]
@@ -312,16 +276,7 @@ def three_player_row(
     (game, opponent) pairs it finished ahead of (ties half), its interval over
     setups (each setup's six pairs one cluster).
     """
-    learned, tuned = fast_bot(weight), tuned_bot()
-    ahead = np.zeros(n)
-    for k in range(3):
-        seats = [tuned, tuned, tuned]
-        seats[k] = learned
-        ahead += seat_outcomes(base_game_scores(seats, n, seed, jobs, tables), k)[1]
-    per_setup = ahead / 3
-    half = 1.96 * per_setup.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
-    return {"bot": learned.label, "against": tuned.label, "setups": n,
-            "ahead": float(per_setup.mean()), "half_width": float(half)}  # fmt: skip
+    return share_row(fast_bot(weight), tuned_bot(), 3, n, seed, jobs, tables)
 
 
 def paired_rows(n: int, seed: int, jobs: int, tables: Path, tuned: int) -> list[Record]:

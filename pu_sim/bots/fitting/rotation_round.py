@@ -17,7 +17,6 @@ choice, valued by the rollouts, is the fit's offline gain; paired 3- and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,8 +26,6 @@ from matplotlib.figure import Figure
 from pu_sim import bots
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting.common import seat_outcomes
-from pu_sim.bots.fitting.ntuple_values import base_game_scores
 from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
 from pu_sim.bots.specs import BotSpec
 from pu_sim.game import Game
@@ -150,28 +147,6 @@ def training_curve(
 def table_arrays(coef: Floats) -> dict[str, Floats]:
     """The ``rotation_round`` table's arrays."""
     return {"coef": fitted.rounded(coef, 5)}
-
-
-def share_row(
-    learned: BotSpec, field: BotSpec, players: int, n: int, seed: int, jobs: int,
-    tables: Path,
-) -> Record:  # fmt: skip
-    """One ``learned`` seat among ``field`` seats: the share of opponents beaten.
-
-    Each of n base setups in every cyclic seat order; the share of opponents
-    it finished ahead of (ties half), its interval over setups (a setup's
-    games one cluster).
-    """
-    ahead = np.zeros(n)
-    for k in range(players):
-        seats = [field] * players
-        seats[k] = learned
-        ahead += seat_outcomes(base_game_scores(seats, n, seed, jobs, tables), k)[1]
-    per_setup = ahead / players
-    half = 1.96 * per_setup.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
-    return {"bot": learned.label, "against": field.label, "players": players,
-            "setups": n, "ahead": float(per_setup.mean()),
-            "half_width": float(half)}  # fmt: skip
 
 
 def figure(report: Record) -> Figure:
