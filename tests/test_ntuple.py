@@ -210,14 +210,18 @@ def test_greedy_re_ranks_its_best_placements_by_the_learned_value(tmp_path):
 
 
 def test_greedy_fast_is_the_measured_bot_and_greedy_tuned_leaves_it_off():
-    """greedy_fast is the report's fast bot at ntuple 0.5 with the learned
-    rotation value on (3+ players only: the rotation report's rule bot is this
-    fast bot); greedy_tuned (and so its golden traces) plays without either."""
+    """greedy_fast is the report's fast bot at ntuple 0.5 with greedy_tuned's
+    endgame chain (solo only) and the learned rotation value (3+ players only:
+    the rotation report's rule bot is greedy_fast without it); greedy_tuned
+    (and so its golden traces) plays without either learned value."""
     assert bots.PRESETS["greedy_tuned"].get("ntuple", 0.0) == 0.0
     assert bots.PRESETS["greedy_tuned"].get("rotation_round", 0.0) == 0.0
     fast = nt.fast_bot(nt.WEIGHTS[0])
-    assert rr.rule_bot().vector() == pytest.approx(fast.vector())
-    learned = bots.greedy("learned", **{**fast.params, "rotation_round": 1.0})
+    chain = {w: bots.PRESETS["greedy_tuned"][w] for w in ("end_chain", "end_rounds")}
+    assert chain["end_chain"] > 0
+    rule = bots.greedy("rule", **{**fast.params, **chain})
+    assert rr.rule_bot().vector() == pytest.approx(rule.vector())
+    learned = bots.greedy("learned", **{**rule.params, "rotation_round": 1.0})
     assert bots.parse("greedy_fast").vector() == pytest.approx(learned.vector())
 
 

@@ -166,18 +166,21 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # against three default seats), then fitted to rollouts of solo games with
         # random corporations and planets
         "greedy_tuned": _TUNED,
-        # the learned bot: greedy_tuned's one-ply play (no depot lookaheads,
-        # no endgame chain) plus two values learned from rollouts: the planet
-        # value at 0.5 (reports/bots/ntuple_values: +0.67 solo points over the
-        # same bot without it) and the commander's rotation value
+        # the learned bot: greedy_tuned's play without its depot lookaheads
+        # (the costliest part of its solo and 2-player games) plus two values
+        # learned from rollouts: the planet value at 0.5
+        # (reports/bots/ntuple_values: +0.67 solo points over the same bot
+        # without it) and the commander's rotation value
         # (reports/bots/rotation_round: one seat with it finished ahead of
-        # 61.1% of greedy_tuned opponents at 3 players, 58.4% at 4)
+        # 61.1% of greedy_tuned opponents at 3 players, 58.4% at 4).  It keeps
+        # greedy_tuned's endgame chain (solo only): +2.6 solo points for a
+        # quarter of its solo speed, the most strength per time of the
+        # lookaheads (docs/bots.md, "The learned bot's solo play")
         "greedy_fast": MappingProxyType(
             {
                 **_TUNED,
                 "next_fit": 0.0,
                 "next_fit_deep": 0.0,
-                "end_chain": 0.0,
                 "ntuple": 0.5,
                 "rotation_round": 1.0,
             }
@@ -188,9 +191,10 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
 plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_fast`` (the
-learned bot) plays solo games about 7 times as fast, a few points below
-greedy_tuned there; with 3 or more players its commander turns the station by
-a value learned from rollouts, at about a third of greedy_tuned's speed, and it
+learned bot) plays solo games about twice as fast, about half a point below
+greedy_tuned there (``greedy_fast:end_chain=0``: about 7 times as fast, 3.4
+points below); with 3 or more players its commander turns the station by a
+value learned from rollouts, at about a third of greedy_tuned's speed, and it
 finishes ahead of about 60% of greedy_tuned opponents.
 """
 

@@ -1,7 +1,7 @@
 """The bot ladder: bots rated against each other, and their solo scores.
 
 The bots: random, greedy (default weights), greedy_fast (greedy_tuned's
-weights without its lookaheads, plus the learned planet and rotation
+weights without its depot lookaheads, plus the learned planet and rotation
 values), greedy_tuned (the preset) and the search bot at two budgets, both
 with greedy_tuned's weights (``bots.search(budget=B, width=2,
 **PRESETS["greedy_tuned"])``: the rollouts play the tuned greedy too).

@@ -109,8 +109,9 @@ def bot_description(bot: BotSpec) -> str:
         return (f"search, budget {bot.params['budget']:g}, width "
                 f"{bot.params['width']:g}, greedy_tuned weights")  # fmt: skip
     if bot.kind == "greedy" and bot.label == LEARNED:
-        return ("greedy_tuned's weights without its lookaheads and endgame chain, "
-                "plus the learned planet value (`ntuple` "
+        return ("greedy_tuned's weights without its depot lookaheads (its "
+                f"endgame chain kept: `end_chain` {bot.params['end_chain']:g}, solo "
+                "only), plus the learned planet value (`ntuple` "
                 f"{bot.params['ntuple']:g}) and rotation value (`rotation_round` "
                 f"{bot.params['rotation_round']:g})")  # fmt: skip
     if bot.kind == "greedy":
