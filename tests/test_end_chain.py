@@ -231,6 +231,29 @@ def test_the_chain_s_own_moves_look_one_depot_ahead_from_their_best_two():
     assert checked >= 2 and ends_differ >= 1
 
 
+def test_the_chain_s_own_moves_play_without_the_learned_planet_value():
+    """greedy_fast's setting (one-ply, the learned planet value on): what the
+    chain adds to each kept placement is what it adds with that value off, so
+    the chain's own moves rank without it (as without place_fit), whatever
+    the bot's ntuple weight."""
+    learned = {**ONE_PLY, "ntuple": bots.PRESETS["greedy_fast"]["ntuple"]}
+    chained = bots.greedy("chained_learned", **learned)
+    plain = bots.greedy("plain_learned", **{**learned, "end_chain": 0.0})
+    checked = differ = 0
+    for seed in range(3):
+        for game, left in late_placements(seed):
+            if not 2 <= left <= 3:
+                continue
+            with_value = (np.asarray(probes.greedy_values(game, chained))
+                          - np.asarray(probes.greedy_values(game, plain)))  # fmt: skip
+            without = (np.asarray(probes.greedy_values(game, CHAINED_ONE_PLY))
+                       - np.asarray(probes.greedy_values(game, PLAIN_ONE_PLY)))  # fmt: skip
+            assert with_value == pytest.approx(without, abs=1e-9)
+            checked += 1
+            differ += np.ptp(without) > 0
+    assert checked >= 4 and differ >= 2
+
+
 def test_the_chain_never_reaches_the_depot_drafted_from_now():
     """Six depots: a seventh round would draft again from this round's depot,
     whose tiles below the tops are hidden, so an end_rounds above the cap
