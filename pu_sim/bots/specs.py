@@ -173,8 +173,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # without it) and the commander's rotation value
         # (reports/bots/rotation_round: one seat with it finished ahead of
         # 61.1% of greedy_tuned opponents at 3 players, 58.4% at 4).  It keeps
-        # greedy_tuned's endgame chain (solo only): +2.6 solo points for a
-        # quarter of its solo speed, the most strength per time of the
+        # greedy_tuned's endgame chain (solo only): +2.6 solo points for
+        # 0.4 of its solo speed, the most strength per time of the
         # lookaheads (docs/bots.md, "The learned bot's solo play")
         "greedy_fast": MappingProxyType(
             {
@@ -191,7 +191,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
 plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_fast`` (the
-learned bot) plays solo games about twice as fast, about half a point below
+learned bot) plays solo games about three times as fast, about a point below
 greedy_tuned there (``greedy_fast:end_chain=0``: about 7 times as fast, 3.4
 points below); with 3 or more players its commander turns the station by a
 value learned from rollouts, at about a third of greedy_tuned's speed, and it
