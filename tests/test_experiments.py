@@ -64,7 +64,7 @@ def test_bot_scripts_live_apart_from_the_designer_studies():
     names = {p.relative_to(EXPERIMENTS).as_posix() for p in scripts()}
     assert {"benchmark.py", *(f"{s}.py" for s in STUDIES)} <= names
     bots_ = {n for n in names if n.startswith("bots/")}
-    assert len(bots_) == 17 and names - bots_ == {"benchmark.py"} | {
+    assert len(bots_) == 18 and names - bots_ == {"benchmark.py"} | {
         f"{s}.py" for s in STUDIES
     }
 
