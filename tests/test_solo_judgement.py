@@ -9,6 +9,7 @@ from experiment_scripts import load
 
 from pu_sim.bots import probes
 from pu_sim.bots.fitting import solo_judgement as sj
+from pu_sim.bots.fitting.common import round_part, round_part_labels
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame
 
@@ -80,8 +81,9 @@ def test_a_play_out_past_the_game_s_end_is_the_rollout_and_draws_nothing():
 
 
 def test_parts_of_the_game_by_round():
-    assert [sj.bucket(r) for r in (1, 5, 6, 10, 11, 14, 15, 17, 18, 19, 20, 23)] == [
-        0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]  # fmt: skip
+    rounds = (1, 5, 6, 10, 11, 14, 15, 17, 18, 19, 20, 23)
+    assert [round_part(r) for r in rounds] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    assert round_part_labels() == ["1-5", "6-10", "11-14", "15-17", "18-19", "20+"]
 
 
 def test_smoke_run_writes_a_report(tmp_path):

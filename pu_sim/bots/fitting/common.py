@@ -228,6 +228,24 @@ def default_run_name(config: Any) -> str:
 # --------------------------------------------------------------------------------
 
 
+ROUND_PARTS = (1, 6, 11, 15, 18, 20)
+"""Parts of the game by round (the first round of each; a game ends about round
+20): the rows of the learned rotation value's table
+(core/bots/greedy_rotation_round.pxi), and the parts other studies report by."""
+
+
+def round_part(round_: int) -> int:
+    """The part of the game (index into ROUND_PARTS) a round falls in."""
+    return int(np.searchsorted(ROUND_PARTS, round_, side="right")) - 1
+
+
+def round_part_labels() -> list[str]:
+    """The parts of the game as round ranges: 1-5, ..., 20+."""
+    ends = [*ROUND_PARTS[1:], None]
+    return [f"{s}" if e == s + 1 else (f"{s}+" if e is None else f"{s}-{e - 1}")
+            for s, e in zip(ROUND_PARTS, ends, strict=True)]  # fmt: skip
+
+
 def policy_without(weight: str) -> BotSpec:
     """greedy_tuned with one feature switched off: what its table measures.
 

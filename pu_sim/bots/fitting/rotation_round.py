@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 from pu_sim import bots
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import fitted, probes
+from pu_sim.bots.fitting.common import ROUND_PARTS, round_part_labels
 from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
 from pu_sim.bots.specs import BotSpec
 from pu_sim.game import Game
@@ -35,7 +36,7 @@ Record = dict[str, Any]
 
 PLAYERS = 3
 WIDTH = 4  # the core's ROTATION_ROUND_WIDTH: the rule's best rotations played out
-BUCKET_STARTS = (1, 6, 11, 15, 18, 20)  # the core's rows: the first round of each
+BUCKET_STARTS = ROUND_PARTS  # the core's rows: the first round of each
 FEATURES = ("rule", "own_score", "others_score")
 RIDGE = 1.0
 
@@ -161,7 +162,7 @@ def figure(report: Record) -> Figure:
     ax0.set_ylabel("held-out rollout margin gained a game")
     ax0.set_title("Training curve (all commanders of a game)")
     rows = report["held_out"]["buckets"]
-    labels = _bucket_labels()
+    labels = round_part_labels()
     ax1.bar(labels, [r["gain"] for r in rows],
             yerr=[r["half_width"] for r in rows], color="tab:blue")  # fmt: skip
     ax1.axhline(0, color="grey", lw=0.8)
@@ -178,12 +179,6 @@ def figure(report: Record) -> Figure:
     ax2.set_xlabel("% of opponents finished ahead of (95% CI)")
     ax2.set_title("Paired games, one learned seat")
     return fig
-
-
-def _bucket_labels() -> list[str]:
-    ends = [*BUCKET_STARTS[1:], None]
-    return [f"{s}" if e == s + 1 else (f"{s}+" if e is None else f"{s}-{e - 1}")
-            for s, e in zip(BUCKET_STARTS, ends, strict=True)]  # fmt: skip
 
 
 def report_text(report: Record, command: str) -> str:
@@ -205,7 +200,7 @@ def report_text(report: Record, command: str) -> str:
         "| held-out decisions | gain per decision (95% CI) |",
         "|---|---|---|---|---|---|",
     ]
-    for label, row, c in zip(_bucket_labels(), h["buckets"], report["coef"],
+    for label, row, c in zip(round_part_labels(), h["buckets"], report["coef"],
                              strict=True):  # fmt: skip
         lines.append(
             f"| {label} | {c[0]:+.4f} | {c[1]:+.4f} | {c[2]:+.4f} | {row['decisions']} "

@@ -32,6 +32,7 @@ from matplotlib.figure import Figure
 
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import probes
+from pu_sim.bots.fitting.common import ROUND_PARTS, round_part, round_part_labels
 from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
 from pu_sim.game import Game
 
@@ -41,7 +42,6 @@ Record = dict[str, Any]
 BOT = "greedy_tuned"
 WIDTH = 2  # greedy_tuned's best placements judged
 HORIZONS = (1, 2, 3, 5)  # play-outs to the start of this many rounds after
-BUCKET_STARTS = (1, 6, 11, 15, 18, 20)  # parts of the game, by round
 SHAPES = 12  # tile ids 0-11: one tile of each shape
 DECISION_STREAMS = 1000  # streams per decision (rollouts, then play-outs)
 PLAYOUT_OFFSET = 500  # the play-outs' streams within a decision's
@@ -84,11 +84,6 @@ def afterstate(game: Game, move: int) -> list[float]:
     return [*np.log1p(counts), *(counts == 0), *features, *lines]
 
 
-def bucket(round_: int) -> int:
-    """The part of the game a round falls in (BUCKET_STARTS)."""
-    return int(np.searchsorted(BUCKET_STARTS, round_, side="right")) - 1
-
-
 def collect(games: range, rollouts: int, redeals: int, seed: int) -> list[Record]:
     """Every placement of greedy_tuned's solo base games with a choice."""
     records = []
@@ -101,7 +96,7 @@ def collect(games: range, rollouts: int, redeals: int, seed: int) -> list[Record
             round_ = game.fields()["round"]
             redeal = first + PLAYOUT_OFFSET
             records.append({
-                "game": index, "round": round_, "bucket": bucket(round_),
+                "game": index, "round": round_, "bucket": round_part(round_),
                 "value": sorted(values, reverse=True)[:WIDTH],
                 "rollouts": [[probes.rollout(game, m, first + j)
                               for j in range(rollouts)] for m in kept],
@@ -152,7 +147,7 @@ def reading_gain(records: Sequence[Record], read: Any, ridge: float = RIDGE) -> 
     parity; judged by the mean of all the decision's rollouts.
     """
     gains = np.zeros(len(records))
-    for b in range(len(BUCKET_STARTS)):
+    for b in range(len(ROUND_PARTS)):
         for parity in (0, 1):
             train = [(
                 [read(r, i) for i in range(len(r["value"]))],
@@ -190,21 +185,14 @@ def summarise(records: Sequence[Record]) -> Record:
             "half_width": float(half),
             "per_decision": [float(gains[buckets == b].mean())
                              if (buckets == b).any() else 0.0
-                             for b in range(len(BUCKET_STARTS))],
+                             for b in range(len(ROUND_PARTS))],
         })  # fmt: skip
     return {
         "games": games, "decisions": len(records),
         "decisions_per_part": [int((buckets == b).sum())
-                               for b in range(len(BUCKET_STARTS))],
+                               for b in range(len(ROUND_PARTS))],
         "rows": rows,
     }  # fmt: skip
-
-
-def part_labels() -> list[str]:
-    """The parts of the game as round ranges."""
-    ends = [*BUCKET_STARTS[1:], None]
-    return [f"{s}" if e == s + 1 else (f"{s}+" if e is None else f"{s}-{e - 1}")
-            for s, e in zip(BUCKET_STARTS, ends, strict=True)]  # fmt: skip
 
 
 def figure(summary: Record) -> Figure:
@@ -217,7 +205,7 @@ def figure(summary: Record) -> Figure:
     ax0.axvline(0, color="grey", lw=0.8)
     ax0.set_xlabel("medals a game over greedy_tuned's choice (95% CI)")
     ax0.set_title("Judging greedy_tuned's best two placements")
-    labels = part_labels()
+    labels = round_part_labels()
     width = 0.8 / len(rows)
     for n, r in enumerate(rows):
         ax1.bar(np.arange(len(labels)) + n * width, r["per_decision"], width,
@@ -250,9 +238,9 @@ def report_text(summary: Record, config: Any, command: str, seconds: float) -> s
         "in medals, judged by rollouts the choice did not see.",
         "",
         "| judge | gain a game (95% CI) | "
-        + " | ".join(f"a decision, rounds {p}" for p in part_labels())
+        + " | ".join(f"a decision, rounds {p}" for p in round_part_labels())
         + " |",
-        "|---|---|" + "---|" * len(BUCKET_STARTS),
+        "|---|---|" + "---|" * len(ROUND_PARTS),
     ]
     for r in rows:
         lines.append(
@@ -260,7 +248,7 @@ def report_text(summary: Record, config: Any, command: str, seconds: float) -> s
             + " | ".join(f"{g:+.3f}" for g in r["per_decision"])
             + " |"
         )
-    parts = zip(part_labels(), summary["decisions_per_part"], strict=True)
+    parts = zip(round_part_labels(), summary["decisions_per_part"], strict=True)
     lines += [
         "",
         "Decisions per part of the game: "
