@@ -32,7 +32,12 @@ from matplotlib.figure import Figure
 
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import probes
-from pu_sim.bots.fitting.common import ROUND_PARTS, round_part, round_part_labels
+from pu_sim.bots.fitting.common import (
+    ROUND_PARTS,
+    paired,
+    round_part,
+    round_part_labels,
+)
 from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
 from pu_sim.game import Game
 
@@ -146,43 +151,38 @@ def reading_gain(records: Sequence[Record], read: Any, ridge: float = RIDGE) -> 
     Fitted within decisions per part of the game on the games of the other
     parity; judged by the mean of all the decision's rollouts.
     """
+    x = [np.asarray([read(r, i) for i in range(len(r["value"]))], float)
+         for r in records]  # fmt: skip
+    judged = [np.mean(r["rollouts"], axis=1) for r in records]
     gains = np.zeros(len(records))
     for b in range(len(ROUND_PARTS)):
+        part = [n for n, r in enumerate(records) if r["bucket"] == b]
         for parity in (0, 1):
-            train = [(
-                [read(r, i) for i in range(len(r["value"]))],
-                np.mean(r["rollouts"], axis=1),
-            ) for r in records
-                if r["bucket"] == b and r["game"] % 2 != parity]  # fmt: skip
+            test = [n for n in part if records[n]["game"] % 2 == parity]
+            train = [(x[n], judged[n]) for n in part
+                     if records[n]["game"] % 2 != parity]  # fmt: skip
             if len(train) < 2:
                 continue
             coef = within_group_ridge(train, ridge, standardize=True)
-            for n, r in enumerate(records):
-                if r["bucket"] != b or r["game"] % 2 != parity:
-                    continue
-                x = np.asarray([read(r, i) for i in range(len(r["value"]))], float)
-                choice = int(np.argmax(x @ coef))
-                judged = np.mean(r["rollouts"], axis=1)
-                gains[n] = judged[choice] - judged[0]
+            for n in test:
+                choice = int(np.argmax(x[n] @ coef))
+                gains[n] = judged[n][choice] - judged[n][0]
     return gains
 
 
 def summarise(records: Sequence[Record]) -> Record:
     """Gains a game (summed over its decisions) and a decision per part of the game."""
-    games = len({r["game"] for r in records})
+    ids, game_of = np.unique([r["game"] for r in records], return_inverse=True)
+    games = len(ids)
     buckets = np.asarray([r["bucket"] for r in records])
     rows = []
     for name, gains in [("rollouts (half against half)", search_gain(records)),
                         *((name, reading_gain(records, read))
                           for name, read in reading_sets().items())]:  # fmt: skip
-        per_game = np.zeros(games)
-        index = {g: n for n, g in enumerate(sorted({r["game"] for r in records}))}
-        for r, gain in zip(records, gains, strict=True):
-            per_game[index[r["game"]]] += gain
-        half = 1.96 * per_game.std(ddof=1) / np.sqrt(games) if games > 1 else 0.0
+        # each game's decisions summed; the gains are already over greedy_tuned's
+        per_game, half = paired(np.bincount(game_of, gains, minlength=games), 0.0)
         rows.append({
-            "judge": name, "per_game": float(per_game.mean()),
-            "half_width": float(half),
+            "judge": name, "per_game": per_game, "half_width": half,
             "per_decision": [float(gains[buckets == b].mean())
                              if (buckets == b).any() else 0.0
                              for b in range(len(ROUND_PARTS))],
