@@ -334,11 +334,9 @@ def share_row(
         seats = [field_bot] * players
         seats[k] = learned
         ahead += seat_outcomes(base_game_scores(seats, n, seed, jobs, tables), k)[1]
-    per_setup = ahead / players
-    half = 1.96 * per_setup.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
+    share, half = paired(ahead / players, 0.0)
     return {"bot": learned.label, "against": field_bot.label, "players": players,
-            "setups": n, "ahead": float(per_setup.mean()),
-            "half_width": float(half)}  # fmt: skip
+            "setups": n, "ahead": share, "half_width": half}  # fmt: skip
 
 
 def in_chunks(

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from pu_sim import bots
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting.common import ROUND_PARTS, round_part_labels
+from pu_sim.bots.fitting.common import ROUND_PARTS, paired, round_part_labels
 from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
 from pu_sim.bots.specs import BotSpec
 from pu_sim.game import Game
@@ -118,16 +118,13 @@ def held_out(records: Sequence[Record], coef: Floats) -> Record:
             gain = r["value"][choice] - r["value"][0]
             gains.append(gain)
             per_game[r["game"]] = per_game.get(r["game"], 0.0) + gain
-        g = np.asarray(gains)
-        half = 1.96 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else 0.0
-        rows.append({"round_from": start, "decisions": len(g),
-                     "gain": float(g.mean()) if len(g) else 0.0,
-                     "half_width": float(half)})  # fmt: skip
-    totals = np.asarray(list(per_game.values()))
-    half = 1.96 * totals.std(ddof=1) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
+        gain, half = paired(gains, 0.0) if gains else (0.0, 0.0)
+        rows.append({"round_from": start, "decisions": len(gains),
+                     "gain": gain, "half_width": half})  # fmt: skip
+    totals = list(per_game.values())
+    mean, half = paired(totals, 0.0) if totals else (0.0, 0.0)
     return {"buckets": rows, "games": len(totals),
-            "per_game": float(totals.mean()) if len(totals) else 0.0,
-            "per_game_half_width": float(half)}  # fmt: skip
+            "per_game": mean, "per_game_half_width": half}  # fmt: skip
 
 
 def training_curve(
