@@ -59,6 +59,7 @@ include "core/bots/greedy_choosing.pxi"
 include "core/bots/greedy_decisions.pxi"
 include "core/bots/greedy_next_fit.pxi"
 include "core/bots/greedy_end_chain.pxi"
+include "core/bots/greedy_end_rollouts.pxi"
 include "core/bots/greedy_rotation.pxi"
 include "core/bots/greedy_rotation_round.pxi"
 include "core/bots/greedy_place_fit.pxi"
@@ -113,6 +114,7 @@ CONSTANTS = {
     "STEP_SIDEWAYS": STEP_SIDEWAYS, "STEP_BEYOND": STEP_BEYOND,
     "N_GREEDY": N_GREEDY, "PLACE_FIT_K": PLACE_FIT_K, "NEXT_FIT_K": NEXT_FIT_K,
     "END_CHAIN_MAX_ROUNDS": END_CHAIN_MAX_ROUNDS, "END_CHAIN_LOOK_WIDTH": END_CHAIN_LOOK_WIDTH,
+    "END_ROLLOUT_FINALISTS": END_ROLLOUT_FINALISTS, "END_ROLLOUT_MORE": END_ROLLOUT_MORE,
     "DEEP_LOOK_WIDTH": DEEP_LOOK_WIDTH, "ROTATION_DENY_WIDTH": ROTATION_DENY_WIDTH,
     "PLACE_FIT_PHASES": PLACE_FIT_PHASES, "PLACE_FIT_ROUND_SPAN": PLACE_FIT_ROUND_SPAN,
     "NTUPLE_PHASES": NTUPLE_PHASES, "NTUPLE_ROUND_SPAN": NTUPLE_ROUND_SPAN,

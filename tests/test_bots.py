@@ -19,13 +19,15 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     assert spec.kind == "greedy" and spec.label == name
     # by name: the tuned ones and the fitted track values' scale, the later
     # features greedy_tuned's rollout fit weighs and the fitted placement
-    # values' scale (greedy_fast: its lookaheads at 0); never noise
+    # values' scale; never noise
     later = {"line_chance", "regress_reclaim", "regress_delay", "early"}
     later |= {"objective_chance", "neighbour", "place_fit", "next_fit", "next_fit_deep"}
     later |= {"end_chain", "end_rounds", "rotation_fit", "rotation_deny"}
     named = {*TUNED_WEIGHTS, "track_fit"} | later
     # the learned values
-    named |= {"ntuple", "rotation_round"} if name == "greedy_fast" else set()
+    named |= (
+        {"ntuple", "rotation_round", "end_redeals"} if name == "greedy_fast" else set()
+    )
     assert set(PRESETS[name]) == named
     assert set(spec.params) == set(GREEDY_WEIGHTS)
     assert all(spec.params[w] >= 0 for w in PRESETS[name])

@@ -108,6 +108,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
         "rotation_fit",
         "rotation_deny",
         "rotation_round",
+        "end_redeals",
     ):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)

@@ -14,7 +14,6 @@ from pu_sim import bots
 from pu_sim._build_check import import_core
 from pu_sim.bots import fitted, probes
 from pu_sim.bots.fitting import ntuple_values as nt
-from pu_sim.bots.fitting import rotation_round as rr
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.rules import load_rules
 from pu_sim.testing import (
@@ -209,20 +208,34 @@ def test_greedy_re_ranks_its_best_placements_by_the_learned_value(tmp_path):
     assert changed > 0
 
 
-def test_greedy_fast_is_the_measured_bot_and_greedy_tuned_leaves_it_off():
-    """greedy_fast is the report's fast bot at ntuple 0.5 with greedy_tuned's
-    endgame chain (solo only) and the learned rotation value (3+ players only:
-    the rotation report's rule bot is greedy_fast without it); greedy_tuned
-    (and so its golden traces) plays without either learned value."""
-    assert bots.PRESETS["greedy_tuned"].get("ntuple", 0.0) == 0.0
-    assert bots.PRESETS["greedy_tuned"].get("rotation_round", 0.0) == 0.0
-    fast = nt.fast_bot(nt.WEIGHTS[0])
-    chain = {w: bots.PRESETS["greedy_tuned"][w] for w in ("end_chain", "end_rounds")}
-    assert chain["end_chain"] > 0
-    rule = bots.greedy("rule", **{**fast.params, **chain})
-    assert rr.rule_bot().vector() == pytest.approx(rule.vector())
-    learned = bots.greedy("learned", **{**rule.params, "rotation_round": 1.0})
-    assert bots.parse("greedy_fast").vector() == pytest.approx(learned.vector())
+def test_greedy_fast_is_greedy_tuned_with_the_learned_values_and_endgame_rollouts():
+    """greedy_fast is greedy_tuned with the report's planet value (ntuple 0.5),
+    the learned rotation value and the endgame's rollouts instead of its
+    chain (solo only); greedy_tuned (and so its golden traces) plays without
+    any of them."""
+    tuned = bots.PRESETS["greedy_tuned"]
+    for learned in ("ntuple", "rotation_round", "end_redeals"):
+        assert tuned.get(learned, 0.0) == 0.0
+    expected = bots.greedy("expected", **{
+        **tuned, "ntuple": nt.WEIGHTS[0], "rotation_round": 1.0,
+        "end_chain": 4.0, "end_redeals": 4.0})  # fmt: skip
+    assert bots.parse("greedy_fast").vector() == pytest.approx(expected.vector())
+
+
+def test_with_three_players_greedy_fast_plays_as_the_fast_bot_with_the_rotation_value():
+    """The depot lookaheads and the endgame run only where the station turns by
+    itself (solo, 2-player variant): at 3 players greedy_fast's moves are the
+    ntuple report's fast bot's with the learned rotation value, the policy the
+    rotation report measured."""
+    fast = bots.greedy("fast_rr", **{**nt.fast_bot(nt.WEIGHTS[0]).params,
+                                     "rotation_round": 1.0})  # fmt: skip
+    a = ScenarioGame(players=3, bots="greedy_fast", seed=5)
+    b = ScenarioGame(players=3, bots=fast, seed=5)
+    while not a.is_terminal:
+        move = a.bot_move()
+        assert move == b.bot_move()
+        a.apply(move)
+        b.apply(move)
 
 
 def test_weight_zero_plays_as_before():

@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 46
+MAX_BOT_PARAMS = 47
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -76,15 +76,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "rotation_fit": 0.0,  # commander: 1 values rotations by its depot's placements
         "rotation_deny": 0.0,  # ... minus this x the other players' mean depot value
         "rotation_round": 0.0,  # commander: x the learned value of the round dealt
+        "end_redeals": 0.0,  # endgame rollouts per placement (0: the end chain)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (43, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (44, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (45, 1.0),  # share of the budget away from placements and tracks
+        "budget": (44, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (45, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (46, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
@@ -166,23 +167,22 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # against three default seats), then fitted to rollouts of solo games with
         # random corporations and planets
         "greedy_tuned": _TUNED,
-        # the learned bot: greedy_tuned's play without its depot lookaheads
-        # (the costliest part of its solo and 2-player games) plus two values
-        # learned from rollouts: the planet value at 0.5
-        # (reports/bots/ntuple_values: +0.67 solo points over the same bot
-        # without it) and the commander's rotation value
-        # (reports/bots/rotation_round: one seat with it finished ahead of
-        # 61.1% of greedy_tuned opponents at 3 players, 58.4% at 4).  It keeps
-        # greedy_tuned's endgame chain (solo only): +2.6 solo points for
-        # 0.4 of its solo speed, the most strength per time of the
-        # lookaheads (docs/bots.md, "The learned bot's solo play")
+        # the learned bot: greedy_tuned's play plus two values learned from
+        # rollouts: the planet value at 0.5 (reports/bots/ntuple_values; beside
+        # greedy_tuned's depot lookaheads +0.3 solo points, 0.5-1.0 alike) and
+        # the commander's rotation value (reports/bots/rotation_round: one seat
+        # with it finished ahead of 61.1% of greedy_tuned opponents at 3
+        # players, 58.4% at 4).  In the last 5 solo rounds rollouts of the
+        # game's end value its kept placements instead of greedy_tuned's chain:
+        # 4 redeals each, 8 more for the best 3, at 4 per medal (+1.2 solo
+        # points; 3-6 alike; docs/bots.md, "Endgame rollouts")
         "greedy_fast": MappingProxyType(
             {
                 **_TUNED,
-                "next_fit": 0.0,
-                "next_fit_deep": 0.0,
                 "ntuple": 0.5,
                 "rotation_round": 1.0,
+                "end_chain": 4.0,
+                "end_redeals": 4.0,
             }
         ),
     }
@@ -191,11 +191,11 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
 plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_fast`` (the
-learned bot) plays solo games about three times as fast, about a point below
-greedy_tuned there (``greedy_fast:end_chain=0``: about 7 times as fast, 3.4
-points below); with 3 or more players its commander turns the station by a
-value learned from rollouts, at about a third of greedy_tuned's speed, and it
-finishes ahead of about 60% of greedy_tuned opponents.
+learned bot) is greedy_tuned with two values learned from rollouts and, in the
+last solo rounds, rollouts of its kept placements: stronger than greedy_tuned
+in solo and with 3 or more players, at about half its solo speed and a
+quarter of its 4-player speed (the bot ladder and benchmark reports measure
+both).
 """
 
 RETIRED_WEIGHTS = (

@@ -178,7 +178,7 @@ cdef class GameState:
         if self.g.decision != D_ROTATION or self.g.n_players < 3:
             raise ValueError("no commander's rotation (3+ players) is pending")
         n = legal_moves(&self.g, self.rules.R, self.buf)
-        cdef uint64_t seed = rotation_round_seed(&self.g)
+        cdef uint64_t seed = redeal_seed(&self.g)
         cdef NextFitScratch* s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
         if s == NULL:
             raise MemoryError()
@@ -194,6 +194,36 @@ cdef class GameState:
                 out.append((own, others))
             return {"bucket": rotation_round_bucket(&self.g), "seed": seed,
                     "outcomes": out}
+        finally:
+            free(s)
+
+    def end_rollout_scores(self, params, int redeals):
+        """The endgame rollouts' reading of the pending placement
+        (core/bots/greedy_end_rollouts.pxi): for each legal move, the decider's
+        final score on each of redeals 0..redeals-1 ("scores"; the game played
+        to its end by the one-ply policy of weights `params`, on the bot's
+        redeal: determinized(decider, "seed", redeal)); draws nothing from the
+        game's generator."""
+        cdef int i, r, n
+        cdef double w[MAX_BOT_PARAMS]
+        if len(params) != MAX_BOT_PARAMS:
+            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+        if self.g.decision != D_PLACE:
+            raise ValueError("no placement decision is pending")
+        n = legal_moves(&self.g, self.rules.R, self.buf)
+        cdef uint64_t seed = redeal_seed(&self.g)
+        cdef NextFitScratch* s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
+        if s == NULL:
+            raise MemoryError()
+        try:
+            place_eval_init(&s.e)
+            for i in range(MAX_BOT_PARAMS):
+                w[i] = params[i]
+            end_rollout_policy(s.w, w)
+            scores = [[end_rollout_value(&self.g, self.rules.R, self.g.decider, self.buf[i],
+                                         s, seed, r) for r in range(redeals)]
+                      for i in range(n)]
+            return {"seed": seed, "scores": scores}
         finally:
             free(s)
 
@@ -322,12 +352,13 @@ cdef class GameState:
         track_context(&self.g, self.rules.R, p, f)
         return [f[i] for i in range(TRACK_FIT_CONTEXT)]
 
-    def determinized(self, int seat, uint64_t seed):
+    def determinized(self, int seat, uint64_t seed, uint64_t redeal=0):
         """A copy with everything `seat` cannot know resampled (the search bot's
-        view of the game before a rollout), drawn from a generator seeded by `seed`."""
+        view of the game before a rollout), drawn from a generator seeded by
+        `seed` (and `redeal`: the endgame rollouts' redeal of one seed)."""
         self._check_player(seat)
         cdef GameState s = self.copy()
-        rng_seed(&s.g.rng, seed, 0, 0, STREAM_SEARCH)
+        rng_seed(&s.g.rng, seed, redeal, 0, STREAM_SEARCH)
         determinize(&s.g, self.rules.R, seat)
         return s
 

@@ -55,6 +55,7 @@ cpdef enum:
     G_ROTATION_FIT = 40     # a rotation by its depots' best placements (greedy_rotation.pxi)
     G_ROTATION_DENY = 41    # ... minus this x the other players' mean depot value
     G_ROTATION_ROUND = 42   # x the learned value of the round a rotation deals (rotation_round)
+    G_END_REDEALS = 43      # the endgame's rollouts per placement (greedy_end_rollouts.pxi)
 
 cdef enum:
-    N_GREEDY = 43
+    N_GREEDY = 44

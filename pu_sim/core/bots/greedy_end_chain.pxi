@@ -34,12 +34,14 @@ cdef inline bint end_chain_on(const Game_t* g, const double* w) noexcept nogil:
     """Chain only in solo, where the station turns by itself (SS-5) and nobody
     else drafts (in the 2-player variant the other seat drafts this round from
     the depot three ahead, SS-6), when the event deck says at most
-    w[G_END_ROUNDS] rounds (and END_CHAIN_MAX_ROUNDS) remain."""
+    w[G_END_ROUNDS] rounds remain (and END_CHAIN_MAX_ROUNDS, unless rollouts
+    value the placements: they redeal the tiles nobody has seen)."""
     cdef int future
     if w[G_END_CHAIN] == 0 or g.n_players != 1 or not g.events_on:
         return False
     future = future_rounds(g)
-    return future <= w[G_END_ROUNDS] and future <= END_CHAIN_MAX_ROUNDS
+    return future <= w[G_END_ROUNDS] and (future <= END_CHAIN_MAX_ROUNDS
+                                          or w[G_END_REDEALS] >= 1)
 
 
 cdef void play_pool(Game_t* a, const Rules_t* R, int p, NextFitScratch* s) noexcept nogil:
@@ -101,11 +103,15 @@ cdef void add_end_chain(const Game_t* g, const Rules_t* R, const double* w, int 
                         const uint32_t* moves, const int* index, double* value,
                         int n) noexcept nogil:
     """Add w[G_END_CHAIN] x (the chain's end value - its mean over the options)
-    to the values of the n kept options (index[i] into moves), in place."""
+    to the values of the n kept options (index[i] into moves), in place; with
+    w[G_END_REDEALS], their rollouts' mean instead (greedy_end_rollouts.pxi)."""
     cdef double ev[NEXT_FIT_K]
     cdef int i, future = future_rounds(g)
     cdef double mean = 0.0
     cdef NextFitScratch* s
+    if w[G_END_REDEALS] >= 1:
+        add_end_rollouts(g, R, w, p, moves, index, value, n)
+        return
     if n < 2:
         return
     s = <NextFitScratch*>malloc(sizeof(NextFitScratch))

@@ -155,6 +155,7 @@ cdef void add_next_fit(const Game_t* g, const Rules_t* R, const double* w, int p
     # its tiles below the top hidden)
     s.w[G_END_CHAIN] = 0.0
     s.w[G_PLACE_FIT] = 0.0                           # see the top of this file
+    s.w[G_NTUPLE] = 0.0                              # nor the learned planet value
     for i in range(n):
         ok[i] = next_tiles_value(g, R, p, moves[index[i]], s, &nf[i], &chosen[i], seed)
         if ok[i]:

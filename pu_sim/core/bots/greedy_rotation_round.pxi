@@ -39,14 +39,6 @@ cdef inline int rotation_round_bucket(const Game_t* g) noexcept nogil:
     return 0
 
 
-cdef inline uint64_t rotation_round_seed(const Game_t* g) noexcept nogil:
-    """The redeal's seed: the next draw of a copy of the game's generator, so
-    the game's own stream is untouched (a probe's scores draw nothing) and the
-    game stays a pure function of its seed."""
-    cdef Rng_t copy = g.rng
-    return rng_next(&copy)
-
-
 cdef inline void rotation_round_policy(double* dst, const double* w) noexcept nogil:
     """The weights every seat plays the round out with: the commander's,
     without the learned value (the round's own decisions hold no rotation)."""
@@ -97,7 +89,7 @@ cdef void rotation_round_values(Game_t* g, const Rules_t* R, const double* w, in
     cdef int i, k, kept = min(n, ROTATION_ROUND_WIDTH)
     cdef int order[STATION_ORIENTATIONS]
     cdef double own, others, floor = 1e300
-    cdef uint64_t seed = rotation_round_seed(g)
+    cdef uint64_t seed = redeal_seed(g)
     cdef const double* c = R.fitted.rotation_round[rotation_round_bucket(g)]
     rotation_round_policy(s.w, w)
     best_first(rule, n, order)

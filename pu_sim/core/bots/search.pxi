@@ -17,9 +17,9 @@
 
 # Rule: S_ + the setting's name in pu_sim.bots.SEARCH_PARAMS (slots checked by a test)
 cpdef enum:
-    S_BUDGET = 43               # params slot: rollouts per decision (0: play greedy)
-    S_WIDTH = 44                # params slot: greedy-best moves kept (1: play greedy)
-    S_MINOR = 45                # params slot: share of the budget at minor decisions
+    S_BUDGET = 44               # params slot: rollouts per decision (0: play greedy)
+    S_WIDTH = 45                # params slot: greedy-best moves kept (1: play greedy)
+    S_MINOR = 46                # params slot: share of the budget at minor decisions
 
 
 cdef struct SearchScratch:
@@ -189,6 +189,15 @@ cdef void determinize_objectives(Game_t* g, int seat) noexcept nogil:
         if k < n:
             g.obj_deck[i] = pool[k]
             k += 1
+
+
+cdef inline uint64_t redeal_seed(const Game_t* g) noexcept nogil:
+    """The seed of a bot's redeals outside the search bot (the learned rotation
+    value, the endgame's rollouts): the next draw of a copy of the game's
+    generator, so the game's own stream is untouched (a probe's values draw
+    nothing) and the game stays a pure function of its seed."""
+    cdef Rng_t copy = g.rng
+    return rng_next(&copy)
 
 
 cdef void determinize(Game_t* g, const Rules_t* R, int seat) noexcept nogil:

@@ -1,0 +1,119 @@
+# The endgame's rollouts (weight end_redeals; greedy_fast): in the game's last
+# rounds each of the bot's kept placements is valued by the mean score of games
+# played to the end from it, each on a redeal of what the player cannot see.
+#
+# Why: the endgame chain (greedy_end_chain.pxi) follows one line through the
+# public depots and reads the score it leaves, but it plays no event and no
+# civ card, and its one line is only greedy's.  Rollouts of greedy_tuned's
+# best two placements still gained +0.12 to +0.20 medals a decision in rounds
+# 15-20 beside the chain (reports/bots/solo_judgement).  A rollout plays every
+# rule: the event cards left (redealt from their colours' unseen cards), the
+# civ cards drawn, the tiles below the stacks' tops (SS-1).  Each rollout plays
+# greedy's one-ply choices (the bot's weights without lookaheads, the fitted
+# table or the learned value): as strong as the chain's own moves for a third
+# of the cost, so more redeals fit the budget (docs/bots.md, "Endgame
+# rollouts").  Redeal r of every placement is the same (common random
+# numbers), so placements are compared on the same futures.
+#
+# Successive halving: every kept placement gets end_redeals rollouts, then the
+# END_ROLLOUT_FINALISTS best by the value so far get END_ROLLOUT_MORE times as
+# many again; the others are offered below them.  The extra rollouts go where
+# the choice is made, and the noise of the finalists' means halves.
+
+cdef enum:
+    END_ROLLOUT_FINALISTS = 3  # placements valued by the second round of rollouts
+    END_ROLLOUT_MORE = 2       # ... with this many times end_redeals more each
+
+
+cdef double end_rollout_value(const Game_t* g, const Rules_t* R, int p, uint32_t move,
+                              NextFitScratch* s, uint64_t seed, int redeal) noexcept nogil:
+    """p's final score once `move` is played and the game played to its end by
+    greedy with weights s.w for every decision, on redeal `redeal` of `seed`
+    (determinize: what p cannot see)."""
+    cdef Game_t* a = &s.after
+    cdef int n, i
+    memcpy(a, g, sizeof(Game_t))
+    rng_seed(&a.rng, seed, <uint64_t>redeal, 0, STREAM_SEARCH)
+    determinize(a, R, p)
+    apply_move(a, R, move)
+    advance(a, R)
+    while a.stage != ST_DONE:
+        n = legal_moves(a, R, s.moves)
+        if n == 0:
+            break
+        i = greedy_choose_in(a, R, s.w, s.moves, n, &s.e) if n > 1 else 0
+        apply_move(a, R, s.moves[i])
+        advance(a, R)
+    score_game(a, R)
+    return a.pl[p].score
+
+
+cdef inline void end_rollout_policy(double* dst, const double* w) noexcept nogil:
+    """The weights a rollout plays every decision with: the bot's, one-ply (no
+    chain or rollouts of its own, no depot lookahead), without the fitted
+    table or the learned value."""
+    memcpy(dst, w, MAX_BOT_PARAMS * sizeof(double))
+    dst[G_END_CHAIN] = 0.0
+    dst[G_END_REDEALS] = 0.0
+    dst[G_NEXT_FIT] = 0.0
+    dst[G_PLACE_FIT] = 0.0
+    dst[G_NTUPLE] = 0.0
+
+
+cdef void rollout_sums(const Game_t* g, const Rules_t* R, int p, const uint32_t* moves,
+                       const int* index, const int* order, int k, int first, int last,
+                       NextFitScratch* s, uint64_t seed, double* total) noexcept nogil:
+    """Add the rollouts of redeals first..last-1 to total[i] of the options
+    order[0..k) (index[i] into moves)."""
+    cdef int j, i, r
+    for j in range(k):
+        i = order[j]
+        for r in range(first, last):
+            total[i] += end_rollout_value(g, R, p, moves[index[i]], s, seed, r)
+
+
+cdef void add_end_rollouts(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           const uint32_t* moves, const int* index, double* value,
+                           int n) noexcept nogil:
+    """Add w[G_END_CHAIN] x (each option's mean rollout score - the mean over
+    the options valued alike) to the n kept options' values (index[i] into
+    moves), in place; the finalists' means take the second round's rollouts
+    too, and the other options are offered below the worst finalist, in their
+    order."""
+    cdef double total[NEXT_FIT_K]
+    cdef int order[NEXT_FIT_K]
+    cdef int i, j, finalists = min(n, END_ROLLOUT_FINALISTS)
+    cdef int first = <int>w[G_END_REDEALS], more = END_ROLLOUT_MORE * first
+    cdef double mean = 0.0, floor = 1e300
+    cdef uint64_t seed = redeal_seed(g)
+    cdef NextFitScratch* s
+    if n < 2 or first < 1:
+        return
+    s = <NextFitScratch*>malloc(sizeof(NextFitScratch))
+    if s == NULL:
+        return
+    place_eval_init(&s.e)
+    end_rollout_policy(s.w, w)
+    for i in range(n):
+        order[i] = i
+        total[i] = 0.0
+    rollout_sums(g, R, p, moves, index, order, n, 0, first, s, seed, total)
+    for i in range(n):
+        mean += total[i] / first
+    mean /= n
+    for i in range(n):
+        value[i] += w[G_END_CHAIN] * (total[i] / first - mean)
+    best_first(value, n, order)                      # the finalists: best so far
+    if finalists < n:
+        for j in range(finalists):                   # their first means come off
+            i = order[j]
+            value[i] -= w[G_END_CHAIN] * total[i] / first
+        rollout_sums(g, R, p, moves, index, order, finalists, first, first + more,
+                     s, seed, total)
+        for j in range(finalists):                   # the means of every rollout go on
+            i = order[j]
+            value[i] += w[G_END_CHAIN] * total[i] / (first + more)
+            floor = min(floor, value[i])
+        for j in range(finalists, n):
+            value[order[j]] = floor - (j - finalists + 1)
+    free(s)
