@@ -479,7 +479,7 @@ def main() -> None:
     scale = 0.02 if args.smoke else 1.0
     repeats = args.repeats or (1 if args.smoke else 3)
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600,
-             "greedy_fast": 3_000, "search-8": 40,
+             "greedy_learned": 3_000, "search-8": 40,
              "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
              "search-64-tuned": 4}  # fmt: skip
     probe_games = 2_000 if args.smoke else 60_000
@@ -489,7 +489,7 @@ def main() -> None:
     cells += [
         (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
     ]
-    cells += [(bot, players, "base") for bot in ("greedy_tuned", "greedy_fast")
+    cells += [(bot, players, "base") for bot in ("greedy_tuned", "greedy_learned")
               for players in (1, 2, 4, 6)]  # fmt: skip
     # a smoke run times one game of the cheapest search bot (the others run the
     # same code for longer: search-64-tuned takes ~25 s a game)

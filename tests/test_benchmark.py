@@ -33,7 +33,7 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     # the full run's rows but for the costlier search bots
     bots = [r["bot"] for r in result["speed"]]
     assert len(bots) == 25 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
-    for preset in ("greedy_tuned", "greedy_fast"):
+    for preset in ("greedy_tuned", "greedy_learned"):
         seats = {r["players"] for r in result["speed"] if r["bot"] == preset}
         assert seats == {1, 2, 4, 6}
     assert not set(bots) & {

@@ -26,7 +26,9 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     named = {*TUNED_WEIGHTS, "track_fit"} | later
     # the learned values
     named |= (
-        {"ntuple", "rotation_round", "end_redeals"} if name == "greedy_fast" else set()
+        {"ntuple", "rotation_round", "end_redeals"}
+        if name == "greedy_learned"
+        else set()
     )
     assert set(PRESETS[name]) == named
     assert set(spec.params) == set(GREEDY_WEIGHTS)
@@ -49,6 +51,18 @@ def test_unknown_names_list_the_valid_bots_and_presets():
     ):
         bots.preset("greedy")
     assert {"random", "greedy", "search", *PRESETS} == set(bots.BOT_NAMES)
+
+
+def test_a_renamed_preset_names_its_new_name():
+    """greedy_fast grew endgame rollouts and was renamed: the old name is not
+    silently played, its one-line error names the new one."""
+    assert "greedy_fast" not in bots.BOT_NAMES and "greedy_learned" in PRESETS
+    for call in (bots.parse, bots.preset):
+        with pytest.raises(
+            ValueError, match=r"renamed 'greedy_learned'.*use 'greedy_learned'"
+        ):
+            call("greedy_fast")
+    assert all("\n" not in why for why in bots.RENAMED_PRESETS.values())
 
 
 @pytest.mark.parametrize("name", list(bots.RETIRED_PRESETS))

@@ -9,8 +9,8 @@ from polars.testing import assert_frame_equal
 import pu_sim
 
 
-# greedy_fast: its commander plays rounds out on redeals seeded from the game
-@pytest.mark.parametrize("bots", ["random", "greedy", "greedy_fast"])
+# greedy_learned: its commander plays rounds out on redeals seeded from the game
+@pytest.mark.parametrize("bots", ["random", "greedy", "greedy_learned"])
 def test_n_jobs_and_batch_size_do_not_change_results(bots):
     kw = dict(players=3, bots=bots, planets="random", seed=1234)
     base = pu_sim.simulate(60, n_jobs=1, batch_size=60, **kw)

@@ -18,7 +18,7 @@ from pu_sim.testing import ScenarioGame
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
 FINALISTS = int(CONSTANTS["END_ROLLOUT_FINALISTS"])
 MORE = int(CONSTANTS["END_ROLLOUT_MORE"])
-FAST = bots.PRESETS["greedy_fast"]
+FAST = bots.PRESETS["greedy_learned"]
 REDEALS = int(FAST["end_redeals"])
 SCALE = FAST["end_chain"]
 # one-ply, without the fitted table or the learned value: the kept placements

@@ -41,7 +41,7 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
         assert manifest["command"].endswith("--smoke")
         assert len(manifest["runs"]) == len(manifests)
     if name == "bots/bot_ladder":  # the learned bot measured against its targets
-        assert "**The learned bot against its targets** (greedy_fast" in readme
+        assert "**The learned bot against its targets** (greedy_learned" in readme
     if extra:  # the setup discard's table, written where told
         rates = fitted.load_table("objective_rate", tmp_path / "fitted")["rate"]
         assert rates.shape == (28,) and 0 <= rates.min() <= rates.max() <= 1
@@ -147,7 +147,7 @@ def test_shared_flags(tmp_path):
 def test_bot_ladder_seats_every_subset_in_every_seat():
     bots = load("bots/bot_ladder").Config().bots
     assert [b.label for b in bots] == [
-        "random", "greedy", "greedy_fast", "greedy_tuned", "search-8", "search-64"]  # fmt: skip
+        "random", "greedy", "greedy_learned", "greedy_tuned", "search-8", "search-64"]  # fmt: skip
     assert bots[4].params["line_complete"] == bots[3].params["line_complete"] != 1.0
     assert bots[2].params["ntuple"] > 0 and bots[3].params["ntuple"] == 0
     seatings = ladder.seatings(bots, 3)

@@ -29,8 +29,8 @@ CASES = {
         players=2, bots=["search", "greedy_tuned"], seed=12
     ),
     "three_greedy_tuned_seed13": dict(players=3, bots="greedy_tuned", seed=13),
-    "three_greedy_fast_seed14": dict(players=3, bots="greedy_fast", seed=14),
-    "solo_greedy_fast_seed15": dict(players=1, bots="greedy_fast", seed=15),
+    "three_greedy_learned_seed14": dict(players=3, bots="greedy_learned", seed=14),
+    "solo_greedy_learned_seed15": dict(players=1, bots="greedy_learned", seed=15),
     "solo_greedy_seed1": dict(players=1, bots="greedy", seed=1),
     "solo_random_seed4": dict(players=1, bots="random", seed=4),
     "two_random_seed2": dict(players=2, bots="random", seed=2),

@@ -208,8 +208,8 @@ def test_greedy_re_ranks_its_best_placements_by_the_learned_value(tmp_path):
     assert changed > 0
 
 
-def test_greedy_fast_is_greedy_tuned_with_the_learned_values_and_endgame_rollouts():
-    """greedy_fast is greedy_tuned with the report's planet value (ntuple 0.5),
+def test_greedy_learned_is_greedy_tuned_with_the_learned_values_and_endgame_rollouts():
+    """greedy_learned is greedy_tuned with the report's planet value (ntuple 0.5),
     the learned rotation value and the endgame's rollouts instead of its
     chain (solo only); greedy_tuned (and so its golden traces) plays without
     any of them."""
@@ -219,17 +219,17 @@ def test_greedy_fast_is_greedy_tuned_with_the_learned_values_and_endgame_rollout
     expected = bots.greedy("expected", **{
         **tuned, "ntuple": nt.WEIGHTS[0], "rotation_round": 1.0,
         "end_chain": 4.0, "end_redeals": 4.0})  # fmt: skip
-    assert bots.parse("greedy_fast").vector() == pytest.approx(expected.vector())
+    assert bots.parse("greedy_learned").vector() == pytest.approx(expected.vector())
 
 
-def test_with_three_players_greedy_fast_plays_as_the_fast_bot_with_the_rotation_value():
+def test_with_three_players_greedy_learned_plays_as_the_fast_bot_with_the_rotation_value():
     """The depot lookaheads and the endgame run only where the station turns by
-    itself (solo, 2-player variant): at 3 players greedy_fast's moves are the
+    itself (solo, 2-player variant): at 3 players greedy_learned's moves are the
     ntuple report's fast bot's with the learned rotation value, the policy the
     rotation report measured."""
     fast = bots.greedy("fast_rr", **{**nt.fast_bot(nt.WEIGHTS[0]).params,
                                      "rotation_round": 1.0})  # fmt: skip
-    a = ScenarioGame(players=3, bots="greedy_fast", seed=5)
+    a = ScenarioGame(players=3, bots="greedy_learned", seed=5)
     b = ScenarioGame(players=3, bots=fast, seed=5)
     while not a.is_terminal:
         move = a.bot_move()

@@ -133,7 +133,7 @@ REPORT = Path(__file__).resolve().parents[1] / "reports" / "bots" / "rotation_ro
 def test_the_packaged_table_is_the_reports_fit():
     """pu_sim/data/fitted/rotation_round is the fit the committed report
     measured, and there one learned seat beat more than half of its
-    greedy_fast and greedy_tuned opponents (95% interval above 50%)."""
+    greedy_learned and greedy_tuned opponents (95% interval above 50%)."""
     (run,) = sorted(REPORT.iterdir())
     reported = fitted.load_table("rotation_round", run / "table")
     assert np.array_equal(TABLE, reported["coef"])
@@ -159,9 +159,9 @@ def test_smoke_run_writes_a_report_and_leaves_the_packaged_table(tmp_path):
 
 
 def test_search_rollouts_turn_the_station_by_the_depot_rule():
-    """A rollout plays a greedy_fast seat without the learned rotation value
-    (its round play-outs would multiply a rollout's cost), as greedy_fast
+    """A rollout plays a greedy_learned seat without the learned rotation value
+    (its round play-outs would multiply a rollout's cost), as greedy_learned
     without it otherwise."""
-    vector = bots.parse("greedy_fast").rollout_vector()
+    vector = bots.parse("greedy_learned").rollout_vector()
     assert np.array_equal(vector, RULE.rollout_vector())
     assert vector[list(bots.GREEDY_WEIGHTS).index("rotation_round")] == 0.0

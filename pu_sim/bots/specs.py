@@ -176,7 +176,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # game's end value its kept placements instead of greedy_tuned's chain:
         # 4 redeals each, 8 more for the best 3, at 4 per medal (+1.2 solo
         # points; 3-6 alike; docs/bots.md, "Endgame rollouts")
-        "greedy_fast": MappingProxyType(
+        "greedy_learned": MappingProxyType(
             {
                 **_TUNED,
                 "ntuple": 0.5,
@@ -190,7 +190,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 """Named greedy weight sets: ``parse(name)`` plays ``greedy(name, **weights)``.
 
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
-plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_fast`` (the
+plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_learned`` (the
 learned bot) is greedy_tuned with two values learned from rollouts and, in the
 last solo rounds, rollouts of its kept placements: stronger than greedy_tuned
 in solo and with 3 or more players, at about half its solo speed and a
@@ -219,6 +219,16 @@ RETIRED_PRESETS: Mapping[str, str] = MappingProxyType(
     }
 )
 """Presets that no longer earn their place, with why and what to use instead."""
+
+RENAMED_PRESETS: Mapping[str, str] = MappingProxyType(
+    {
+        "greedy_fast": (
+            "preset 'greedy_fast' was renamed 'greedy_learned': with its endgame "
+            "rollouts it is no longer faster than greedy_tuned; use 'greedy_learned'"
+        ),
+    }
+)
+"""Presets under an earlier name, with the name to use."""
 
 BOT_NAMES: tuple[str, ...] = (*BOT_KINDS, *PRESETS)
 """Every name :func:`parse` accepts."""
@@ -263,7 +273,7 @@ class BotSpec:
         search-32 with it -0.5 +- 0.9 against search-64 without, at twice its time).
         Without the learned rotation value (``rotation_round``) either: it plays
         four rounds out at each commander's rotation, which made a 3-player
-        search-64 game with a greedy_fast seat several times as long; a rollout
+        search-64 game with a greedy_learned seat several times as long; a rollout
         turns the station by the depot rule.
         """
         if self.kind in ("greedy", "search"):
@@ -371,6 +381,8 @@ def preset(name: str) -> BotSpec:
     """The greedy bot of a named preset, labelled with its name."""
     if name in RETIRED_PRESETS:
         raise ValueError(RETIRED_PRESETS[name])
+    if name in RENAMED_PRESETS:
+        raise ValueError(RENAMED_PRESETS[name])
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r}; valid presets: {list(PRESETS)}")
     return greedy(name, **PRESETS[name])
@@ -394,7 +406,7 @@ def parse(spec: str | BotSpec) -> BotSpec:
     if not isinstance(spec, str):
         raise TypeError(f"a bot is a name or a BotSpec, got {spec!r}")
     name, *settings = spec.strip().split(":")
-    if name in RETIRED_PRESETS:
+    if name in RETIRED_PRESETS or name in RENAMED_PRESETS:
         return preset(name)
     if name not in BOT_NAMES:
         raise ValueError(

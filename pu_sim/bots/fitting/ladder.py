@@ -1,6 +1,6 @@
 """The bot ladder: bots rated against each other, and their solo scores.
 
-The bots: random, greedy (default weights), greedy_fast (greedy_tuned's
+The bots: random, greedy (default weights), greedy_learned (greedy_tuned's
 weights without its depot lookaheads, plus the learned planet and rotation
 values), greedy_tuned (the preset) and the search bot at two budgets, both
 with greedy_tuned's weights (``bots.search(budget=B, width=2,
@@ -52,7 +52,7 @@ STUDY = "bot_ladder"
 CORPORATION, PLANET = "universal_coalition", "ksb_4156"  # the base game
 BALANCED_DECK = (7, 7, 6)  # green, orange, red: the rulebook's target is 59
 TUNED = "greedy_tuned"
-LEARNED = "greedy_fast"  # the fast bot with the learned planet value
+LEARNED = "greedy_learned"  # greedy_tuned with the learned values and end rollouts
 
 Config = Any  # the script's Config: bots, players, n_games, seed, solo_games, n_boot
 
@@ -67,7 +67,7 @@ def searcher(budget: int, width: int = 2) -> BotSpec:
 def ladder_bots(budgets: tuple[int, int]) -> tuple[BotSpec, ...]:
     """The ladder's bots, weakest first by their solo means.
 
-    random, greedy, greedy_fast, greedy_tuned and search at the two budgets.
+    random, greedy, greedy_learned, greedy_tuned and search at the two budgets.
     """
     return (bots.random(), bots.greedy(), bots.parse(LEARNED), bots.parse(TUNED),
             *(searcher(b) for b in budgets))  # fmt: skip

@@ -1,6 +1,6 @@
 """The learned rotation value: the commander's rotation fitted to rollouts.
 
-At every commander's rotation of 3-player base games played by greedy_fast
+At every commander's rotation of 3-player base games played by greedy_learned
 without the learned value (the depot rule alone), the rule's best
 ``WIDTH`` rotations are each valued by rollouts (common random numbers;
 the commander's final score minus the other players' mean).  Three features
@@ -42,15 +42,15 @@ RIDGE = 1.0
 
 
 def rule_bot() -> BotSpec:
-    """greedy_fast without the learned value: the policy the rollouts serve."""
-    return bots.greedy("greedy_fast_rule", **{**bots.PRESETS["greedy_fast"],
+    """greedy_learned without the learned value: the policy the rollouts serve."""
+    return bots.greedy("greedy_learned_rule", **{**bots.PRESETS["greedy_learned"],
                                               "rotation_round": 0.0})  # fmt: skip
 
 
 def learned_bot(weight: float = 1.0) -> BotSpec:
-    """greedy_fast with the learned rotation value at ``weight``."""
-    weights = {**bots.PRESETS["greedy_fast"], "rotation_round": weight}
-    return bots.greedy(f"greedy_fast_rr{weight:g}", **weights)
+    """greedy_learned with the learned rotation value at ``weight``."""
+    weights = {**bots.PRESETS["greedy_learned"], "rotation_round": weight}
+    return bots.greedy(f"greedy_learned_rr{weight:g}", **weights)
 
 
 def collect(games: range, rollouts: int, seed: int) -> list[Record]:

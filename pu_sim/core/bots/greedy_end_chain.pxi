@@ -18,7 +18,7 @@
 #
 # The chain's own moves look ahead more cheaply than the bot's: from their
 # best END_CHAIN_LOOK_WIDTH placements, the next depot only, and without the
-# fitted placement table or the learned planet value (greedy_fast: the same
+# fitted placement table or the learned planet value (greedy_learned: the same
 # strength, -0.02 +- 0.08 solo points over 6,000 paired seeds, for about 1.4
 # times the speed).  They simulate the bot, they do not have to be it:
 # the chain then costs about a sixth as much and the bot plays as strongly

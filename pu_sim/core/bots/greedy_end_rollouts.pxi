@@ -1,4 +1,4 @@
-# The endgame's rollouts (weight end_redeals; greedy_fast): in the game's last
+# The endgame's rollouts (weight end_redeals; greedy_learned): in the game's last
 # rounds each of the bot's kept placements is valued by the mean score of games
 # played to the end from it, each on a redeal of what the player cannot see.
 #

@@ -1,4 +1,4 @@
-# The learned rotation value (weight rotation_round; greedy_fast): the
+# The learned rotation value (weight rotation_round; greedy_learned): the
 # commander's station rotation (SS-3, 3+ players) valued by the round it deals,
 # played out, through a table fitted to rollouts.
 #
