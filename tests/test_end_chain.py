@@ -232,10 +232,11 @@ def test_the_chain_s_own_moves_look_one_depot_ahead_from_their_best_two():
 
 
 def test_the_chain_s_own_moves_play_without_the_learned_planet_value():
-    """greedy_learned's setting (one-ply, the learned planet value on): what the
-    chain adds to each kept placement is what it adds with that value off, so
-    the chain's own moves rank without it (as without place_fit), whatever
-    the bot's ntuple weight."""
+    """One-ply with the learned planet value on (the learned bot's setting when
+    it used the chain, before its endgame rollouts): what the chain adds to
+    each kept placement is what it adds with that value off, so the chain's
+    own moves rank without it (as without place_fit), whatever the bot's
+    ntuple weight."""
     learned = {**ONE_PLY, "ntuple": bots.PRESETS["greedy_learned"]["ntuple"]}
     chained = bots.greedy("chained_learned", **learned)
     plain = bots.greedy("plain_learned", **{**learned, "end_chain": 0.0})

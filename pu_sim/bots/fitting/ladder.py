@@ -1,10 +1,10 @@
 """The bot ladder: bots rated against each other, and their solo scores.
 
-The bots: random, greedy (default weights), greedy_learned (greedy_tuned's
-weights without its depot lookaheads, plus the learned planet and rotation
-values), greedy_tuned (the preset) and the search bot at two budgets, both
-with greedy_tuned's weights (``bots.search(budget=B, width=2,
-**PRESETS["greedy_tuned"])``: the rollouts play the tuned greedy too).
+The bots: random, greedy (default weights), greedy_learned (greedy_tuned
+plus the learned planet and rotation values and, in the last solo rounds,
+rollouts of its kept placements), greedy_tuned (the preset) and the search
+bot at two budgets, both with greedy_tuned's weights (``bots.search(budget=B,
+width=2, **PRESETS["greedy_tuned"])``: the rollouts play the tuned greedy too).
 
 Ladder: 3-player games of the base game, every seat on the base board
 (Universal Coalition on KSB-4156), so board luck plays no part.  Every 3-subset

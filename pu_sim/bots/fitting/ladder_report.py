@@ -109,11 +109,13 @@ def bot_description(bot: BotSpec) -> str:
         return (f"search, budget {bot.params['budget']:g}, width "
                 f"{bot.params['width']:g}, greedy_tuned weights")  # fmt: skip
     if bot.kind == "greedy" and bot.label == LEARNED:
-        return ("greedy_tuned's weights without its depot lookaheads (its "
-                f"endgame chain kept: `end_chain` {bot.params['end_chain']:g}, solo "
-                "only), plus the learned planet value (`ntuple` "
-                f"{bot.params['ntuple']:g}) and rotation value (`rotation_round` "
-                f"{bot.params['rotation_round']:g})")  # fmt: skip
+        w = bot.params
+        return ("greedy_tuned plus the learned planet value (`ntuple` "
+                f"{w['ntuple']:g}) and rotation value (`rotation_round` "
+                f"{w['rotation_round']:g}); in the last {w['end_rounds']:g} solo "
+                "rounds its kept placements valued by rollouts (`end_redeals` "
+                f"{w['end_redeals']:g}, `end_chain` {w['end_chain']:g}) instead of "
+                "the chain")  # fmt: skip
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
     return "uniform over legal moves"

@@ -5,20 +5,21 @@
 # Why: the endgame chain (greedy_end_chain.pxi) follows one line through the
 # public depots and reads the score it leaves, but it plays no event and no
 # civ card, and its one line is only greedy's.  Rollouts of greedy_tuned's
-# best two placements still gained +0.12 to +0.20 medals a decision in rounds
+# best two placements still gained +0.09 to +0.20 medals a decision in rounds
 # 15-20 beside the chain (reports/bots/solo_judgement).  A rollout plays every
 # rule: the event cards left (redealt from their colours' unseen cards), the
 # civ cards drawn, the tiles below the stacks' tops (SS-1).  Each rollout plays
 # greedy's one-ply choices (the bot's weights without lookaheads, the fitted
-# table or the learned value): as strong as the chain's own moves for a third
-# of the cost, so more redeals fit the budget (docs/bots.md, "Endgame
-# rollouts").  Redeal r of every placement is the same (common random
-# numbers), so placements are compared on the same futures.
+# table or the learned value): 6 such redeals take the time of 4 played by
+# the chain's own moves and gain as much (docs/bots.md, "Endgame rollouts").
+# Redeal r of every placement is the same (common random numbers), so the
+# placements are compared on the same futures.  Solo only, in the chain's
+# rounds (end_chain_on).
 #
 # Successive halving: every kept placement gets end_redeals rollouts, then the
 # END_ROLLOUT_FINALISTS best by the value so far get END_ROLLOUT_MORE times as
 # many again; the others are offered below them.  The extra rollouts go where
-# the choice is made, and the noise of the finalists' means halves.
+# the choice is made: the noise of the finalists' means falls by about 40%.
 
 cdef enum:
     END_ROLLOUT_FINALISTS = 3  # placements valued by the second round of rollouts
