@@ -63,6 +63,8 @@ TARGETS = {  # (bot, players): games/s per core on a quiet machine, from the iss
     ("greedy", 4): 0.051 * PROBE_QUIET,  # keep today's ratio
     ("greedy_tuned", 1): 300,
     ("greedy_tuned", 4): 600,
+    ("greedy_learned", 1): 100,  # the learned bot (issue 34)
+    ("greedy_learned", 4): 100,
 }
 """Met when the row's ratio to the probe (same run) reaches target / PROBE_QUIET."""
 MEMORY_TARGET_MB = 100

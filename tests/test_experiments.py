@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,8 @@ def test_bot_ladder_seats_every_subset_in_every_seat():
                  for seating in seatings if bot in seating]  # fmt: skip
         assert sorted(seats) == sorted([0, 1, 2] * 10)
     assert ladder.batch(12, 2) == 6 and ladder.batch(1, 2) == 1
+    # -1 (the scripts' default): every core, so the games still split over them
+    assert ladder.batch(12, -1) == -(-12 // os.cpu_count())
 
 
 def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from joblib import effective_n_jobs
 
 from pu_sim import analysis, bots
 from pu_sim.analysis import stats
@@ -82,8 +83,11 @@ def seatings(labels: Sequence[BotSpec], players: int) -> list[list[BotSpec]]:
 
 
 def batch(n_games: int, jobs: int) -> int:
-    """Games per core call so that a run of few slow games uses every worker."""
-    return max(1, -(-n_games // max(jobs, 1)))
+    """Games per core call so that a run of few slow games uses every worker.
+
+    ``jobs`` as joblib counts them: -1 is every core.
+    """
+    return max(1, -(-n_games // effective_n_jobs(jobs)))
 
 
 # --------------------------------------------------------------------------------
@@ -227,6 +231,7 @@ class Ladder:
 def play(config: Config, out: Path, jobs: int) -> Ladder:
     """Every bot's solo run and every seating's ladder run, then the analysis."""
     start = time.perf_counter()
+    jobs = effective_n_jobs(jobs)  # the workers, as the report states them
     options = RuleOptions(event_deck_mix=BALANCED_DECK)
     solo_runs: dict[str, Path] = {}
     for bot in config.bots:
