@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pu_sim
+from pu_sim.bots import BOT_NAMES
 from pu_sim.cli import main
 from pu_sim.cli.parser import build
 from pu_sim.rules import RuleOptions, load_game_data
@@ -43,6 +44,18 @@ def test_list_of_one_section(capsys):
     assert main(["list", "planets"]) == 0
     out = capsys.readouterr().out
     assert "KSB-4156" in out and "Horizon Group" not in out
+
+
+def test_list_bots_says_what_every_bot_is_in_one_column(capsys):
+    assert main(["list", "bots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    starts = set()
+    for name in BOT_NAMES:
+        line = next(ln for ln in lines if ln.split()[:1] == [name])
+        text = line[len(f"  {name}") :]
+        starts.add(len(line) - len(text.lstrip()))
+        assert text.strip()  # a description, not just the name
+    assert len(starts) == 1
 
 
 def test_display_names_work_as_keys(tmp_path):

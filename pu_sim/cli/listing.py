@@ -11,6 +11,8 @@ BOT_TEXT = {
     "random": "a uniformly random legal move (the floor)",
     "greedy": "weighted immediate features (fast; weak)",
     "search": "greedy's best moves judged by rollouts (slow; strongest)",
+    "greedy_tuned": "greedy with tuned weights and depot lookaheads",
+    "greedy_learned": "greedy_tuned with learned values and endgame rollouts",
 }
 
 
@@ -46,10 +48,11 @@ def _planets() -> Iterator[str]:
 
 def _bots() -> Iterator[str]:
     yield "bots (settings after colons, e.g. search:budget=64:width=2):"
-    for kind in BOT_KINDS:
-        yield f"  {kind:<13} {BOT_TEXT[kind]}"
-    for name in PRESETS:
-        yield f"  {name:<13} a tuned greedy preset (`pu-sim list presets`)"
+    width = max(map(len, (*BOT_KINDS, *PRESETS)))
+    for name in (*BOT_KINDS, *PRESETS):
+        text = BOT_TEXT.get(name, "a greedy preset")
+        preset = " (weights: `pu-sim list presets`)" if name in PRESETS else ""
+        yield f"  {name:<{width}} {text}{preset}"
     settings = ", ".join(f"{k}={d:g}" for k, (_, d) in SEARCH_PARAMS.items())
     yield f"  search settings: {settings}; greedy settings: any greedy weight"
 
