@@ -87,7 +87,7 @@ def batch(n_games: int, jobs: int) -> int:
 
     ``jobs`` as joblib counts them: -1 is every core.
     """
-    return max(1, -(-n_games // effective_n_jobs(jobs)))
+    return max(1, -(-n_games // int(effective_n_jobs(jobs))))
 
 
 # --------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ class Ladder:
 def play(config: Config, out: Path, jobs: int) -> Ladder:
     """Every bot's solo run and every seating's ladder run, then the analysis."""
     start = time.perf_counter()
-    jobs = effective_n_jobs(jobs)  # the workers, as the report states them
+    jobs = int(effective_n_jobs(jobs))  # the workers, as the report states them
     options = RuleOptions(event_deck_mix=BALANCED_DECK)
     solo_runs: dict[str, Path] = {}
     for bot in config.bots:
