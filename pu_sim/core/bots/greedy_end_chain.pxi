@@ -20,10 +20,11 @@
 # best END_CHAIN_LOOK_WIDTH placements, the next depot only, and without the
 # fitted placement table or the learned planet value (the learned bot when it
 # used the chain: the same strength, -0.02 +- 0.08 solo points over 6,000
-# paired seeds, for about 1.4 times the speed).  They simulate the bot, they do not have to be it:
-# the chain then costs about a sixth as much and the bot plays as strongly
-# (-0.02 +- 0.12 solo points over 16,000 paired seeds against the full chain,
-# both with the lookahead valued without place_fit; greedy_next_fit.pxi).
+# paired seeds, for about 1.4 times the speed).  They simulate the bot, they
+# do not have to be it: the chain then costs about a sixth as much and the
+# bot plays as strongly (-0.02 +- 0.12 solo points over 16,000 paired seeds
+# against the full chain, both with the lookahead valued without place_fit;
+# greedy_next_fit.pxi).
 
 cdef enum:
     END_CHAIN_MAX_ROUNDS = 5  # the other five depots (see above)

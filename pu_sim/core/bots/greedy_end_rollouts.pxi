@@ -32,20 +32,11 @@ cdef double end_rollout_value(const Game_t* g, const Rules_t* R, int p, uint32_t
     greedy with weights s.w for every decision, on redeal `redeal` of `seed`
     (determinize: what p cannot see)."""
     cdef Game_t* a = &s.after
-    cdef int n, i
     memcpy(a, g, sizeof(Game_t))
     rng_seed(&a.rng, seed, <uint64_t>redeal, 0, STREAM_SEARCH)
     determinize(a, R, p)
     apply_move(a, R, move)
-    advance(a, R)
-    while a.stage != ST_DONE:
-        n = legal_moves(a, R, s.moves)
-        if n == 0:
-            break
-        i = greedy_choose_in(a, R, s.w, s.moves, n, &s.e) if n > 1 else 0
-        apply_move(a, R, s.moves[i])
-        advance(a, R)
-    score_game(a, R)
+    greedy_play_out(a, R, s.w, 0, s.moves, &s.e)
     return a.pl[p].score
 
 

@@ -225,12 +225,11 @@ cdef double seat_value(const Game_t* g, int seat) noexcept nogil:
     return g.pl[seat].score - best
 
 
-cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t* moves,
-                    PlaceEval* place, int seat) noexcept nogil:
-    """Play on to the end with greedy for every seat; the value for `seat`.
-
-    `moves` and `place` are the scratch's buffers: a rollout allocates nothing.
-    """
+cdef void greedy_play_out(Game_t* g, const Rules_t* R, const double* params, int stride,
+                          uint32_t* moves, PlaceEval* place) noexcept nogil:
+    """Play on to the game's end with greedy for every seat, seat q's weights at
+    params + q x stride (stride 0: one set for every seat).  `moves` and
+    `place` are the caller's buffers: a play-out allocates nothing."""
     cdef int n, i
     advance(g, R)
     while g.stage != ST_DONE:
@@ -241,9 +240,16 @@ cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t
             break
         i = 0
         if n > 1:
-            i = greedy_choose_in(g, R, spec.rollout_params[g.decider], moves, n, place)
+            i = greedy_choose_in(g, R, params + g.decider * stride, moves, n, place)
         apply_move(g, R, moves[i])
         advance(g, R)
+
+
+cdef double rollout(Game_t* g, const Rules_t* R, const TableSpec* spec, uint32_t* moves,
+                    PlaceEval* place, int seat) noexcept nogil:
+    """Play on to the end with greedy for every seat (its rollout weights); the
+    value for `seat`."""
+    greedy_play_out(g, R, &spec.rollout_params[0][0], MAX_BOT_PARAMS, moves, place)
     return seat_value(g, seat)
 
 
