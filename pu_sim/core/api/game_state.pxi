@@ -11,6 +11,17 @@
 _PLAYER_GRIDS = ("occ", "patch", "msym", "meteorite", "lifepod", "last_tile", "rover_at")
 
 
+cdef int _read_weights(params, double* w) except -1:
+    """Copy a seat's weight vector (BotSpec.vector()) into w, or say its length
+    is wrong."""
+    cdef int i
+    if len(params) != MAX_BOT_PARAMS:
+        raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+    for i in range(MAX_BOT_PARAMS):
+        w[i] = params[i]
+    return 0
+
+
 cdef uint16_t* _player_grid(Player_t* pl, str name) except NULL:
     if name == "occ":
         return pl.occ
@@ -146,10 +157,7 @@ cdef class GameState:
         weight vector `params` (BotSpec.vector()); draws nothing, adds no noise."""
         cdef double w[MAX_BOT_PARAMS]
         cdef int i, n
-        if len(params) != MAX_BOT_PARAMS:
-            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
-        for i in range(MAX_BOT_PARAMS):
-            w[i] = params[i]
+        _read_weights(params, w)
         n = legal_moves(&self.g, self.rules.R, self.buf)
         if n == 0:
             raise ValueError("no decision is pending")
@@ -173,8 +181,7 @@ cdef class GameState:
         cdef int i, n
         cdef double own = 0.0, others = 0.0
         cdef double w[MAX_BOT_PARAMS]
-        if len(params) != MAX_BOT_PARAMS:
-            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+        _read_weights(params, w)
         if self.g.decision != D_ROTATION or self.g.n_players < 3:
             raise ValueError("no commander's rotation (3+ players) is pending")
         n = legal_moves(&self.g, self.rules.R, self.buf)
@@ -184,8 +191,6 @@ cdef class GameState:
             raise MemoryError()
         try:
             place_eval_init(&s.e)
-            for i in range(MAX_BOT_PARAMS):
-                w[i] = params[i]
             rotation_round_policy(s.w, w)
             out = []
             for i in range(n):
@@ -206,8 +211,7 @@ cdef class GameState:
         game's generator."""
         cdef int i, r, n
         cdef double w[MAX_BOT_PARAMS]
-        if len(params) != MAX_BOT_PARAMS:
-            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
+        _read_weights(params, w)
         if self.g.decision != D_PLACE:
             raise ValueError("no placement decision is pending")
         n = legal_moves(&self.g, self.rules.R, self.buf)
@@ -217,8 +221,6 @@ cdef class GameState:
             raise MemoryError()
         try:
             place_eval_init(&s.e)
-            for i in range(MAX_BOT_PARAMS):
-                w[i] = params[i]
             end_rollout_policy(s.w, w)
             scores = [[end_rollout_value(&self.g, self.rules.R, self.g.decider, self.buf[i],
                                          s, seed, r) for r in range(redeals)]
@@ -239,10 +241,7 @@ cdef class GameState:
         cdef int i, n, p = self.g.decider, slot = 0, o = 0, x = 0, y = 0
         if self.g.decision != D_PLACE:
             raise ValueError("no placement decision is pending")
-        if len(params) != MAX_BOT_PARAMS:
-            raise ValueError(f"need {MAX_BOT_PARAMS} parameters, got {len(params)}")
-        for i in range(MAX_BOT_PARAMS):
-            w[i] = params[i]
+        _read_weights(params, w)
         n = legal_moves(&self.g, self.rules.R, self.buf)
         cdef PlaceEval* e = <PlaceEval*>malloc(sizeof(PlaceEval))
         if e == NULL:
