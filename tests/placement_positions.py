@@ -1,10 +1,12 @@
-"""Placement positions shared by the afterstate-feature tests: a planet with one
-open row, and real mid-game placements of greedy_tuned solo games."""
+"""Placement positions shared by the afterstate-feature and endgame tests: a
+planet with one open row, and real placements of greedy_tuned solo games."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+from pu_sim.bots import BotSpec
 from pu_sim.testing import ScenarioGame, marked_drawing
 
 Cell = tuple[int, int]
@@ -43,3 +45,16 @@ def mid_game_placements(seeds: range, planets: str | None) -> Iterator[ScenarioG
                 yield game
                 break
             game.step()
+
+
+def late_placements(
+    seed: int, bot: BotSpec | str = "greedy_tuned", **setup: Any
+) -> Iterator[tuple[ScenarioGame, int]]:
+    """A solo game's placement decisions with a choice, with the rounds left
+    to follow (0 in the last round)."""
+    game = ScenarioGame(players=1, bots=bot, seed=seed, **setup)
+    while not game.is_terminal:
+        if game.decision == "place" and len(game.legal_moves()) > 1:
+            fields = game.fields()
+            yield game, 0 if fields["last_round"] else len(fields["deck"])
+        game.step()

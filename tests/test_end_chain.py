@@ -10,6 +10,7 @@ from functools import partial
 
 import numpy as np
 import pytest
+from placement_positions import late_placements
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
@@ -61,16 +62,6 @@ def score_after(game: ScenarioGame, move: int, bot: bots.BotSpec) -> int:
 def score_now(game: ScenarioGame) -> int:
     game.state.score_now()
     return game.player(0)["score"]
-
-
-def late_placements(seed: int, **setup):
-    """The solo game's placement decisions with a choice, with the rounds left."""
-    game = ScenarioGame(players=1, bots="greedy_tuned", seed=seed, **setup)
-    while not game.is_terminal:
-        if game.decision == "place" and len(game.legal_moves()) > 1:
-            fields = game.fields()
-            yield game, 0 if fields["last_round"] else len(fields["deck"])
-        game.step()
 
 
 def known_answer_cases(

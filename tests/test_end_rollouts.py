@@ -5,10 +5,9 @@ more of them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
+from placement_positions import late_placements
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
@@ -36,18 +35,6 @@ PLAIN = bots.greedy("plain", **{**ONE_PLY, "end_chain": 0.0, "end_redeals": 0.0}
 # the chain, the rollouts, the fitted table or the learned value
 POLICY = bots.greedy("policy", **{**FAST, "end_chain": 0.0, "end_redeals": 0.0,
                                   "next_fit": 0.0, "place_fit": 0.0, "ntuple": 0.0})  # fmt: skip
-
-
-def late_placements(
-    seed: int, bot: bots.BotSpec | str = "greedy_tuned"
-) -> Iterator[tuple[ScenarioGame, int]]:
-    """The solo game's placement decisions with a choice, with the rounds left."""
-    game = ScenarioGame(players=1, bots=bot, seed=seed)
-    while not game.is_terminal:
-        if game.decision == "place" and len(game.legal_moves()) > 1:
-            fields = game.fields()
-            yield game, 0 if fields["last_round"] else len(fields["deck"])
-        game.step()
 
 
 def played_out(game: ScenarioGame, move: int, seed: int, redeal: int) -> float:
