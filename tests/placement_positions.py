@@ -47,14 +47,25 @@ def mid_game_placements(seeds: range, planets: str | None) -> Iterator[ScenarioG
             game.step()
 
 
+def late_decisions(
+    seed: int,
+    bot: BotSpec | str = "greedy_tuned",
+    kinds: tuple[str, ...] | None = None,
+    **setup: Any,
+) -> Iterator[tuple[ScenarioGame, int]]:
+    """A solo game's decisions with a choice (of the kinds named, or all), with
+    the rounds left to follow (0 in the last round)."""
+    game = ScenarioGame(players=1, bots=bot, seed=seed, **setup)
+    while not game.is_terminal:
+        if (kinds is None or game.decision in kinds) and len(game.legal_moves()) > 1:
+            fields = game.fields()
+            yield game, 0 if fields["last_round"] else len(fields["deck"])
+        game.step()
+
+
 def late_placements(
     seed: int, bot: BotSpec | str = "greedy_tuned", **setup: Any
 ) -> Iterator[tuple[ScenarioGame, int]]:
     """A solo game's placement decisions with a choice, with the rounds left
     to follow (0 in the last round)."""
-    game = ScenarioGame(players=1, bots=bot, seed=seed, **setup)
-    while not game.is_terminal:
-        if game.decision == "place" and len(game.legal_moves()) > 1:
-            fields = game.fields()
-            yield game, 0 if fields["last_round"] else len(fields["deck"])
-        game.step()
+    return late_decisions(seed, bot, ("place",), **setup)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from placement_positions import late_placements
+from placement_positions import late_decisions, late_placements
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
@@ -152,3 +152,94 @@ def test_with_two_players_the_rollouts_stay_off():
             checked += 1
         game.step()
     assert checked >= 2
+
+
+# ---- the other decisions (end_other_rounds) -----------------------------------
+
+OTHER_ROUNDS = int(FAST["end_other_rounds"])
+LEARNED = bots.parse("greedy_learned")
+# the same bot without the other decisions' rollouts (its placements keep theirs)
+PLACEMENTS_ONLY = bots.greedy("placements_only", **{**FAST, "end_other_rounds": 0.0})
+STEPS = ("rover_step", "pod_move", "lifepod")  # never rolled out
+
+
+def test_the_other_decisions_take_their_rollouts_like_the_placements():
+    """In the last end_other_rounds rounds every other decision with a choice
+    (which track, which civ card, a patch's square...) values greedy's best
+    12 options as the placements' rollouts do: REDEALS each, and when there are
+    more than FINALISTS, MORE x REDEALS more for the best FINALISTS, the rest
+    below them; the bot plays the best value, and somewhere that differs from
+    greedy's own choice."""
+    assert OTHER_ROUNDS >= 1
+    checked, kinds, changed = 0, set(), 0
+    for seed in range(4, 8):
+        for game, left in late_decisions(seed, LEARNED):
+            if game.decision in (*STEPS, "place") or left > OTHER_ROUNDS:
+                continue
+            plain = np.asarray(probes.greedy_values(game, PLACEMENTS_ONLY))
+            reading = game.state.end_rollout_scores(
+                LEARNED.vector(), REDEALS * (1 + MORE)
+            )
+            scores = np.asarray(reading["scores"])
+            values = np.asarray(probes.greedy_values(game, LEARNED))
+            if len(plain) > FINALISTS:
+                kept, finalists, final, rest = expected_values(plain, scores)
+                assert values[finalists] == pytest.approx(final, abs=1e-9)
+                assert values[rest].max() < values[finalists].min()
+                others = np.setdiff1d(np.arange(len(plain)), kept)  # beyond the best 12
+                assert values[others] == pytest.approx(plain[others], abs=1e-9)
+            else:  # all finalists already: no second round
+                first = scores[:, :REDEALS].mean(axis=1)
+                expected = plain + SCALE * (first - first.mean())
+                assert values == pytest.approx(expected, abs=1e-9)
+            move = game.legal_moves()[int(np.argmax(values))]
+            assert game.bot_move() == move
+            changed += move != game.legal_moves()[int(np.argmax(plain))]
+            kinds.add(game.decision)
+            checked += 1
+    assert checked >= 10 and len(kinds) >= 3 and changed >= 1
+
+
+def test_the_other_decisions_roll_out_only_in_their_rounds_and_never_the_steps():
+    """Before the last end_other_rounds rounds, at a step (a rover's, a Cosmos
+    lifepod's) or a lifepod pick, and with two players, the values are greedy's."""
+    seen_early = seen_step = moved = 0
+    for game, left in late_decisions(4, LEARNED):
+        if game.decision == "place":
+            continue
+        same = probes.greedy_values(game, LEARNED) == probes.greedy_values(
+            game, PLACEMENTS_ONLY
+        )
+        step = game.decision in STEPS
+        if left > OTHER_ROUNDS or step:
+            assert same
+        moved += not same  # (options whose rollouts all agree keep their values)
+        seen_early += left > OTHER_ROUNDS
+        seen_step += step and left <= OTHER_ROUNDS
+    assert seen_early >= 1 and seen_step >= 1 and moved >= 2
+    game = ScenarioGame(players=2, bots="greedy_learned", seed=3)
+    checked = 0
+    while not game.is_terminal:
+        late = len(game.fields()["deck"]) <= 2
+        if (
+            late
+            and game.decision not in ("place", *STEPS)
+            and len(game.legal_moves()) > 1
+        ):
+            assert probes.greedy_values(game, LEARNED) == probes.greedy_values(
+                game, PLACEMENTS_ONLY
+            )
+            checked += 1
+        game.step()
+    assert checked >= 1
+
+
+def test_choosing_by_rollouts_draws_nothing_from_the_game():
+    game = next(g for g, left in late_decisions(5, LEARNED)
+                if left <= OTHER_ROUNDS and g.decision not in (*STEPS, "place"))  # fmt: skip
+    untouched = game.copy()
+    probes.greedy_values(game, LEARNED)
+    game.bot_move()
+    game.play()
+    untouched.play()
+    assert game.scores() == untouched.scores()

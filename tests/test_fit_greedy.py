@@ -109,6 +109,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
         "rotation_deny",
         "rotation_round",
         "end_redeals",
+        "end_other_rounds",
     ):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)

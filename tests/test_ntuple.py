@@ -214,11 +214,11 @@ def test_greedy_learned_is_greedy_tuned_with_the_learned_values_and_endgame_roll
     chain (solo only); greedy_tuned (and so its golden traces) plays without
     any of them."""
     tuned = bots.PRESETS["greedy_tuned"]
-    for learned in ("ntuple", "rotation_round", "end_redeals"):
+    for learned in ("ntuple", "rotation_round", "end_redeals", "end_other_rounds"):
         assert tuned.get(learned, 0.0) == 0.0
     expected = bots.greedy("expected", **{
         **tuned, "ntuple": nt.WEIGHTS[0], "rotation_round": 1.0,
-        "end_chain": 4.0, "end_redeals": 4.0})  # fmt: skip
+        "end_chain": 4.0, "end_redeals": 3.0, "end_other_rounds": 4.0})  # fmt: skip
     assert bots.parse("greedy_learned").vector() == pytest.approx(expected.vector())
 
 

@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 47
+MAX_BOT_PARAMS = 48
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -77,15 +77,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "rotation_deny": 0.0,  # ... minus this x the other players' mean depot value
         "rotation_round": 0.0,  # commander: x the learned value of the round dealt
         "end_redeals": 0.0,  # endgame rollouts per placement (0: the end chain)
+        "end_other_rounds": 0.0,  # ... and per option of the other decisions, rounds
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (44, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (45, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (46, 1.0),  # share of the budget away from placements and tracks
+        "budget": (45, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (46, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (47, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
@@ -174,15 +175,18 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # with it finished ahead of 61.1% of greedy_tuned opponents at 3
         # players, 58.4% at 4).  In the last 5 solo rounds rollouts of the
         # game's end value its kept placements instead of greedy_tuned's chain:
-        # 4 redeals each, 8 more for the best 3, at 4 per medal (+1.2 solo
-        # points; 3-6 alike; docs/bots.md, "Endgame rollouts")
+        # 3 redeals each, 6 more for the best 3, at 4 per medal (+1.2 solo
+        # points; 3-6 alike), and in the last 4 the options of every other
+        # decision but the steps alike (+1.5 more; docs/bots.md, "Endgame
+        # rollouts")
         "greedy_learned": MappingProxyType(
             {
                 **_TUNED,
                 "ntuple": 0.5,
                 "rotation_round": 1.0,
                 "end_chain": 4.0,
-                "end_redeals": 4.0,
+                "end_redeals": 3.0,
+                "end_other_rounds": 4.0,
             }
         ),
     }
@@ -192,10 +196,10 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
 plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_learned`` (the
 learned bot) is greedy_tuned with two values learned from rollouts and, in the
-last solo rounds, rollouts of its kept placements: stronger than greedy_tuned
-in solo and with 3 or more players, at about half its solo speed and a
-quarter of its 4-player speed (the bot ladder and benchmark reports measure
-both).
+last solo rounds, rollouts of its kept placements and other choices: stronger
+than greedy_tuned in solo and with 3 or more players, at about 40% of its solo
+speed and a quarter of its 4-player speed (the bot ladder and benchmark
+reports measure both).
 """
 
 RETIRED_WEIGHTS = (

@@ -115,7 +115,8 @@ def bot_description(bot: BotSpec) -> str:
                 f"{w['rotation_round']:g}); in the last {w['end_rounds']:g} solo "
                 "rounds its kept placements valued by rollouts (`end_redeals` "
                 f"{w['end_redeals']:g}, `end_chain` {w['end_chain']:g}) instead of "
-                "the chain")  # fmt: skip
+                f"the chain, in the last {w['end_other_rounds']:g} its other "
+                "decisions too")  # fmt: skip
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
     return "uniform over legal moves"

@@ -203,7 +203,7 @@ cdef class GameState:
             free(s)
 
     def end_rollout_scores(self, params, int redeals):
-        """The endgame rollouts' reading of the pending placement
+        """The endgame rollouts' reading of the pending decision
         (core/bots/greedy_end_rollouts.pxi): for each legal move, the decider's
         final score on each of redeals 0..redeals-1 ("scores"; the game played
         to its end by the one-ply policy of weights `params`, on the bot's
@@ -212,8 +212,8 @@ cdef class GameState:
         cdef int i, r, n
         cdef double w[MAX_BOT_PARAMS]
         _read_weights(params, w)
-        if self.g.decision != D_PLACE:
-            raise ValueError("no placement decision is pending")
+        if self.g.decision == D_NONE or self.g.stage == ST_DONE:
+            raise ValueError("no decision is pending")
         n = legal_moves(&self.g, self.rules.R, self.buf)
         cdef uint64_t seed = redeal_seed(&self.g)
         cdef NextFitScratch* s = <NextFitScratch*>malloc(sizeof(NextFitScratch))

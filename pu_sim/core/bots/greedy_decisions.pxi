@@ -482,6 +482,8 @@ cdef int greedy_eval(Game_t* g, const Rules_t* R, const double* w,
     if scores != NULL:
         for i in range(n):
             scores[i] = 0.0
+    if end_rollouts_choose(g, w, n):
+        return end_rollout_choice(g, R, w, moves, n, scores)
     if d == D_PLACE or d == D_PATCH:
         return greedy_on_planet(g, R, w, p, moves, n, scores, buf, best, &a, seed)
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
