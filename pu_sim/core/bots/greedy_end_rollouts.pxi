@@ -25,8 +25,13 @@
 # choices.  Not the steps (a rover's or a Cosmos lifepod's, one square at a
 # time: -0.1 at 2.4x the time) nor the lifepod to collect (all alike).
 #
+# Successive halving: every kept option gets end_redeals rollouts, then the
+# END_ROLLOUT_FINALISTS best by the value so far get END_ROLLOUT_MORE times as
+# many again; the others are offered below them.  The extra rollouts go where
+# the choice is made: the noise of the finalists' means falls by about 40%.
+
 cdef enum:
-    END_ROLLOUT_FINALISTS = 3  # placements valued by the second round of rollouts
+    END_ROLLOUT_FINALISTS = 3  # options valued by the second round of rollouts
     END_ROLLOUT_MORE = 2       # ... with this many times end_redeals more each
 
 
