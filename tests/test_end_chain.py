@@ -19,9 +19,9 @@ from pu_sim.bots.fitting import next_fit as nfv
 from pu_sim.bots.probes import values_after_redeals
 from pu_sim.testing import ScenarioGame
 
-KEPT = int(CONSTANTS["NEXT_FIT_K"])
 MAX_ROUNDS = int(CONSTANTS["END_CHAIN_MAX_ROUNDS"])
 TUNED = bots.PRESETS["greedy_tuned"]
+KEPT = int(TUNED["look_width"])  # the chain starts from greedy's best look_width
 CHAIN = TUNED["end_chain"]
 # place_fit off, so the kept placements' other values are greedy's plain ones
 PLAIN = bots.greedy("plain", **{**TUNED, "place_fit": 0.0, "end_chain": 0.0})
@@ -72,7 +72,7 @@ def known_answer_cases(
 ) -> int:
     """Assert, at every late placement of seeds 0-2 with `rounds_left` rounds
     to follow, that `chained` values the moves as `plain` does plus the
-    preset's weight x (end_of(game, move) - its mean) on plain's best 12.
+    preset's weight x (end_of(game, move) - its mean) on plain's best KEPT.
     Returns how many of those placements had ends that differ."""
     ends_differ = 0
     for seed in range(3):
@@ -110,8 +110,8 @@ def assert_reads_no_hidden_state(
 
 def test_in_the_last_round_the_chain_is_the_score_each_placement_leaves():
     """No round follows the last one (9.1), so the chain only places the
-    candidate and plays its pool: the 12 best placements gain the preset's
-    weight times the score they leave, less the mean over the twelve."""
+    candidate and plays its pool: the KEPT best placements gain the preset's
+    weight times the score they leave, less their mean."""
     ends_differ = known_answer_cases(0, PLAIN, CHAINED, partial(score_after, bot=PLAIN))
     assert ends_differ >= 1
 
@@ -197,7 +197,7 @@ def chain_end_value(game: ScenarioGame, move: int, rounds: int) -> int:
 
 def test_the_chain_s_own_moves_look_one_depot_ahead_from_their_best_two():
     """Three rounds follow (so the first of the chain's own moves could see the
-    depot after next): each of the 12 kept placements is followed by the
+    depot after next): each of the KEPT kept placements is followed by the
     chain's own moves, which look ahead more cheaply than the bot (the next
     depot only, from their best LOOK_WIDTH placements, without place_fit);
     the chain adds its weight x (the end score - its mean) to the values the
@@ -228,9 +228,14 @@ def test_the_chain_s_own_moves_play_without_the_learned_planet_value():
     each kept placement is what it adds with that value off, so the chain's
     own moves rank without it (as without place_fit), whatever the bot's
     ntuple weight."""
-    learned = {**ONE_PLY, "ntuple": bots.PRESETS["greedy_learned"]["ntuple"]}
+    # from all 12 kept placements, as the learned bot (with look_width 10 the
+    # learned value would change which 10 the chain starts from)
+    every = {**ONE_PLY, "look_width": 12.0}
+    learned = {**every, "ntuple": bots.PRESETS["greedy_learned"]["ntuple"]}
     chained = bots.greedy("chained_learned", **learned)
     plain = bots.greedy("plain_learned", **{**learned, "end_chain": 0.0})
+    chained_off = bots.greedy("chained_every", **every)
+    plain_off = bots.greedy("plain_every", **{**every, "end_chain": 0.0})
     checked = differ = 0
     for seed in range(3):
         for game, left in late_placements(seed):
@@ -238,8 +243,8 @@ def test_the_chain_s_own_moves_play_without_the_learned_planet_value():
                 continue
             with_value = (np.asarray(probes.greedy_values(game, chained))
                           - np.asarray(probes.greedy_values(game, plain)))  # fmt: skip
-            without = (np.asarray(probes.greedy_values(game, CHAINED_ONE_PLY))
-                       - np.asarray(probes.greedy_values(game, PLAIN_ONE_PLY)))  # fmt: skip
+            without = (np.asarray(probes.greedy_values(game, chained_off))
+                       - np.asarray(probes.greedy_values(game, plain_off)))  # fmt: skip
             assert with_value == pytest.approx(without, abs=1e-9)
             checked += 1
             differ += np.ptp(without) > 0

@@ -154,6 +154,10 @@ _TUNED: Mapping[str, float] = MappingProxyType(
         # on paired solo games (1.7-2.5 alike)
         "end_chain": 2.0,
         "end_rounds": 5.0,
+        # the lookaheads and the chain start from greedy's best 10, not 12:
+        # -0.02 +- 0.06 solo points (16,000 paired seeds), 2-player share
+        # 50.2% +- 1.0%, at 1.13x the solo speed (docs/bots.md, Speed)
+        "look_width": 10.0,
         # the commander's rotation by the depots it deals (3+ players; solo:
         # event 79): one seat with it among seats without finished ahead of
         # 70.3% of its opponents at 3 players, 64.6% at 4, 59.5% at 6 (paired
@@ -187,6 +191,9 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "end_chain": 4.0,
                 "end_redeals": 3.0,
                 "end_other_rounds": 4.0,
+                # the lookaheads and rollouts from all 12 kept placements
+                # (10: -0.08 +- 0.12 solo points)
+                "look_width": 12.0,
             }
         ),
     }
