@@ -31,14 +31,20 @@ cdef enum:
     END_CHAIN_LOOK_WIDTH = 2  # placements each of the chain's moves looks ahead from
 
 
+cdef inline bint solo_endgame(const Game_t* g, const double* w) noexcept nogil:
+    """The endgame's valuations (the chain, the rollouts) run only in solo, where
+    the station turns by itself (SS-5) and nobody else drafts (in the 2-player
+    variant the other seat drafts this round from the depot three ahead,
+    SS-6), with the event deck counting the rounds left and end_chain set."""
+    return w[G_END_CHAIN] != 0 and g.n_players == 1 and g.events_on
+
+
 cdef inline bint end_chain_on(const Game_t* g, const double* w) noexcept nogil:
-    """Chain only in solo, where the station turns by itself (SS-5) and nobody
-    else drafts (in the 2-player variant the other seat drafts this round from
-    the depot three ahead, SS-6), when the event deck says at most
+    """Chain in the solo endgame (solo_endgame) when the event deck says at most
     w[G_END_ROUNDS] rounds remain (and END_CHAIN_MAX_ROUNDS, unless rollouts
     value the placements: they redeal the tiles nobody has seen)."""
     cdef int future
-    if w[G_END_CHAIN] == 0 or g.n_players != 1 or not g.events_on:
+    if not solo_endgame(g, w):
         return False
     future = future_rounds(g)
     return future <= w[G_END_ROUNDS] and (future <= END_CHAIN_MAX_ROUNDS

@@ -123,11 +123,10 @@ cdef void add_end_rollouts(const Game_t* g, const Rules_t* R, const double* w, i
 
 cdef inline bint end_rollouts_choose(const Game_t* g, const double* w, int n) noexcept nogil:
     """Do the endgame's rollouts value this (non-placement) decision's options?
-    Solo, with end_redeals and end_chain set, at most end_other_rounds rounds
-    before the end (the event deck), and not a step or a lifepod pick."""
+    The solo endgame (solo_endgame) with end_redeals set, at most
+    end_other_rounds rounds before the end, and not a step or a lifepod pick."""
     cdef int d = g.decision
-    if (n < 2 or w[G_END_REDEALS] < 1 or w[G_END_OTHER_ROUNDS] < 1 or w[G_END_CHAIN] == 0
-            or g.n_players != 1 or not g.events_on):
+    if n < 2 or w[G_END_REDEALS] < 1 or w[G_END_OTHER_ROUNDS] < 1 or not solo_endgame(g, w):
         return False
     if d == D_PLACE or d == D_ROVER_STEP or d == D_POD_MOVE or d == D_LIFEPOD:
         return False
@@ -137,29 +136,26 @@ cdef inline bint end_rollouts_choose(const Game_t* g, const double* w, int n) no
 cdef int end_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
                             const uint32_t* moves, int n, double* scores) noexcept nogil:
     """greedy_eval where end_rollouts_choose: greedy's value of every option
-    (w without these rollouts), its best NEXT_FIT_K then valued by
-    add_end_rollouts; the best value wins, the first on a tie (nothing is
-    drawn from the game's generator).  Fills scores[0..n) unless NULL."""
+    (w without these rollouts), its best NEXT_FIT_K kept as the placements'
+    are (PlaceTopK) and valued by add_end_rollouts; the best value wins, the
+    first on a tie (nothing is drawn from the game's generator).  Fills
+    scores[0..n) unless NULL."""
     cdef double plain[MAX_BOT_PARAMS]
-    cdef double value[NEXT_FIT_K]
-    cdef int index[NEXT_FIT_K]
-    cdef int i, k, best = 0
-    cdef double* own = <double*>malloc(n * (sizeof(double) + sizeof(int)))
-    cdef int* order
+    cdef PlaceTopK top
+    cdef int i, best = 0
+    cdef double* own = <double*>malloc(n * sizeof(double))
     if own == NULL:
         return 0
-    order = <int*>(own + n)
     memcpy(plain, w, MAX_BOT_PARAMS * sizeof(double))
     plain[G_END_OTHER_ROUNDS] = 0.0
     greedy_eval(g, R, plain, moves, n, own, NULL, NULL)
-    best_first(own, n, order)
-    k = min(n, NEXT_FIT_K)
-    for i in range(k):
-        index[i] = order[i]
-        value[i] = own[order[i]]
-    add_end_rollouts(g, R, w, g.decider, moves, index, value, k)
-    for i in range(k):
-        own[index[i]] = value[i]
+    top.n = 0
+    top.cap = NEXT_FIT_K
+    for i in range(n):
+        topk_offer(&top, i, own[i])
+    add_end_rollouts(g, R, w, g.decider, moves, top.index, top.value, top.n)
+    for i in range(top.n):
+        own[top.index[i]] = top.value[i]
     for i in range(n):
         if own[i] > own[best]:
             best = i
