@@ -11,6 +11,7 @@ cdef struct Argmax:
     double noise                         # optional uniform noise added to every option
     double* scores                       # scoring mode: every option's value lands here
     bint first                           # ties keep the first option (no draw)
+    bint value_only                      # only `best` is read (no ties, no noise)
 
 
 cdef enum:
@@ -31,6 +32,7 @@ cdef inline void argmax_init(Argmax* a, double noise, double* scores,
     a.noise = noise if noise > 0 and scores == NULL and not first else 0.0
     a.scores = scores
     a.first = first
+    a.value_only = False
 
 
 cdef inline void argmax_offer(Argmax* a, Game_t* g, int i, double v) noexcept nogil:

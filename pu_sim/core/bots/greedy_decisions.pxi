@@ -89,7 +89,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     """D_PLACE: every placement by its rows, columns and rest (pruned against the
     best so far, from the start against `seed`'s value when it is legal);
     with the fitted or learned placement values or a lookahead, greedy's best
-    few are kept (keep_best_placements: best bound first) and re-ranked first."""
+    few are kept (keep_best_placements: best bound first) and re-ranked first.
+    When only the best value is read (Argmax.value_only: the commander's
+    depots), the kept mode keeps one: the same value, 5-7% faster 3-6-player
+    games than pruning in move order."""
     cdef const Player_t* pl = &g.pl[p]
     cdef int i, touch, slot = 0, o = 0, x = 0, y = 0
     cdef TileEval tiles[2]
@@ -107,6 +110,8 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef uint16_t x_known = 0            # bit x: x_gains[x] is valued
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
     cdef bint keep = (w[G_PLACE_FIT] != 0 or w[G_NTUPLE] != 0 or look_ahead or chain)
+    # only the best value is read (Argmax.value_only): kept mode keeping one
+    cdef bint best_only = a.value_only and scores == NULL and not keep
     prepare_depot_tiles(g, R, w, p, e, tiles)
     group = -1
     top.n = 0
@@ -116,6 +121,13 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         top.cap = min(top.cap, look_width(w))  # nothing re-ranks them: keep only those looked from
     seeds.n = 0
     seeds.cap = top.cap
+    if best_only:
+        keep = True
+        top.cap = seeds.cap = 1
+        if a.best > -1e300:                # the argmax's floor, as a kept value
+            top.n = 1
+            top.value[0] = a.best
+            top.index[0] = -1
     kb.part = NULL
     if scores == NULL and keep:
         kb.part = <double*>malloc(n * (3 * sizeof(double) + sizeof(int) + sizeof(uint8_t)))
@@ -189,6 +201,10 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     if kb.part != NULL:
         keep_best_placements(R, w, pl, moves, n, tiles, e, &kb, &seeds, &top)
         free(kb.part)
+    if best_only:
+        if top.n and top.index[0] >= 0:    # else nothing reached the floor
+            argmax_offer(a, g, top.index[0], top.value[0])
+        return
     # relative to greedy's best, so scores stay comparable to the other moves'
     if top.n and w[G_PLACE_FIT] != 0:
         best_fit = place_fit_value(g, R, p, e, moves[top.index[0]])

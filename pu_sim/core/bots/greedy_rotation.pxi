@@ -28,6 +28,7 @@ cdef double depot_best_value(const Game_t* g, const Rules_t* R, int q, uint8_t r
     a.rotation = rotation
     if open_placement(a, R, q, s, &n):
         argmax_init(&am, 0.0, NULL, True)          # greedy_eval's mode with `best`
+        am.value_only = True                       # best bound first: the same value
         argmax_floor(&am, floor)
         greedy_on_planet(a, R, s.w, q, s.moves, n, NULL, &s.e, &value, &am, NO_SEED)
     return value
