@@ -6,6 +6,8 @@ import ast
 import os
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 from experiment_scripts import EXPERIMENTS, load
 
@@ -160,6 +162,28 @@ def test_bot_ladder_seats_every_subset_in_every_seat():
     assert ladder.batch(12, 2) == 6 and ladder.batch(1, 2) == 1
     # -1 (the scripts' default): every core, so the games still split over them
     assert ladder.batch(12, -1) == -(-12 // os.cpu_count())
+
+
+def test_ladder_share_ahead_clusters_a_setups_games():
+    # Setup 0: L ahead of both T in run a, behind both in run b, tied with one T
+    # and ahead of the other in run c: (1 + 0 + 0.75) / 3.  Setup 1: L ahead of
+    # one of the two T in each run: 0.5.  Interval over the 2 setups, not 6 games.
+    rows = {("a", 0): [1, 2, 3], ("b", 0): [3, 1, 2], ("c", 0): [1, 1, 3],
+            ("a", 1): [2, 1, 3], ("b", 1): [2, 3, 1], ("c", 1): [2, 1, 3]}  # fmt: skip
+    games = pl.DataFrame(
+        [{"run": r, "game_id": g, "bot": b, "rank": k}
+         for (r, g), ranks in rows.items()
+         for b, k in zip(["L", "T", "T"], ranks, strict=True)]
+    )  # fmt: skip
+    got = ladder.share_ahead(games, "L", "T")
+    per_setup = np.array([1.75 / 3, 0.5])
+    assert got["setups"] == 2 and got["games"] == 6
+    assert got["share"] == pytest.approx(per_setup.mean())
+    half = 12.706 * per_setup.std(ddof=1) / np.sqrt(2)  # t(0.975, 1 df)
+    assert got["upper"] - got["share"] == pytest.approx(half, rel=1e-3)
+    assert ladder.target_verdict(0.62, 0.60, 0.60) == "met"
+    assert ladder.target_verdict(3.1, 2.9, 3.0).startswith("met at the estimate")
+    assert ladder.target_verdict(2.9, 2.7, 3.0) == "missed"
 
 
 def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):

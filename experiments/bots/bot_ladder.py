@@ -3,10 +3,12 @@
 3-player games of the base game, every 3-subset of the bots in its three
 cyclic seat orders on the same setups, rated by Plackett-Luce (Elo) with a
 head-to-head table; then every bot's paired solo games against the rulebook's
-target (``pu_sim.bots.fitting.ladder``).
+target (``pu_sim.bots.fitting.ladder``); and the learned bot's targets on
+larger paired samples (solo seeds and 3-player setups against greedy_tuned).
 
 Usage: ``python experiments/bots/bot_ladder.py [--games N] [--seed S]
-[--solo-games N] [--players P] [--n-boot N] [--jobs J] [--out reports] [--smoke]``
+[--solo-games N] [--players P] [--n-boot N] [--target-solo-games N]
+[--target-setups N] [--jobs J] [--out reports] [--smoke]``
 """
 
 from __future__ import annotations
@@ -32,12 +34,15 @@ class Config:
     players: int = 3
     bots: tuple[BotSpec, ...] = lad.ladder_bots((8, 64))
     n_boot: int = 400  # bootstrap resamples of the ratings
+    target_solo_games: int = 4000  # greedy_learned vs greedy_tuned solo, paired
+    target_setups: int = 2000  # 3-player setups, greedy_learned in each seat in turn
 
 
 # smoke: four bots (random, the learned and the tuned greedy, search at budget 2
 # on greedy's defaults)
 SMOKE = {
-    "n_games": 2, "solo_games": 4, "n_boot": 20,
+    "n_games": 2, "solo_games": 4, "n_boot": 20, "target_solo_games": 6,
+    "target_setups": 4,
     "bots": (bots.random(), bots.parse(lad.LEARNED), bots.parse(lad.TUNED),
              bots.search("search-2", 2, 2)),
 }  # fmt: skip
@@ -53,8 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ladder.write_tables(run.folder)
     run.finish(
         title="Bot ladder: ratings from multiplayer games and solo scores",
-        games=ladder.n_ladder + len(ladder.order) * run.config.solo_games,
-        runs=[*ladder.solo_runs.values(), *ladder.ladder_runs],
+        games=ladder.n_ladder + len(ladder.order) * run.config.solo_games
+        + ladder.target_games,
+        runs=[*ladder.solo_runs.values(), *ladder.ladder_runs, *ladder.target_runs],
         results=ladder.results(), readme=words.readme(ladder, run.command, run.folder),
     )  # fmt: skip
     print("\n".join(words.headlines(ladder)))

@@ -23,7 +23,14 @@ Plackett-Luce ratings predict.
 Solo: every bot on the base game with a balanced event deck (7 green, 7
 orange, 6 red: target 59) on the same seed, so the scores are paired game by
 game: mean (t interval), median, the share of games reaching the target
-(Wilson) and the rulebook's outcome bands.  The report's words and figures are
+(Wilson) and the rulebook's outcome bands.
+
+The learned bot's targets (solo greedy_tuned + 3, ahead of greedy_tuned in 60%
+of 3-player games) are checked on samples large enough to tell: greedy_learned
+and greedy_tuned solo on ``target_solo_games`` paired seeds, and greedy_learned
+as one seat among two greedy_tuned on ``target_setups`` 3-player setups in each
+of its three seats (the share of opponents it finished ahead of, a setup's
+three games one cluster).  The report's words and figures are
 :mod:`pu_sim.bots.fitting.ladder_report`.
 """
 
@@ -55,7 +62,9 @@ BALANCED_DECK = (7, 7, 6)  # green, orange, red: the rulebook's target is 59
 TUNED = "greedy_tuned"
 LEARNED = "greedy_learned"  # greedy_tuned with the learned values and end rollouts
 
-Config = Any  # the script's Config: bots, players, n_games, seed, solo_games, n_boot
+Config = Any  # the script's Config: bots, players, n_games, seed, solo_games, n_boot,
+# target_solo_games, target_setups
+TARGET_SOLO, TARGET_SHARE = 3.0, 0.60  # the learned bot's targets against TUNED
 
 
 def searcher(budget: int, width: int = 2) -> BotSpec:
@@ -148,6 +157,40 @@ def solo_table(solo: pl.DataFrame, order: list[str], reference: str) -> pl.DataF
     return pl.DataFrame(rows)
 
 
+def share_ahead(games: pl.DataFrame, bot: str, against: str) -> dict[str, float]:
+    """``bot``'s share of the ``against`` seats it finished ahead of (ties half).
+
+    ``games``: seat rows (``run, game_id, bot, rank``), ``bot`` in one seat of
+    each game.  Runs dealt the same setups (one pairing and seed) put a setup's
+    games in one cluster, so the t interval is over setups, not games.
+    """
+    keys = ["run", "game_id"]
+    own = games.filter(pl.col("bot") == bot).select(*keys, own=pl.col("rank"))
+    per_game = (
+        games.filter(pl.col("bot") == against)
+        .join(own, on=keys)
+        .group_by(keys)
+        .agg(share=((pl.col("own") < pl.col("rank")).cast(pl.Float64)
+                    + 0.5 * (pl.col("own") == pl.col("rank")).cast(pl.Float64)).mean())
+    )  # fmt: skip
+    setups = per_game.group_by("game_id").agg(pl.col("share").mean())["share"]
+    x = setups.to_numpy()
+    n = len(x)
+    sd = float(x.std(ddof=1)) if n > 1 else float("nan")
+    lo, hi = stats.mean_interval(float(x.mean()), sd, n)
+    return {"share": float(x.mean()), "lower": float(lo), "upper": float(hi),
+            "setups": n, "games": per_game.height}  # fmt: skip
+
+
+def target_verdict(estimate: float, lower: float, target: float) -> str:
+    """Met with the whole interval above the target, met at the estimate, or missed."""
+    if lower >= target:
+        return "met"
+    if estimate >= target:
+        return "met at the estimate, its interval reaching below"
+    return "missed"
+
+
 def speed_table(solo_runs: dict[str, Path], jobs: int) -> pl.DataFrame:
     """Solo speed per bot from the run manifests and the games' decisions."""
     rows = []
@@ -194,6 +237,8 @@ class Ladder:
     solo: pl.DataFrame  # solo seat rows of every bot
     solo_t: pl.DataFrame  # the solo table (solo_table)
     speed: pl.DataFrame  # solo speed (speed_table)
+    target_runs: list[Path]  # the learned bot's target runs (none without both bots)
+    targets: dict[str, Any]  # the learned bot's paired solo gain and 3-player share
 
     @property
     def reference(self) -> str:
@@ -205,18 +250,26 @@ class Ladder:
         """Ladder games played (without anomalies)."""
         return int(self.games.select(pl.struct("run", "game_id").n_unique()).item())
 
+    @property
+    def target_games(self) -> int:
+        """Games of the learned bot's target runs."""
+        t = self.targets
+        return 2 * t["solo_games"] + t["games_3p"] if t else 0
+
     def results(self) -> dict[str, Any]:
         """The numbers the report's manifest keeps."""
         c = self.config
         return {
             "config": {"n_games": c.n_games, "seed": c.seed,
                        "solo_games": c.solo_games, "players": c.players,
-                       "n_boot": c.n_boot,
+                       "n_boot": c.n_boot, "target_solo_games": c.target_solo_games,
+                       "target_setups": c.target_setups,
                        "bots": {b.label: dict(b.params) for b in c.bots}},
             "ladder_games": self.n_ladder, "anomalous_rows": self.anomalies,
             "simulation_wall_s": self.simulation_wall_s, "jobs": self.jobs,
             "ratings": self.fit.to_dicts(), "head_to_head": self.h2h.to_dicts(),
             "solo": self.solo_t.to_dicts(), "speed": self.speed.to_dicts(),
+            "learned_targets": self.targets,
         }  # fmt: skip
 
     def write_tables(self, out: Path) -> None:
@@ -226,6 +279,8 @@ class Ladder:
         self.h2h.write_csv(out / "tables" / "head_to_head.csv")
         self.solo_t.write_csv(out / "tables" / "solo.csv")
         self.speed.write_csv(out / "tables" / "speed.csv")
+        if self.targets:
+            pl.DataFrame([self.targets]).write_csv(out / "tables" / "targets.csv")
 
 
 def play(config: Config, out: Path, jobs: int) -> Ladder:
@@ -255,7 +310,71 @@ def play(config: Config, out: Path, jobs: int) -> Ladder:
                 batch_size=batch(config.n_games, jobs),
             )
         )  # fmt: skip
-    return analyse(config, jobs, solo_runs, ladder_runs, time.perf_counter() - start)
+    target_runs = play_targets(config, out, jobs)
+    return analyse(config, jobs, solo_runs, ladder_runs, target_runs,
+                   time.perf_counter() - start)  # fmt: skip
+
+
+def play_targets(config: Config, out: Path, jobs: int) -> list[Path]:
+    """The learned bot's target runs: paired solo, then one seat among two TUNED.
+
+    Solo: LEARNED then TUNED on ``target_solo_games`` seeds from ``seed``.
+    3-player: LEARNED in each seat in turn, ``target_setups`` setups on
+    ``seed + 2`` (pairing ``targets``: every run deals the same setups).
+    None unless both bots are on the ladder.
+    """
+    labels = {b.label: b for b in config.bots}
+    if LEARNED not in labels or TUNED not in labels:
+        return []
+    learned, tuned = labels[LEARNED], labels[TUNED]
+    runs = []
+    for bot in (learned, tuned):
+        name = f"target-solo-{bot.label}"
+        print(f"{STUDY}: {name} ({config.target_solo_games:,} games)", flush=True)
+        runs.append(simulate_run(
+            out / "runs" / name, study=STUDY, n_games=config.target_solo_games,
+            seed=config.seed, n_jobs=jobs, players=1, bots=bot,
+            options=RuleOptions(event_deck_mix=BALANCED_DECK), pairing="solo",
+            corporations=CORPORATION, planets=PLANET,
+            batch_size=batch(config.target_solo_games, jobs),
+        ))  # fmt: skip
+    for k in range(3):
+        seats = [tuned, tuned, tuned]
+        seats[k] = learned
+        name = "target-3p-" + "-".join(b.label for b in seats)
+        print(f"{STUDY}: {name} ({config.target_setups:,} games)", flush=True)
+        runs.append(simulate_run(
+            out / "runs" / name, study=STUDY, n_games=config.target_setups,
+            seed=config.seed + 2, n_jobs=jobs, players=3, bots=seats,
+            pairing="targets", corporations=CORPORATION, planets=PLANET,
+            batch_size=batch(config.target_setups, jobs),
+        ))  # fmt: skip
+    return runs
+
+
+def target_results(target_runs: list[Path]) -> dict[str, Any]:
+    """The learned bot's paired solo gain and 3-player share from its target runs."""
+    if not target_runs:
+        return {}
+    solo = pl.concat(
+        [scan_run(r).select("game_id", "score", "solo_target", "solo_margin",
+                            "solo_band").collect().with_columns(bot=pl.lit(b))
+         for b, r in zip((LEARNED, TUNED), target_runs[:2], strict=True)]
+    )  # fmt: skip
+    row = solo_table(solo, [LEARNED], TUNED).row(0, named=True)
+    games = load_runs(target_runs[2:])
+    share = share_ahead(games.filter(pl.col("status") == "ok"), LEARNED, TUNED)
+    return {
+        "solo_games": row["games"], "solo_gain": row[f"vs {TUNED}"],
+        "solo_gain_lower": row["diff_lower"], "solo_gain_upper": row["diff_upper"],
+        "solo_mean": row["mean"], "solo_verdict": target_verdict(
+            row[f"vs {TUNED}"], row["diff_lower"], TARGET_SOLO),
+        "setups": share["setups"], "games_3p": share["games"],
+        "share_ahead": share["share"], "share_lower": share["lower"],
+        "share_upper": share["upper"],
+        "share_verdict": target_verdict(share["share"], share["lower"], TARGET_SHARE),
+        "anomalous_3p_rows": games.filter(pl.col("status") != "ok").height,
+    }  # fmt: skip
 
 
 def analyse(
@@ -263,6 +382,7 @@ def analyse(
     jobs: int,
     solo_runs: dict[str, Path],
     ladder_runs: list[Path],
+    target_runs: list[Path],
     simulation_wall_s: float,
 ) -> Ladder:
     """Ratings, head to head, the solo table and speed from the run folders."""
@@ -283,5 +403,6 @@ def analyse(
         ladder_runs=ladder_runs, simulation_wall_s=simulation_wall_s, games=games,
         anomalies=anomalies, fit=fit, h2h=head_to_head(games, fit), solo=solo,
         solo_t=solo_table(solo, order, reference),
-        speed=speed_table(solo_runs, jobs),
+        speed=speed_table(solo_runs, jobs), target_runs=target_runs,
+        targets=target_results(target_runs),
     )  # fmt: skip

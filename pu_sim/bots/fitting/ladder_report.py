@@ -15,7 +15,14 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.ladder import LEARNED, TUNED, Ladder, sort_bots
+from pu_sim.bots.fitting.ladder import (
+    LEARNED,
+    TARGET_SHARE,
+    TARGET_SOLO,
+    TUNED,
+    Ladder,
+    sort_bots,
+)
 from pu_sim.report import plots
 from pu_sim.report.markdown import frame_table
 from pu_sim.report.runs import run_info
@@ -183,17 +190,26 @@ def headlines(ladder: Ladder) -> list[str]:
         f"land in the rulebook's bottom row ('{bottom.removeprefix('band ')}': 11 "
         "or more short)."
     )
-    if (LEARNED, TUNED) in h:  # both on the ladder
-        d = s[LEARNED]
+    if (LEARNED, TUNED) in h and ladder.targets:  # both on the ladder
+        d, t = s[LEARNED], ladder.targets
         headlines.append(
             f"**The learned bot against its targets** ({LEARNED}, its planet "
-            f"and rotation values fitted to rollouts): solo {d[f'vs {TUNED}']:+.2f} "
-            f"[{d['diff_lower']:+.2f}, {d['diff_upper']:+.2f}] points against "
-            f"{TUNED}, paired on the same {c.solo_games:,} seeds (target: +3); "
-            f"ahead of {TUNED} in {pct(h[LEARNED, TUNED])}% of their "
-            f"{h[LEARNED, TUNED]['n']} {c.players}-player games (target: 60%).  "
-            "Its speed against the target of 100 solo and 100 4-player games/s on "
-            "one core is in the benchmark (reports/benchmark/)."
+            f"and rotation values fitted to rollouts, against {TUNED}): solo "
+            f"{t['solo_gain']:+.2f} [{t['solo_gain_lower']:+.2f}, "
+            f"{t['solo_gain_upper']:+.2f}] points, paired on {t['solo_games']:,} "
+            f"seeds (mean {t['solo_mean']:.2f}; target +{TARGET_SOLO:g}: "
+            f"{t['solo_verdict']}); as one seat among two {TUNED} in 3-player "
+            f"games it finished ahead of {100 * t['share_ahead']:.1f}% "
+            f"[{100 * t['share_lower']:.1f}, {100 * t['share_upper']:.1f}] of its "
+            f"opponents over {t['setups']:,} setups, each in its three seats "
+            f"(interval over setups; target {100 * TARGET_SHARE:.0f}%: "
+            f"{t['share_verdict']}).  On the ladder's own smaller samples: solo "
+            f"{d[f'vs {TUNED}']:+.2f} [{d['diff_lower']:+.2f}, "
+            f"{d['diff_upper']:+.2f}] on {c.solo_games:,} seeds, ahead of {TUNED} "
+            f"in {pct(h[LEARNED, TUNED])}% of their {h[LEARNED, TUNED]['n']} "
+            f"{c.players}-player games.  Its speed against the target of 100 solo "
+            "and 100 4-player games/s on one core is in the benchmark "
+            "(reports/benchmark/)."
         )
     headlines.append(
         "**Speed** (solo, from the run manifests, "
@@ -240,7 +256,10 @@ def sections(ladder: Ladder) -> tuple[list[str], pl.DataFrame]:
         pl.col("ms_per_game").round(1), pl.col("decisions_per_game").round(1),
         pl.col("ms_per_decision").round(4),
     )  # fmt: skip
-    infos = [run_info(p) for p in [*ladder.solo_runs.values(), *ladder.ladder_runs]]
+    infos = [
+        run_info(p)
+        for p in [*ladder.solo_runs.values(), *ladder.ladder_runs, *ladder.target_runs]
+    ]
     runs_show = pl.DataFrame({
         "run": [i.name for i in infos], "players": [str(i.players) for i in infos],
         "games": [i.n_games for i in infos], "seed": [str(i.seed) for i in infos],
@@ -309,8 +328,10 @@ def readme(ladder: Ladder, command: str, out: Path) -> str:
         "## Runs and reproducibility",
         f"{runs_show.height} run folders below `runs/` (git-ignored; the same "
         "command replays them, and resumes an interrupted run).  Solo runs share "
-        f"seed {c.seed} (pairing `solo`), ladder runs seed {c.seed + 1} (pairing "
-        f"`ladder`).  Simulation wall time {ladder.simulation_wall_s:.0f} s with "
+        f"seed {c.seed} (pairing `solo`; the target-solo runs too), ladder runs seed "
+        f"{c.seed + 1} (pairing `ladder`), the target 3-player runs seed "
+        f"{c.seed + 2} (pairing `targets`).  Simulation wall time "
+        f"{ladder.simulation_wall_s:.0f} s with "
         f"{ladder.jobs} workers; {ladder.anomalies} seat rows came from anomalous "
         "games and were left out.  Re-running the command reproduces every game "
         "and number but the timings.\n\n" + frame_table(runs_show, ".1f"),
