@@ -91,10 +91,10 @@ def test_main_study_smoke(tmp_path):
     argv = ["--smoke", "--out", str(tmp_path), "--jobs", "1"]
     assert study.main(argv) == 0
     readme = (tmp_path / "main" / "smoke" / "README.md").read_text()
-    for section in ("## Verdicts at a glance (greedy_tuned, checked by search-2)",
+    for section in ("## Verdicts at a glance (greedy_tuned, checked by greedy_learned)",
                     "## Solo scores", "## Solo target calibration (greedy_tuned)",
-                    "## Seat order and the first commander (greedy_tuned, search-2)",
-                    "## Skill depth (random < greedy < greedy_tuned < search-2)",
+                    "## Seat order and the first commander (greedy_tuned, greedy_learned)",
+                    "## Skill depth (random < greedy < greedy_tuned < greedy_learned)",
                     "## Game feel and length (greedy_tuned)",
                     "## Corporation x planet cells (greedy_tuned)"):  # fmt: skip
         assert section in readme

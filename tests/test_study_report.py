@@ -271,7 +271,7 @@ def test_policies_come_from_roles_or_else_from_the_games(tmp_path):
 
 def test_the_study_plays_the_strong_bot_at_every_player_count():
     config = study.Config()
-    assert config.bot.label == "greedy_tuned" and config.second.kind == "search"
+    assert (config.bot.label, config.second.label) == ("greedy_tuned", "greedy_learned")
     plan = dict(study._plan(config))
     primary = [k for k in plan.values() if k["extra"]["role"] == "primary"]
     assert sorted(k["players"] for k in primary) == [2, 3, 4, 5, 6]
@@ -280,17 +280,21 @@ def test_the_study_plays_the_strong_bot_at_every_player_count():
     assert {k["bots"].label for k in solo} == {
         "random", "greedy", "greedy_tuned", config.second.label}  # fmt: skip
     second = {k["players"]: k for k in plan.values() if k["extra"]["role"] == "second"}
-    for p, kwargs in second.items():  # the same setups as the primary's
+    assert sorted(second) == [2, 3, 4, 5, 6]
+    for p, kwargs in second.items():  # the same setups as the primary's, all of them
         first = next(k for k in primary if k["players"] == p)
         assert (kwargs["seed"], kwargs["pairing"]) == (first["seed"], first["pairing"])
-        assert kwargs["n_games"] < first["n_games"]
+        assert kwargs["n_games"] == first["n_games"] and not kwargs["round_scores"]
 
 
 def test_bot_and_second_are_study_options():
     args = script.cli(["--bot", "greedy"], description="x", policies=True)
     config = study.with_bot(study.Config(), args.bot, args.second)
-    assert config.bot.label == "greedy" and config.second.kind == "search"
-    assert config.second.params["line_complete"] == 1.0  # greedy's weights
+    assert (config.bot.label, config.second.label) == ("greedy", "greedy_learned")
+    config = study.with_bot(study.Config(), "greedy_learned", None)  # not itself
+    assert (config.bot.label, config.second.label) == ("greedy_learned", "greedy_tuned")
+    config = study.with_bot(study.Config(), None, "search:budget=2")
+    assert config.second.kind == "search" and config.second.params["budget"] == 2
     config = study.with_bot(study.Config(), None, "greedy")
     assert (config.bot.label, config.second.label) == ("greedy_tuned", "greedy")
     with pytest.raises(ValueError, match="must differ"):

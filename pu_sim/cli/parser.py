@@ -139,7 +139,7 @@ def _study(sub: Subcommands) -> None:
     study.add_argument(
         "--second", default=None,
         help="the second policy, of another style, that checks the findings "
-        "(default: the search bot over --bot's weights)",
+        "(default greedy_learned; greedy_tuned when --bot is greedy_learned)",
     )  # fmt: skip
 
 

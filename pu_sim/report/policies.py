@@ -37,7 +37,7 @@ class Policies:
             return f"every seat played by **{self.primary}**"
         return (
             f"every seat played by **{self.primary}**, checked by **{self.second}** "
-            "on a paired subsample of the same setups"
+            "on the same setups (paired)"
         )
 
 

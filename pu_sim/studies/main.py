@@ -8,10 +8,10 @@
   rotated (the paired design), so the same runs measure corporations, planets
   and seat order; each seat's score after every round is kept for lead
   changes;
-* a **second policy** of another style (``--second``, default the search bot
-  with the strong bot's weights at a small budget) on a paired subsample of
-  the same setups, so every corporation and planet finding is labelled robust,
-  bot-dependent or unresolved;
+* a **second policy** of another style (``--second``, default
+  ``greedy_learned``: its planet and rotation values learned from rollouts,
+  not hand-weighted) on the same setups, so every corporation and planet
+  finding is labelled robust, bot-dependent or unresolved;
 * a **skill ladder** (random, greedy, the strong bot, the second policy) on
   the same solo and 4-player setups, for the skill-depth matrix;
 * **solo** games with the strong bot on fixed event decks and random decks,
@@ -48,30 +48,12 @@ Mix = tuple[int, int, int]
 
 STRONG = bots.preset("greedy_tuned")
 
-SEARCH_BUDGET = 2
-"""Rollouts per searched decision of the default second policy: what the study
-can afford (search costs tens of times greedy per game even at this budget)."""
+SECOND = bots.preset("greedy_learned")
+"""The default second policy: the learned bot, stronger than greedy_tuned at
+3 players and solo (the bot ladder) and fast enough to replay every setup; the
+search bot at a small budget (``--second search:budget=2``), the earlier
+default, afforded only a twentieth of them and left most findings unresolved."""
 
-LOOKAHEAD = ("next_fit", "next_fit_deep")
-"""Greedy's one-step look at the next depots: the search bot drops it, since
-its rollouts look ahead themselves and it makes each rollout about ten times
-costlier at 1-2 players (2-player search-2: 0.54 s a game without, 6.5 s with)."""
-
-
-def search_over(bot: BotSpec, budget: int = SEARCH_BUDGET) -> BotSpec:
-    """The search bot over ``bot``'s weights: another style of play, same knowledge.
-
-    It keeps the two best moves by ``bot``'s weights (without greedy's
-    next-depot lookahead, :data:`LOOKAHEAD`) at placements and track choices
-    and plays the one whose rollouts (``budget`` per decision) end best;
-    every other decision is greedy's (``minor=0``).
-    """
-    weights = {k: v for k, v in bot.params.items() if k in bots.GREEDY_WEIGHTS}
-    weights.update(dict.fromkeys(LOOKAHEAD, 0.0))
-    return bots.search(f"search-{budget}", budget=budget, width=2, minor=0.0, **weights)
-
-
-SECOND = search_over(STRONG)
 LADDER = (bots.random(), bots.greedy())
 
 
@@ -84,11 +66,11 @@ class Config:
     bot: BotSpec = STRONG
     second: BotSpec = SECOND
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
-    second_share: float = 0.05  # x n_games per player count, the same setups
+    second_share: float = 1.0  # x n_games per player count, the same setups
     ladder: tuple[BotSpec, ...] = LADDER  # weakest first; the bot and second follow
     ladder_players: tuple[int, ...] = (1, 4)
     ladder_share: float = 0.1  # x n_games per level and player count
-    ladder_second_share: float = 0.03  # the second policy's share of the ladder
+    ladder_second_share: float = 0.1  # the second policy's share of the ladder
     fixed_decks: tuple[Mix, ...] = ((7, 7, 6), (14, 3, 3), (3, 14, 3), (3, 3, 14))
     solo_per_deck: float = 0.075  # x n_games, per fixed deck
     solo_random: float = 0.6  # x n_games, random decks
@@ -206,12 +188,14 @@ def _plan(config: Config) -> list[tuple[str, dict[str, Any]]]:
 def with_bot(config: Config, bot: str | None, second: str | None) -> Config:
     """The Config with ``--bot`` / ``--second`` applied (by name or spec string).
 
-    A new ``--bot`` without ``--second`` searches over the new bot's weights.
+    A new ``--bot`` without ``--second`` keeps the default second policy, or
+    takes greedy_tuned when the new bot is that policy.
     """
     changes: dict[str, Any] = {}
     if bot is not None:
         changes["bot"] = bots.parse(bot)
-        changes["second"] = search_over(changes["bot"])
+        if changes["bot"].label == config.second.label:
+            changes["second"] = STRONG
     if second is not None:
         changes["second"] = bots.parse(second)
     new = dataclasses.replace(config, **changes)

@@ -80,8 +80,8 @@ def cli(
         )  # fmt: skip
         parser.add_argument(
             "--second", default=None,
-            help="the second policy, of another style (default: the search bot "
-            "over --bot's weights)",
+            help="the second policy, of another style (the main study's "
+            "default: greedy_learned; e.g. 'search:budget=2')",
         )  # fmt: skip
     ns = parser.parse_args(argv)
     if ns.games is not None and ns.games < 1:
