@@ -61,7 +61,7 @@ LADDER = (bots.random(), bots.greedy())
 class Config:
     """Sizes are multiples of ``n_games`` (balance games per player count)."""
 
-    n_games: int = 3_000  # 2 min 52 s on 2 cores (2026-11-29, `pu-sim study`)
+    n_games: int = 3_000  # 2 min 6 s on 2 cores (2026-12-04, `pu-sim study`)
     seed: int = 20240611
     bot: BotSpec = STRONG
     second: BotSpec = SECOND
