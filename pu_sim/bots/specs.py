@@ -177,20 +177,21 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # greedy_tuned's depot lookaheads +0.3 solo points, 0.5-1.0 alike) and
         # the commander's rotation value (reports/bots/rotation_round: one seat
         # with it finished ahead of 61.1% of greedy_tuned opponents at 3
-        # players, 58.4% at 4).  In the last 5 solo rounds rollouts of the
+        # players, 58.4% at 4).  In the last 6 solo rounds rollouts of the
         # game's end value its kept placements instead of greedy_tuned's chain:
         # 3 redeals each, 6 more for the best 3, at 4 per medal (+1.2 solo
-        # points; 3-6 alike), and in the last 4 the options of every other
-        # decision but the steps alike (+1.5 more; docs/bots.md, "Endgame
-        # rollouts")
+        # points; 3-6 alike), and in the last 3 the options of every other
+        # decision but the steps alike (+1.5 more; 6 and 3 rather than 5 and 4:
+        # +0.13 +- 0.05 over 16,000 seeds; docs/bots.md, "Endgame rollouts")
         "greedy_learned": MappingProxyType(
             {
                 **_TUNED,
                 "ntuple": 0.5,
                 "rotation_round": 1.0,
                 "end_chain": 4.0,
+                "end_rounds": 6.0,
                 "end_redeals": 3.0,
-                "end_other_rounds": 4.0,
+                "end_other_rounds": 3.0,
                 # the lookaheads and rollouts from all 12 kept placements
                 # (10: -0.08 +- 0.12 solo points)
                 "look_width": 12.0,
