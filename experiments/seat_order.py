@@ -1,9 +1,9 @@
 """Seat order: does the first commander (seat 0) or any seat have an edge?
 
 Plays games at every player count in which every seat uses the same bot
-(``--bot``, default ``greedy_tuned``); ``--second`` measures the seat effect
-again with a second policy on the same setups, and the report checks that
-the conclusions agree.  Boards rotate one seat per game inside groups of n
+(``--bot``, default ``greedy_tuned``) and again with a second policy of
+another style on the same setups (``--second``, default ``greedy_learned``),
+and the report checks that the conclusions agree.  Boards rotate one seat per game inside groups of n
 games (the paired design), so the corporations and planets each seat draws
 from all nine and all thirteen spread evenly over the seats; a seat study
 whose seats keep boards of their own is confounded, and the report says so.
@@ -33,8 +33,8 @@ class Config:
     seed: int = 20240611
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
     bot: BotSpec = STRONG
-    second: BotSpec | None = None  # --second: replays second_share of the setups
-    second_share: float = 0.05
+    second: BotSpec | None = bots.preset("greedy_learned")  # replays second_share
+    second_share: float = 1.0  # of the setups
 
 
 SMOKE = {"n_games": 40, "players": (2, 4)}
@@ -45,6 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = configure(Config(), args, smoke=SMOKE)
     if args.bot is not None:
         config = dataclasses.replace(config, bot=bots.parse(args.bot))
+        if config.second is not None and config.second.label == config.bot.label:
+            config = dataclasses.replace(config, second=STRONG)  # not itself
     if args.second is not None:
         config = dataclasses.replace(config, second=bots.parse(args.second))
     out = args.out / STUDY / run_name(config, args.smoke, args.variant)
