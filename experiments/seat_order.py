@@ -3,10 +3,11 @@
 Plays games at every player count in which every seat uses the same bot
 (``--bot``, default ``greedy_tuned``) and again with a second policy of
 another style on the same setups (``--second``, default ``greedy_learned``),
-and the report checks that the conclusions agree.  Boards rotate one seat per game inside groups of n
-games (the paired design), so the corporations and planets each seat draws
-from all nine and all thirteen spread evenly over the seats; a seat study
-whose seats keep boards of their own is confounded, and the report says so.
+and the report checks that the conclusions agree.  Boards rotate one seat
+per game inside groups of n games (the paired design), so the corporations
+and planets each seat draws from all nine and all thirteen spread evenly over
+the seats; a seat study whose seats keep boards of their own is confounded,
+and the report says so.
 
 Usage: ``python experiments/seat_order.py [--games N] [--bot B] [--second B]
 [--seed S] [--jobs J] [--out reports] [--smoke]``
@@ -25,6 +26,7 @@ from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "seat_order"
 STRONG = bots.preset("greedy_tuned")
+SECOND = bots.preset("greedy_learned")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,8 +35,8 @@ class Config:
     seed: int = 20240611
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
     bot: BotSpec = STRONG
-    second: BotSpec | None = bots.preset("greedy_learned")  # replays second_share
-    second_share: float = 1.0  # of the setups
+    second: BotSpec | None = SECOND  # replays second_share of the setups
+    second_share: float = 1.0
 
 
 SMOKE = {"n_games": 40, "players": (2, 4)}
