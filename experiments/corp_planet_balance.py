@@ -5,9 +5,9 @@ Every seat draws its corporation and planet from the playable pools
 design deals one setup to a group of n games and rotates the boards one seat
 per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  Every seat plays ``--bot`` (default
-``greedy_tuned``); ``--second`` replays a share of the same setups with a
-second policy so the report labels each finding robust, bot-dependent or
-unresolved.  The report gives the one-look verdict table, win rates against
+``greedy_tuned``); a second policy of another style (``--second``, default
+``greedy_learned``) replays the same setups so the report labels each
+finding robust, bot-dependent or unresolved.  The report gives the one-look verdict table, win rates against
 1/n with intervals over setups and Holm correction, mean score and rank,
 Plackett-Luce strengths, the corporation x planet cells and interaction, and
 the paired comparisons with their variance savings.
@@ -30,6 +30,7 @@ from pu_sim.studies.script import cli, configure, run_name, simulate_run
 
 STUDY = "corp_planet_balance"
 STRONG = bots.preset("greedy_tuned")
+SECOND = bots.preset("greedy_learned")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,8 +39,8 @@ class Config:
     seed: int = 7
     players: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     bot: BotSpec = STRONG
-    second: BotSpec | None = None  # --second: replays second_share of the setups
-    second_share: float = 0.05
+    second: BotSpec | None = SECOND  # replays second_share of the setups
+    second_share: float = 1.0
     corporations: tuple[str, ...] = tuple(sorted(PLAYABLE_CORPORATIONS))
     planets: tuple[str, ...] = tuple(sorted(PLAYABLE_PLANETS))
 
@@ -52,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = configure(Config(), args, smoke=SMOKE)
     if args.bot is not None:
         config = dataclasses.replace(config, bot=bots.parse(args.bot))
+        if config.second is not None and config.second.label == config.bot.label:
+            config = dataclasses.replace(config, second=STRONG)  # not itself
     if args.second is not None:
         config = dataclasses.replace(config, second=bots.parse(args.second))
     out = args.out / STUDY / run_name(config, args.smoke, args.variant)
