@@ -7,10 +7,11 @@ per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  Every seat plays ``--bot`` (default
 ``greedy_tuned``); a second policy of another style (``--second``, default
 ``greedy_learned``) replays the same setups so the report labels each
-finding robust, bot-dependent or unresolved.  The report gives the one-look verdict table, win rates against
-1/n with intervals over setups and Holm correction, mean score and rank,
-Plackett-Luce strengths, the corporation x planet cells and interaction, and
-the paired comparisons with their variance savings.
+finding robust, bot-dependent or unresolved.  The report gives the one-look
+verdict table, win rates against 1/n with intervals over setups and Holm
+correction, mean score and rank, Plackett-Luce strengths, the corporation x
+planet cells and interaction, and the paired comparisons with their variance
+savings.
 
 Usage: ``python experiments/corp_planet_balance.py [--games N] [--bot B]
 [--second B] [--seed S] [--jobs J] [--out reports] [--smoke]``
