@@ -15,14 +15,19 @@ Usage: ``python experiments/seat_order.py [--games N] [--bot B] [--second B]
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
-from pu_sim.studies.script import cli, configure, run_name, simulate_run
+from pu_sim.studies.script import (
+    cli,
+    configure,
+    run_name,
+    simulate_run,
+    with_policies,
+)
 
 STUDY = "seat_order"
 STRONG = bots.preset("greedy_tuned")
@@ -45,12 +50,7 @@ SMOKE = {"n_games": 40, "players": (2, 4)}
 def main(argv: Sequence[str] | None = None) -> int:
     args = cli(argv, description=__doc__.splitlines()[0], policies=True)
     config = configure(Config(), args, smoke=SMOKE)
-    if args.bot is not None:
-        config = dataclasses.replace(config, bot=bots.parse(args.bot))
-        if config.second is not None and config.second.label == config.bot.label:
-            config = dataclasses.replace(config, second=STRONG)  # not itself
-    if args.second is not None:
-        config = dataclasses.replace(config, second=bots.parse(args.second))
+    config = with_policies(config, args.bot, args.second, fallback=STRONG)
     out = args.out / STUDY / run_name(config, args.smoke, args.variant)
     policies = [("primary", config.bot, 1.0)]
     if config.second is not None:

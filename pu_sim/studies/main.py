@@ -28,7 +28,6 @@ default 3,000; the other runs are multiples of it), ``--bot``, ``--second``,
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from collections.abc import Sequence
@@ -40,7 +39,13 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.rules import RuleOptions
 from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
-from pu_sim.studies.script import cli, configure, run_name, simulate_run
+from pu_sim.studies.script import (
+    cli,
+    configure,
+    run_name,
+    simulate_run,
+    with_policies,
+)
 
 STUDY = "main"
 
@@ -186,19 +191,12 @@ def _plan(config: Config) -> list[tuple[str, dict[str, Any]]]:
 
 
 def with_bot(config: Config, bot: str | None, second: str | None) -> Config:
-    """The Config with ``--bot`` / ``--second`` applied (by name or spec string).
+    """The Config with ``--bot`` / ``--second`` applied (:func:`with_policies`).
 
     A new ``--bot`` without ``--second`` keeps the default second policy, or
     takes greedy_tuned when the new bot is that policy.
     """
-    changes: dict[str, Any] = {}
-    if bot is not None:
-        changes["bot"] = bots.parse(bot)
-        if changes["bot"].label == config.second.label:
-            changes["second"] = STRONG
-    if second is not None:
-        changes["second"] = bots.parse(second)
-    new = dataclasses.replace(config, **changes)
+    new = with_policies(config, bot, second, fallback=STRONG)
     if new.bot.label == new.second.label:
         raise ValueError(f"--bot and --second must differ, both are {new.bot.label!r}")
     return new

@@ -115,6 +115,26 @@ def configure(config: C, args: Args, *, smoke: dict[str, Any]) -> C:
     return dataclasses.replace(config, **changes)  # type: ignore[type-var]
 
 
+def with_policies(
+    config: C, bot: str | None, second: str | None, fallback: BotSpec
+) -> C:
+    """The Config with ``--bot`` / ``--second`` applied (by name or spec string).
+
+    A new ``--bot`` without ``--second`` keeps the Config's second policy, or
+    takes ``fallback`` when the new bot is that policy (a bot cannot check
+    itself, and the two would share run folders).
+    """
+    changes: dict[str, Any] = {}
+    if bot is not None:
+        changes["bot"] = parse_bot(bot)
+        current = getattr(config, "second", None)
+        if current is not None and changes["bot"].label == current.label:
+            changes["second"] = fallback
+    if second is not None:
+        changes["second"] = parse_bot(second)
+    return dataclasses.replace(config, **changes)  # type: ignore[type-var]
+
+
 def run_name(config: Any, smoke: bool, variant: Variant | None = None) -> str:
     """A stable folder name from the size and seed (re-running overwrites it).
 
