@@ -287,32 +287,35 @@ def play(config: Config, out: Path, jobs: int) -> Ladder:
     """Every bot's solo run and every seating's ladder run, then the analysis."""
     start = time.perf_counter()
     jobs = int(effective_n_jobs(jobs))  # the workers, as the report states them
-    options = RuleOptions(event_deck_mix=BALANCED_DECK)
-    solo_runs: dict[str, Path] = {}
-    for bot in config.bots:
-        name = f"solo-{bot.label}"
-        print(f"{STUDY}: {name} ({config.solo_games:,} games)", flush=True)
-        solo_runs[bot.label] = simulate_run(
-            out / "runs" / name, study=STUDY, n_games=config.solo_games,
-            seed=config.seed, n_jobs=jobs, players=1, bots=bot,
-            options=options, pairing="solo", corporations=CORPORATION, planets=PLANET,
-            batch_size=batch(config.solo_games, jobs),
-        )  # fmt: skip
-    ladder_runs: list[Path] = []
-    for seats in seatings(config.bots, config.players):
-        name = f"{config.players}p-" + "-".join(b.label for b in seats)
-        print(f"{STUDY}: {name} ({config.n_games:,} games)", flush=True)
-        ladder_runs.append(
-            simulate_run(
-                out / "runs" / name, study=STUDY, n_games=config.n_games,
-                seed=config.seed + 1, n_jobs=jobs, players=config.players,
-                bots=seats, pairing="ladder", corporations=CORPORATION, planets=PLANET,
-                batch_size=batch(config.n_games, jobs),
-            )
-        )  # fmt: skip
+    solo_runs = {
+        bot.label: base_run(out, f"solo-{bot.label}", [bot], config.solo_games,
+                            config.seed, "solo", jobs)
+        for bot in config.bots
+    }  # fmt: skip
+    ladder_runs = [
+        base_run(out, f"{config.players}p-" + "-".join(b.label for b in seats), seats,
+                 config.n_games, config.seed + 1, "ladder", jobs)
+        for seats in seatings(config.bots, config.players)
+    ]  # fmt: skip
     target_runs = play_targets(config, out, jobs)
     return analyse(config, jobs, solo_runs, ladder_runs, target_runs,
                    time.perf_counter() - start)  # fmt: skip
+
+
+def base_run(out: Path, name: str, seats: Sequence[BotSpec], n_games: int, seed: int,
+             pairing: str, jobs: int) -> Path:  # fmt: skip
+    """One run of the base game (every seat on the base board) into ``runs/name``.
+
+    Solo runs play the balanced event deck, so their target is the rulebook's 59.
+    """
+    print(f"{STUDY}: {name} ({n_games:,} games)", flush=True)
+    solo = len(seats) == 1
+    return simulate_run(
+        out / "runs" / name, study=STUDY, n_games=n_games, seed=seed, n_jobs=jobs,
+        players=len(seats), bots=list(seats), pairing=pairing,
+        options=RuleOptions(event_deck_mix=BALANCED_DECK) if solo else None,
+        corporations=CORPORATION, planets=PLANET, batch_size=batch(n_games, jobs),
+    )  # fmt: skip
 
 
 def play_targets(config: Config, out: Path, jobs: int) -> list[Path]:
@@ -327,40 +330,34 @@ def play_targets(config: Config, out: Path, jobs: int) -> list[Path]:
     if LEARNED not in labels or TUNED not in labels:
         return []
     learned, tuned = labels[LEARNED], labels[TUNED]
-    runs = []
-    for bot in (learned, tuned):
-        name = f"target-solo-{bot.label}"
-        print(f"{STUDY}: {name} ({config.target_solo_games:,} games)", flush=True)
-        runs.append(simulate_run(
-            out / "runs" / name, study=STUDY, n_games=config.target_solo_games,
-            seed=config.seed, n_jobs=jobs, players=1, bots=bot,
-            options=RuleOptions(event_deck_mix=BALANCED_DECK), pairing="solo",
-            corporations=CORPORATION, planets=PLANET,
-            batch_size=batch(config.target_solo_games, jobs),
-        ))  # fmt: skip
+    runs = [
+        base_run(out, f"target-solo-{bot.label}", [bot], config.target_solo_games,
+                 config.seed, "solo", jobs)
+        for bot in (learned, tuned)
+    ]  # fmt: skip
     for k in range(3):
         seats = [tuned, tuned, tuned]
         seats[k] = learned
-        name = "target-3p-" + "-".join(b.label for b in seats)
-        print(f"{STUDY}: {name} ({config.target_setups:,} games)", flush=True)
-        runs.append(simulate_run(
-            out / "runs" / name, study=STUDY, n_games=config.target_setups,
-            seed=config.seed + 2, n_jobs=jobs, players=3, bots=seats,
-            pairing="targets", corporations=CORPORATION, planets=PLANET,
-            batch_size=batch(config.target_setups, jobs),
-        ))  # fmt: skip
+        runs.append(base_run(out, "target-3p-" + "-".join(b.label for b in seats),
+                             seats, config.target_setups, config.seed + 2, "targets",
+                             jobs))  # fmt: skip
     return runs
+
+
+def solo_rows(runs: dict[str, Path]) -> pl.DataFrame:
+    """The seat rows of solo runs (by bot label) that the solo table reads."""
+    return pl.concat(
+        [scan_run(r).select("game_id", "score", "solo_target", "solo_margin",
+                            "solo_band", "status").collect()
+         .with_columns(bot=pl.lit(b)) for b, r in runs.items()]
+    )  # fmt: skip
 
 
 def target_results(target_runs: list[Path]) -> dict[str, Any]:
     """The learned bot's paired solo gain and 3-player share from its target runs."""
     if not target_runs:
         return {}
-    solo = pl.concat(
-        [scan_run(r).select("game_id", "score", "solo_target", "solo_margin",
-                            "solo_band").collect().with_columns(bot=pl.lit(b))
-         for b, r in zip((LEARNED, TUNED), target_runs[:2], strict=True)]
-    )  # fmt: skip
+    solo = solo_rows(dict(zip((LEARNED, TUNED), target_runs[:2], strict=True)))
     row = solo_table(solo, [LEARNED], TUNED).row(0, named=True)
     games = load_runs(target_runs[2:])
     share = share_ahead(games.filter(pl.col("status") == "ok"), LEARNED, TUNED)
@@ -391,11 +388,7 @@ def analyse(
     anomalies = games.filter(pl.col("status") != "ok").height
     games = games.filter(pl.col("status") == "ok")
     fit = ratings(games, order, config)
-    solo = pl.concat(
-        [scan_run(r).select("game_id", "score", "solo_target", "solo_margin",
-                            "solo_band", "status").collect()
-         .with_columns(bot=pl.lit(b)) for b, r in solo_runs.items()]
-    )  # fmt: skip
+    solo = solo_rows(solo_runs)
     anomalies += solo.filter(pl.col("status") != "ok").height
     reference = TUNED if TUNED in order else order[0]
     return Ladder(
