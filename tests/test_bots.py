@@ -23,6 +23,7 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     later = {"line_chance", "regress_reclaim", "regress_delay", "early"}
     later |= {"objective_chance", "neighbour", "place_fit", "next_fit", "next_fit_deep"}
     later |= {"end_chain", "end_rounds", "look_width", "rotation_fit", "rotation_deny"}
+    later |= {"rotation_deny_players"}
     named = {*TUNED_WEIGHTS, "track_fit"} | later
     # the learned values
     named |= (

@@ -107,6 +107,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
         "look_width",
         "rotation_fit",
         "rotation_deny",
+        "rotation_deny_players",
         "rotation_round",
         "end_redeals",
         "end_other_rounds",

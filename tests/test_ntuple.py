@@ -213,15 +213,16 @@ def test_greedy_learned_is_greedy_tuned_with_the_learned_values_and_endgame_roll
     the learned rotation value and the endgame's rollouts instead of its
     chain (solo only: placements in the last 6 rounds, the other decisions in
     the last 3), looking ahead from all 12 kept placements (greedy_tuned from
-    its best 10); greedy_tuned (and so its golden traces) plays without any of
-    them."""
+    its best 10), the commander's deny at every player count (greedy_tuned: at
+    3); greedy_tuned (and so its golden traces) plays without any of them."""
     tuned = bots.PRESETS["greedy_tuned"]
     for learned in ("ntuple", "rotation_round", "end_redeals", "end_other_rounds"):
         assert tuned.get(learned, 0.0) == 0.0
     expected = bots.greedy("expected", **{
         **tuned, "ntuple": nt.WEIGHTS[0], "rotation_round": 1.0,
         "end_chain": 4.0, "end_rounds": 6.0, "end_redeals": 3.0,
-        "end_other_rounds": 3.0, "look_width": 12.0})  # fmt: skip
+        "end_other_rounds": 3.0, "look_width": 12.0,
+        "rotation_deny_players": 0.0})  # fmt: skip
     assert bots.parse("greedy_learned").vector() == pytest.approx(expected.vector())
 
 

@@ -16,8 +16,14 @@ from pu_sim.bots import probes
 from pu_sim.game import Game
 
 DENY_WIDTH = int(CONSTANTS["ROTATION_DENY_WIDTH"])
-# greedy_tuned with the rotation valued by its tiles' sketch (as before the rule)
-TUNED = {**bots.PRESETS["greedy_tuned"], "rotation_fit": 0.0, "rotation_deny": 0.0}
+# greedy_tuned with the rotation valued by its tiles' sketch (as before the
+# rule), a deny counted at every player count
+TUNED = {
+    **bots.PRESETS["greedy_tuned"],
+    "rotation_fit": 0.0,
+    "rotation_deny": 0.0,
+    "rotation_deny_players": 0.0,
+}
 # the depots' placements are valued without the placement re-rankings
 DEPOT = bots.greedy("depot", **{**TUNED, "place_fit": 0.0, "ntuple": 0.0})
 
@@ -89,6 +95,30 @@ def test_the_commanders_choice_changes_only_where_rotations_are_chosen():
         fitted = probes.greedy_values(game, on)
         changed += int(np.argmax(plain) != np.argmax(fitted))
     assert changed >= 1
+
+
+@pytest.mark.parametrize(
+    ("players", "upto", "denied"), [(3, 3, True), (4, 3, False), (4, 4, True)]
+)
+def test_the_deny_counts_only_up_to_its_player_count(players, upto, denied):
+    """rotation_deny_players: the deny counts with at most that many players;
+    above it the commander values the rotations as without the deny."""
+    weights = {**TUNED, "rotation_fit": 1.0, "rotation_deny": 1.0}
+    capped = bots.greedy("capped", **{**weights, "rotation_deny_players": float(upto)})
+    plain = bots.greedy("plain", **{**weights, "rotation_deny": 0.0})
+    every = bots.greedy("every", **weights)
+    differs = 0
+    for game in rotation_decisions(players, 11, capped)[:8]:
+        values = probes.greedy_values(game, capped)
+        assert values == probes.greedy_values(game, every if denied else plain)
+        differs += int(values != probes.greedy_values(game, plain if denied else every))
+    assert differs >= 1
+
+
+def test_greedy_tuned_denies_at_3_players_only():
+    tuned = bots.parse("greedy_tuned").params
+    assert tuned["rotation_deny"] > 0 and tuned["rotation_deny_players"] == 3
+    assert bots.parse("greedy_learned").params["rotation_deny_players"] == 0
 
 
 @pytest.mark.parametrize(("players", "deny"), [(3, 1.0), (4, 0.0), (4, 1.0)])

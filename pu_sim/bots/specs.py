@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 48
+MAX_BOT_PARAMS = 49
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -78,15 +78,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "rotation_round": 0.0,  # commander: x the learned value of the round dealt
         "end_redeals": 0.0,  # endgame rollouts per placement (0: the end chain)
         "end_other_rounds": 0.0,  # ... and per option of the other decisions, rounds
+        "rotation_deny_players": 0.0,  # the deny counts with at most this many (0: any)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (45, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (46, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (47, 1.0),  # share of the budget away from placements and tracks
+        "budget": (46, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (47, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (48, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
@@ -164,6 +165,12 @@ _TUNED: Mapping[str, float] = MappingProxyType(
         # base games, every seat order); deny 0.75-1.5 play alike
         "rotation_fit": 1.0,
         "rotation_deny": 1.0,
+        # ... the deny with 3 players only: at 4-6 it is worth 0.1-0.9 points
+        # of share (one seat without it among seats with it: 49.1/49.4/49.5%
+        # at 4/5/6 players on base boards, 49.3/49.5/49.9% on random boards,
+        # 4,000 setups each; at 3 players 47.3% and 48.7%) for 30-45% of the
+        # time (docs/bots.md, "The commander's rotation at 4 players")
+        "rotation_deny_players": 3.0,
     }
 )
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
@@ -195,6 +202,8 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # the lookaheads and rollouts from all 12 kept placements
                 # (10: -0.08 +- 0.12 solo points)
                 "look_width": 12.0,
+                # its learned rotation value was fitted with the deny at every count
+                "rotation_deny_players": 0.0,
             }
         ),
     }

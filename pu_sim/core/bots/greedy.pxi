@@ -57,6 +57,7 @@ cpdef enum:
     G_ROTATION_ROUND = 42   # x the learned value of the round a rotation deals (rotation_round)
     G_END_REDEALS = 43      # the endgame's rollouts per placement (greedy_end_rollouts.pxi)
     G_END_OTHER_ROUNDS = 44  # ... and per option of the other decisions in this many rounds
+    G_ROTATION_DENY_PLAYERS = 45  # the deny counts with at most this many players (0: any)
 
 cdef enum:
-    N_GREEDY = 45
+    N_GREEDY = 46

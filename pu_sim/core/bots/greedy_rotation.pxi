@@ -45,7 +45,8 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     x the other players' mean), the others valued only for the
     ROTATION_DENY_WIDTH rotations best for p (ties: the first), the rest
     offered below them in their order, without ties; False (nothing offered)
-    without memory.
+    without memory.  The deny counts only with at most
+    w[G_ROTATION_DENY_PLAYERS] players when that is set (greedy_tuned: 3).
 
     Why it is cheaper than valuing every depot: when choosing, p's depots are
     valued best sketch first (rotation_sketch), each pruned
@@ -61,7 +62,8 @@ cdef bint offer_fitted_rotations(Game_t* g, const Rules_t* R, const double* w, i
     cdef int order[STATION_ORIENTATIONS]
     cdef int rank[STATION_ORIENTATIONS]
     cdef double deny, floor = 1e300
-    cdef bint denies = w[G_ROTATION_DENY] != 0 and others > 0
+    cdef bint denies = w[G_ROTATION_DENY] != 0 and others > 0 and (
+        w[G_ROTATION_DENY_PLAYERS] == 0 or g.n_players <= w[G_ROTATION_DENY_PLAYERS])
     # the learned value (greedy_rotation_round.pxi) reads every depot's exact value
     cdef bint learned = w[G_ROTATION_ROUND] != 0 and g.n_players >= 3
     cdef bint prunes = a.scores == NULL and w[G_ROTATION_FIT] > 0 and not learned
