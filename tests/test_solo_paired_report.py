@@ -69,7 +69,8 @@ def test_only_a_fault_every_bot_sees_is_called_robust(tmp_path, red_scale, robus
     skill = [h for h in page.headlines if "across skill levels" in h]
     assert len(skill) == 1
     if robust:
-        assert "fit (strong, weak) supports" in skill[0] and "red" in skill[0]
+        assert "the two strongest bots, strong and weak" in skill[0]
+        assert "red" in skill[0] and "Bot-dependent" not in skill[0]
     else:
         assert "no change is robust" in skill[0]
     assert "strong" in page.headlines[0] and "held out" in page.headlines[0]
@@ -79,6 +80,40 @@ def test_only_a_fault_every_bot_sees_is_called_robust(tmp_path, red_scale, robus
     assert (tmp_path / "tables" / "solo_fairness_held_out_strong.csv").is_file()
     assert (tmp_path / "figures" / "solo_score_vs_target_strong.png").is_file()
     assert (tmp_path / "tables" / "solo_board_offsets_corporation_strong.csv").is_file()
+
+
+def skill_headline(tmp_path, **scaled: tuple[float, float]) -> str:
+    """The skill headline of bots named to (mean level, red scale)."""
+    games = pl.concat(
+        [paired_runs(red, {bot: level}).with_columns(pl.col("bot").cast(pl.String))
+         for bot, (level, red) in scaled.items()]
+    )  # fmt: skip
+    page = Page(tmp_path)
+    solo_paired.paired_calibration_section(page, games)
+    (skill,) = [h for h in page.headlines if "across skill levels" in h]
+    return skill
+
+
+def test_a_fault_only_one_strong_bot_sees_is_bot_dependent(tmp_path):
+    """Robust needs the two strongest bots (by their mean score) to agree; a
+    fault one of them sees alone is labelled bot-dependent, whatever the
+    weaker bot sees."""
+    skill = skill_headline(
+        tmp_path, strong=(60.0, 0.4), stronger=(70.0, 1.0), weak=(45.0, 0.4)
+    )
+    assert "no change is robust" in skill and "stronger and strong" in skill
+    dependent = skill.split("Bot-dependent")[1]
+    assert "red" in dependent and "strong above only" in dependent
+
+
+def test_a_fault_both_strong_bots_see_is_robust_and_says_what_the_weak_one_sees(
+    tmp_path,
+):
+    skill = skill_headline(
+        tmp_path, strong=(60.0, 0.4), stronger=(63.0, 0.4), weak=(45.0, 1.0)
+    )
+    robust = skill.split("Robust changes")[1].split("Bot-dependent")[0]
+    assert "red" in robust and "above; not weak" in robust
 
 
 def test_runs_with_the_same_folder_name_stay_apart(tmp_path):

@@ -128,7 +128,8 @@ def paired_calibration_section(page: Page, solo: pl.DataFrame) -> None:
             page.section(f"Solo target on paired boards: {bot}", f"Not fitted: {exc}.")
     fitted = [b for b in full if b in fits]
     if len(fits) >= 2:
-        _skill(page, fits, formulas, fitted[0])
+        scores = {str(r["bot"]): r["mean_score"] for r in anchor.iter_rows(named=True)}
+        _skill(page, fits, formulas, fitted[0], scores)
     for bot in small:
         _subsample(page, solo, bots, bot)
     rows = [
@@ -414,43 +415,68 @@ def _boards(page: Page, solo: pl.DataFrame, bot: str, slug: str) -> str:
     )
 
 
+def _entry(fit: pl.DataFrame, entry: str, band: str) -> dict[str, float]:
+    """One entry's row of a refitted table."""
+    key = (pl.col("entry") == entry) & (pl.col("band") == band)
+    return fit.filter(key).row(0, named=True)
+
+
+def _side(row: dict[str, float]) -> int:
+    """+1 / -1: the fit's 95% interval above / below the published entry; 0: not."""
+    if row["se"] == 0:
+        return 0
+    if row["lower"] > row["published"]:
+        return 1
+    return -1 if row["upper"] < row["published"] else 0
+
+
 def _skill(
     page: Page,
     fits: dict[str, pl.DataFrame],
     formulas: dict[str, pl.DataFrame],
     anchor: str,
+    mean_score: dict[str, float],
 ) -> None:
-    """Colour effects per bot, and the table changes every bot agrees on."""
-    rows = []
+    """Colour effects per bot, and the table changes labelled by the bots.
+
+    A change is robust when the two strongest bots (by their mean score here)
+    both fit the entry off the published one on the same side, bot-dependent
+    when only one of them does; the weaker bots say whether it also holds at
+    lower skill.
+    """
     long = []
     for bot, formula in formulas.items():
         for r in formula.filter(pl.col("term") != "base").iter_rows(named=True):
             long.append({"bot": bot, **r})
     slopes = pl.DataFrame(long)
     page.table("solo_colour_effects_by_bot", slopes)
-    agreed = []
+    strong = sorted(fits, key=lambda b: -mean_score[b])[:2]
+    weaker = [b for b in fits if b not in strong]
+    robust, dependent = [], []
     entries = fits[anchor].filter(pl.col("entry") != "base")
     for r in entries.iter_rows(named=True):
-        key = (pl.col("entry") == r["entry"]) & (pl.col("band") == r["band"])
-        sides = []
-        for fit in fits.values():
-            row = fit.filter(key).row(0, named=True)
-            if row["se"] == 0:
-                sides.append(0)
-            elif row["lower"] > row["published"]:
-                sides.append(1)
-            elif row["upper"] < row["published"]:
-                sides.append(-1)
-            else:
-                sides.append(0)
-        if sides and all(s == sides[0] != 0 for s in sides):
-            agreed.append(
-                f"{r['entry']} {r['band']}: published {r['published']:+.0f}, "
-                f"every bot's fit {'above' if sides[0] > 0 else 'below'} it "
-                f"({anchor}: {r['estimate']:+.1f})"
-            )
-    for r in slopes.iter_rows(named=True):
-        rows.append([r["bot"], r["term"], ci(r, "estimate", "lower", "upper", "+.2f")])
+        rows_of = {b: _entry(fit, r["entry"], r["band"]) for b, fit in fits.items()}
+        sides = {b: _side(row) for b, row in rows_of.items()}
+        estimates = ", ".join(f"{b} {rows_of[b]['estimate']:+.1f}" for b in strong)
+        label = (
+            f"{r['entry']} {r['band']} (published {r['published']:+.0f}; {estimates}"
+        )
+        side = sides[strong[0]]
+        if side != 0 and all(sides[b] == side for b in strong):
+            also = [b for b in weaker if sides[b] == side]
+            tail = (f"; {', '.join(also)} too" if also else "") + (
+                f"; not {', '.join(b for b in weaker if b not in also)}"
+                if len(also) < len(weaker) else ""
+            )  # fmt: skip
+            robust.append(f"{label}: {'above' if side > 0 else 'below'}{tail})")
+        elif any(sides[b] != 0 for b in strong):
+            off = [f"{b} {'above' if sides[b] > 0 else 'below'}" for b in strong
+                   if sides[b] != 0]  # fmt: skip
+            dependent.append(f"{label}: {', '.join(off)} only)")
+    rows = [
+        [r["bot"], r["term"], ci(r, "estimate", "lower", "upper", "+.2f")]
+        for r in slopes.iter_rows(named=True)
+    ]
     figure = page.figure(
         "solo_colour_effect_by_skill",
         _slopes_figure(slopes),
@@ -458,16 +484,20 @@ def _skill(
         "(ordered by strength), with 95% cluster intervals: how each colour's "
         "effect changes with skill.",
     )
-    names = ", ".join(fits)
+    pair = " and ".join(strong)
     verdict = (
-        f"Changes to the published table that every bot's fit ({names}) "
-        "supports (its 95% interval on the same side of the published entry): "
-        + "; ".join(agreed)
+        f"Robust changes to the published table (the two strongest bots, {pair}, "
+        "both fit the entry off it, their 95% intervals on the same side): "
+        + "; ".join(robust)
         + "."
-        if agreed
-        else "No entry of the published table is off in the same direction "
-        f"under every bot ({names}): no change is robust across skill levels."
+        if robust
+        else f"No entry of the published table is off in the same direction under "
+        f"both strongest bots ({pair}): no change is robust."
     )
+    if dependent:
+        verdict += (
+            " Bot-dependent (off under one of them only): " + "; ".join(dependent) + "."
+        )
     page.headlines.append(f"**Solo target across skill levels:** {verdict}")
     page.section(
         "Solo deck effects by skill level",
