@@ -28,6 +28,7 @@ from pu_sim.report.reporting import write_study_report
 from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
 from pu_sim.studies.script import (
     cli,
+    command_line,
     configure,
     run_name,
     simulate_run,
@@ -85,7 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     extra={"role": role},
                 )
             )
-    report = write_study_report(runs, out, title="Corporation and planet balance")
+    report = write_study_report(
+        runs,
+        out,
+        title="Corporation and planet balance",
+        command=command_line(STUDY, argv),
+    )
     print(report / "README.md")
     return 0
 

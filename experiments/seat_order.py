@@ -23,6 +23,7 @@ from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
 from pu_sim.studies.script import (
     cli,
+    command_line,
     configure,
     run_name,
     simulate_run,
@@ -77,7 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             )
     report = write_study_report(
-        runs, out, title="Seat order and first-commander advantage"
+        runs,
+        out,
+        title="Seat order and first-commander advantage",
+        command=command_line(STUDY, argv),
     )
     print(report / "README.md")
     return 0

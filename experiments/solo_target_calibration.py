@@ -26,7 +26,13 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
 from pu_sim.rules import RuleOptions
-from pu_sim.studies.script import cli, configure, run_name, simulate_run
+from pu_sim.studies.script import (
+    cli,
+    command_line,
+    configure,
+    run_name,
+    simulate_run,
+)
 
 STUDY = "solo_target_calibration"
 Mix = tuple[int, int, int]
@@ -115,7 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             )
     report = write_study_report(
-        runs, out, title="Solo target calibration on paired boards", study=STUDY
+        runs,
+        out,
+        title="Solo target calibration on paired boards",
+        study=STUDY,
+        command=command_line(STUDY, argv),
     )
     print(report / "README.md")
     return 0

@@ -37,10 +37,11 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
     assert list((report / "figures").glob("*.png"))
     manifests = list(report.glob("runs/*/manifest.json"))
     assert manifests and all((m.parent / "data").is_dir() for m in manifests)
+    manifest = read_report_manifest(report)  # how to play the games again
+    assert manifest["command"].startswith(f"python experiments/{name}.py ")
+    assert "--smoke" in manifest["command"].split()
     if name.startswith("bots/"):  # one manifest shape for every bot report
-        manifest = read_report_manifest(report)
         assert manifest["study"] == module.STUDY and manifest["results"]
-        assert manifest["command"].startswith(f"python experiments/{name}.py ")
         assert manifest["command"].endswith("--smoke")
         assert len(manifest["runs"]) == len(manifests)
     if name == "bots/bot_ladder":  # the learned bot measured against its targets

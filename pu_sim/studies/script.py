@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,6 +100,16 @@ def cli(
         variant=variant, bot=getattr(ns, "bot", None),
         second=getattr(ns, "second", None),
     )  # fmt: skip
+
+
+def command_line(study: str, argv: Sequence[str] | None) -> str:
+    """The command that ran ``experiments/<study>.py`` with ``argv``.
+
+    ``argv`` None: the process's own arguments.  For the report manifest: a
+    report says how to play its games again.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    return " ".join([f"python experiments/{study}.py", *args])
 
 
 def configure(config: C, args: Args, *, smoke: dict[str, Any]) -> C:
