@@ -58,6 +58,26 @@ def test_the_table_is_fitted_at_the_bot_nearest_the_target():
     assert anchor["median_margin"][0] == pytest.approx(0.0, abs=1.5)
 
 
+@pytest.mark.parametrize("order", ["as_dealt", "reversed"])
+def test_a_tie_in_median_margin_goes_to_the_success_rate_nearest_half(order):
+    """Two bots 2 points either side of the target tie on the median margin;
+    the one reaching the target nearer half the time is the anchor, whatever
+    the rows' order (the report once chose by row order)."""
+    target = PUBLISHED.target(7, 7, 6)
+    rows = []
+    for bot, margins in {"over": [-3, 2, 2, 3, 3], "under": [-3, -2, -2, 3, 3]}.items():
+        rows += [(bot, round(target) + m) for m in margins]  # success 80% and 40%
+    frame = pl.DataFrame(rows, orient="row", schema=["bot", "score"]).with_columns(
+        deck_green=pl.lit(7), deck_orange=pl.lit(7), deck_red=pl.lit(6)
+    )
+    if order == "reversed":
+        frame = frame.reverse()
+    anchor = solo_paired.strength_anchor(frame)
+    assert anchor["median_margin"].abs().to_list() == [2.0, 2.0]
+    assert anchor["success"].to_list() == [0.4, 0.8]
+    assert anchor["bot"].to_list() == ["under", "over"]
+
+
 @pytest.mark.parametrize(
     ("red_scale", "robust"), [(1.0, False), (0.4, True)], ids=["fair", "red-half"]
 )

@@ -85,8 +85,10 @@ def _reference_deck(played: set[tuple[int, int, int]]) -> tuple[int, int, int]:
 def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:
     """Per bot: games, median margin at the published target, success rate.
 
-    Sorted so the first row is the bot nearest the rulebook's anchor (median
-    margin nearest 0; more games first on ties).
+    Sorted so the first row is the bot nearest the rulebook's anchor: median
+    margin nearest 0; on ties (margins are whole or half points, so two bots
+    often tie) success rate nearest one half, then more games, then the name,
+    so the choice never depends on row order.
     """
     published = TargetTable.published()
     return (
@@ -99,7 +101,13 @@ def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:
             success=(pl.col("margin") >= 0).mean(),
         )
         .with_columns(bot=pl.col("bot").cast(pl.String))
-        .sort(pl.col("median_margin").abs(), pl.col("games"), descending=[False, True])
+        .sort(
+            pl.col("median_margin").abs(),
+            (pl.col("success") - 0.5).abs(),
+            pl.col("games"),
+            pl.col("bot"),
+            descending=[False, False, True, False],
+        )
     )
 
 
