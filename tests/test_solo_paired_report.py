@@ -126,6 +126,13 @@ def test_a_fault_only_one_strong_bot_sees_is_bot_dependent(tmp_path):
     assert "red" in dependent and "strong above only" in dependent
 
 
+def test_strong_bots_off_on_opposite_sides_are_bot_dependent(tmp_path):
+    skill = skill_headline(tmp_path, strong=(60.0, 0.4), stronger=(70.0, 1.6))
+    dependent = skill.split("Bot-dependent")[1]
+    assert "stronger below, strong above: opposite" in dependent
+    assert "Robust changes" not in skill
+
+
 def test_a_fault_both_strong_bots_see_is_robust_and_says_what_the_weak_one_sees(
     tmp_path,
 ):

@@ -480,7 +480,10 @@ def _skill(
         elif any(sides[b] != 0 for b in strong):
             off = [f"{b} {'above' if sides[b] > 0 else 'below'}" for b in strong
                    if sides[b] != 0]  # fmt: skip
-            dependent.append(f"{label}: {', '.join(off)} only)")
+            both = len(off) == len(strong)  # off on opposite sides
+            dependent.append(
+                f"{label}: {', '.join(off)}{': opposite' if both else ' only'})"
+            )
     rows = [
         [r["bot"], r["term"], ci(r, "estimate", "lower", "upper", "+.2f")]
         for r in slopes.iter_rows(named=True)
@@ -504,7 +507,9 @@ def _skill(
     )
     if dependent:
         verdict += (
-            " Bot-dependent (off under one of them only): " + "; ".join(dependent) + "."
+            " Bot-dependent (off under one of them only, or on opposite sides): "
+            + "; ".join(dependent)
+            + "."
         )
     page.headlines.append(f"**Solo target across skill levels:** {verdict}")
     page.section(
