@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs,
         out,
         title="Corporation and planet balance",
-        command=command_line(STUDY, argv),
+        command=command_line(f"experiments/{STUDY}.py", argv),
     )
     print(report / "README.md")
     return 0

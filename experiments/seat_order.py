@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs,
         out,
         title="Seat order and first-commander advantage",
-        command=command_line(STUDY, argv),
+        command=command_line(f"experiments/{STUDY}.py", argv),
     )
     print(report / "README.md")
     return 0

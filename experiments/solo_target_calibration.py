@@ -7,12 +7,12 @@ run per composition and bot with one seed, so a deck's effect is a difference
 within setups. Two strong bots of different style play every composition:
 greedy_tuned, the fast bot that reaches the published target about as often
 as the rulebook intends, and greedy_learned (learned values and endgame
-rollouts, about 3 points stronger); a change to the table is robust when both
-see it. greedy shows how the table's faults change with skill, and the search
-bot (greedy_tuned's rollouts) plays a paired subsample of compositions and
-setups. The report judges three target rules per composition on held-out
-setups, with the rounding stability of the refitted entries and the boards'
-offsets.
+rollouts; the report measures how much stronger); a change to the table is
+robust when both see it. greedy shows how the table's faults change with
+skill, and the search bot (greedy_tuned's rollouts) plays a paired subsample
+of compositions and setups. The report judges three target rules per
+composition on held-out setups, with the rounding stability of the refitted
+entries and the boards' offsets.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out,
         title="Solo target calibration on paired boards",
         study=STUDY,
-        command=command_line(STUDY, argv),
+        command=command_line(f"experiments/{STUDY}.py", argv),
     )
     print(report / "README.md")
     return 0

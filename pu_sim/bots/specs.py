@@ -168,8 +168,8 @@ _TUNED: Mapping[str, float] = MappingProxyType(
         # ... the deny with 3 players only: at 4-6 it is worth 0.1-0.9 points
         # of share (one seat without it among seats with it: 49.1/49.4/49.5%
         # at 4/5/6 players on base boards, 49.3/49.5/49.9% on random boards,
-        # 4,000 setups each; at 3 players 47.3% and 48.7%) for 30-45% of the
-        # time (docs/bots.md, "The commander's rotation at 4 players")
+        # 4,000 setups each; at 3 players 47.3% and 48.7%) for about a third of the
+        # 4-6 player time (docs/bots.md, "The commander's rotation at 4 players")
         "rotation_deny_players": 3.0,
     }
 )

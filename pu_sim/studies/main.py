@@ -28,7 +28,6 @@ default 3,000; the other runs are multiples of it), ``--bot``, ``--second``,
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from pu_sim.rules import RuleOptions
 from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
 from pu_sim.studies.script import (
     cli,
+    command_line,
     configure,
     run_name,
     simulate_run,
@@ -234,9 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out,
         title="pu_sim main study: balance verdicts",
         study=STUDY,
-        command=" ".join(
-            ["python -m pu_sim.studies.main", *(sys.argv[1:] if argv is None else argv)]
-        ),
+        command=command_line("-m pu_sim.studies.main", argv),
         config=config,
     )
     total = time.perf_counter() - start

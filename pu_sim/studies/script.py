@@ -102,14 +102,15 @@ def cli(
     )  # fmt: skip
 
 
-def command_line(study: str, argv: Sequence[str] | None) -> str:
-    """The command that ran ``experiments/<study>.py`` with ``argv``.
+def command_line(program: str, argv: Sequence[str] | None) -> str:
+    """The command that ran ``python <program>`` with ``argv``.
 
-    ``argv`` None: the process's own arguments.  For the report manifest: a
-    report says how to play its games again.
+    ``program``: ``experiments/<study>.py`` or ``-m <module>``; ``argv`` None:
+    the process's own arguments.  For the report manifest: a report says how
+    to play its games again.
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    return " ".join([f"python experiments/{study}.py", *args])
+    return " ".join([f"python {program}", *args])
 
 
 def configure(config: C, args: Args, *, smoke: dict[str, Any]) -> C:
