@@ -7,7 +7,7 @@ as text and move-by-move traces.
 
 Planets render as text (:mod:`pu_sim.planet_text` gives the legend).  The
 scenario setters tests use live in :class:`pu_sim.testing.ScenarioGame`, the
-research probes bot development uses in :mod:`pu_sim.bots.probes`, and a bot
+research probes bot development uses in :mod:`pu_sim.lab.probes`, and a bot
 written in Python plays through :mod:`pu_sim.bots.python`.
 
 Examples

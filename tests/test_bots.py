@@ -9,8 +9,8 @@ import pu_sim
 from pu_sim import bots
 from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
-from pu_sim.bots.fitting.tuning import TUNED_WEIGHTS
 from pu_sim.cli import main
+from pu_sim.lab.tuning import TUNED_WEIGHTS
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -12,7 +12,7 @@ import pytest
 from experiment_scripts import EXPERIMENTS, load
 
 from pu_sim.bots import fitted
-from pu_sim.bots.fitting import ladder
+from pu_sim.lab import ladder
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.studies import main as study
 from pu_sim.studies import script as experiment
@@ -76,7 +76,7 @@ def test_bot_scripts_live_apart_from_the_designer_studies():
 @pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
 def test_scripts_are_thin_and_use_only_the_public_api(path):
     """No script reaches into the compiled core; a bot script's main() is a few
-    dozen lines over pu_sim.bots.fitting."""
+    dozen lines over pu_sim.lab."""
     text = path.read_text()
     for private in ("pu_sim._core", "import _core", "import_core", "_build_check"):
         assert private not in text, (path.name, private)
@@ -85,7 +85,7 @@ def test_scripts_are_thin_and_use_only_the_public_api(path):
         (main,) = [f for f in tree.body if isinstance(f, ast.FunctionDef)
                    and f.name == "main"]  # fmt: skip
         assert main.end_lineno - main.lineno < 40, path.name
-        assert "pu_sim.bots.fitting" in text
+        assert "pu_sim.lab" in text
 
 
 def test_main_study_smoke(tmp_path):

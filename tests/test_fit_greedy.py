@@ -10,9 +10,9 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import weights as fg
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab import weights as fg
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.rules import load_rules
 

@@ -11,9 +11,9 @@ import pytest
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting import common
-from pu_sim.bots.fitting.rollouts import decisions, top_moves
 from pu_sim.game import Game
+from pu_sim.lab import common
+from pu_sim.lab.rollouts import decisions, top_moves
 from pu_sim.report.manifest import read_report_manifest
 
 

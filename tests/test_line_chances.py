@@ -9,8 +9,9 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import line_chances as lc
+from pu_sim.bots import fitted
+from pu_sim.lab import line_chances as lc
+from pu_sim.lab import probes
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame, marked_drawing, square_move, step_move
 

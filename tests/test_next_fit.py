@@ -10,11 +10,12 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import next_fit as nfv
-from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.bots.probes import values_after_redeals
+from pu_sim.bots import fitted
 from pu_sim.game import Game
+from pu_sim.lab import next_fit as nfv
+from pu_sim.lab import placement_values as pv
+from pu_sim.lab import probes
+from pu_sim.lab.probes import values_after_redeals
 from pu_sim.report.manifest import read_report_manifest
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])

@@ -12,8 +12,9 @@ from experiment_scripts import load
 from placement_positions import mid_game_placements, row_five_open, straight_three
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import placement_values as pv
+from pu_sim.bots import fitted
+from pu_sim.lab import placement_values as pv
+from pu_sim.lab import probes
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import (
     ScenarioGame,

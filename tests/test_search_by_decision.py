@@ -6,10 +6,10 @@ from __future__ import annotations
 from experiment_scripts import load
 
 import pu_sim
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import search_by_decision as sbd
-from pu_sim.bots.fitting.common import seat_outcomes
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab import search_by_decision as sbd
+from pu_sim.lab.common import seat_outcomes
 from pu_sim.report.manifest import read_report_manifest
 
 

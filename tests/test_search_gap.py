@@ -7,9 +7,9 @@ import pytest
 from experiment_scripts import load
 
 import pu_sim
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import search_gap as sg
 from pu_sim.game import SCORE_KEYS, Game
+from pu_sim.lab import probes
+from pu_sim.lab import search_gap as sg
 from pu_sim.report.manifest import read_report_manifest
 
 

@@ -1,4 +1,4 @@
-"""The solo-judgement study (pu_sim.bots.fitting.solo_judgement): greedy_tuned's
+"""The solo-judgement study (pu_sim.lab.solo_judgement): greedy_tuned's
 best two solo placements judged by rollouts and by cheaper readings."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from experiment_scripts import load
 
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import solo_judgement as sj
-from pu_sim.bots.fitting.common import round_part, round_part_labels
+from pu_sim.lab import probes
+from pu_sim.lab import solo_judgement as sj
+from pu_sim.lab.common import round_part, round_part_labels
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame
 

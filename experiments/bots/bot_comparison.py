@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab.common import start
 from pu_sim.report.reporting import write_study_report
 from pu_sim.studies.script import simulate_run
 

@@ -2,7 +2,7 @@
 
 Solo base games (Universal Coalition on KSB-4156, balanced 7/7/6 event deck)
 through a run folder; per card, the share of the games that kept it in which
-it was met (``pu_sim.bots.fitting.objective_rates``).  ``--write`` writes the
+it was met (``pu_sim.lab.objective_rates``).  ``--write`` writes the
 ``objective_rate`` fitted table the setup discard reads.
 
 Usage: ``python experiments/bots/objective_rates.py [--games N] [--seed S]
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from pu_sim import bots
-from pu_sim.bots.fitting import objective_rates as rates_
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import objective_rates as rates_
+from pu_sim.lab.common import start
 from pu_sim.report import plots
 from pu_sim.simulation.runner import scan_run
 from pu_sim.studies.script import simulate_run

@@ -1,6 +1,6 @@
 """The learned rotation value: the commander's station rotation fitted to rollouts
 of every kept rotation in 3-player games, then played in paired 3- and 4-player
-games (``pu_sim.bots.fitting.rotation_round``).  ``--write`` writes the
+games (``pu_sim.lab.rotation_round``).  ``--write`` writes the
 ``rotation_round`` fitted table; the report folder always keeps the fit under
 ``table/``.
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import fitted
-from pu_sim.bots.fitting import rotation_round as rr
-from pu_sim.bots.fitting.common import in_chunks, share_row, start
+from pu_sim.lab import rotation_round as rr
+from pu_sim.lab.common import in_chunks, share_row, start
 from pu_sim.report import plots
 
 STUDY = "rotation_round"

@@ -517,7 +517,7 @@ cdef class GameState:
     def objective_states(self, int p):
         """Player p's private cards as (card id, chance group or -1, units still
         missing, met) quadruples: what the greedy's objective chances read
-        (pu_sim.bots.fitting.objective_chances)."""
+        (pu_sim.lab.objective_chances)."""
         self._check_player(p)
         cdef const Player_t* pl = &self.g.pl[p]
         cdef int i, card, missing

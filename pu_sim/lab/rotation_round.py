@@ -25,11 +25,12 @@ from matplotlib.figure import Figure
 
 from pu_sim import bots
 from pu_sim.analysis.stats import within_group_ridge
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting.common import ROUND_PARTS, paired, round_part_labels
-from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
+from pu_sim.bots import fitted
 from pu_sim.bots.specs import BotSpec
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import ROUND_PARTS, paired, round_part_labels
+from pu_sim.lab.rollouts import STREAM, decisions, top_moves
 
 Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]

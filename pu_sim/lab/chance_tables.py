@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.common import in_chunks
 from pu_sim.game import Game
+from pu_sim.lab.common import in_chunks
 from pu_sim.rules import load_rules
 
 ROUNDS = 20  # a game's usual length; later rounds count as the last

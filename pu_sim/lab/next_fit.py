@@ -28,10 +28,11 @@ from matplotlib.figure import Figure
 import pu_sim
 from pu_sim import bots
 from pu_sim._build_check import import_core
-from pu_sim.bots import BotSpec, probes
-from pu_sim.bots.fitting.common import paired
-from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
+from pu_sim.bots import BotSpec
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import paired
+from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 
 KEPT = 4
 """Greedy-best placements valued by rollouts per decision."""

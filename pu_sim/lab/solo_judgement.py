@@ -31,15 +31,15 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from pu_sim.analysis.stats import within_group_ridge
-from pu_sim.bots import probes
-from pu_sim.bots.fitting.common import (
+from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import (
     ROUND_PARTS,
     paired,
     round_part,
     round_part_labels,
 )
-from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
-from pu_sim.game import Game
+from pu_sim.lab.rollouts import STREAM, decisions, top_moves
 
 Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]

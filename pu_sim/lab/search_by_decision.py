@@ -21,10 +21,10 @@ import numpy.typing as npt
 
 from pu_sim import bots
 from pu_sim._build_check import import_core
-from pu_sim.bots import probes
-from pu_sim.bots.fitting.common import paired
-from pu_sim.bots.fitting.rollouts import top_moves
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import paired
+from pu_sim.lab.rollouts import top_moves
 
 Floats = npt.NDArray[np.float64]
 

@@ -1,6 +1,6 @@
 """Tuned greedy: the greedy bot's weights tuned by a cross-entropy search.
 
-The search (:func:`pu_sim.bots.fitting.tuning.cross_entropy`) moves every
+The search (:func:`pu_sim.lab.tuning.cross_entropy`) moves every
 greedy weight but ``noise`` on a log scale around the defaults.  A candidate's
 fitness is its mean solo score on the base game (Universal Coalition on
 KSB-4156, balanced 7/7/6 event deck) plus ``multi_weight`` x (its win share
@@ -12,7 +12,7 @@ final mean of the search distribution, validated on held-out seeds with many
 more games: paired solo differences against the default greedy and the
 4-player win share against the default field.  Optionally the search is
 repeated, warm-started from the base result, for corporations the greedy plays
-worst.  The report's words are :mod:`pu_sim.bots.fitting.tuned_greedy_report`.
+worst.  The report's words are :mod:`pu_sim.lab.tuned_greedy_report`.
 
 The config (the script's) names: n_games, seed, the search's generations,
 population, box, sd0, elite_frac, smoothing, solo_games, multi_games,
@@ -36,7 +36,7 @@ from pu_sim import bots
 from pu_sim._build_check import import_core
 from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
-from pu_sim.bots.fitting.tuning import (
+from pu_sim.lab.tuning import (
     TUNED_WEIGHTS,
     CEMResult,
     Generation,

@@ -21,15 +21,16 @@ from typing import Any
 import numpy as np
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting.chance_tables import (
+from pu_sim.bots import fitted
+from pu_sim.lab import probes
+from pu_sim.lab.chance_tables import (
     PRIOR,
     ROUNDS,
     Floats,
     random_board_game,
     rounds_table,
 )
-from pu_sim.bots.fitting.common import policy_without
+from pu_sim.lab.common import policy_without
 
 SQUARES = 13  # open squares 0..12 (a line is at most 12 squares)
 

@@ -14,8 +14,8 @@ from collections.abc import Container, Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from pu_sim.bots import probes
 from pu_sim.game import Game
+from pu_sim.lab import probes
 
 STREAM = 100_000
 """Rollout streams reserved per game index (common random numbers per game)."""

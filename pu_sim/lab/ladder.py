@@ -31,7 +31,7 @@ and greedy_tuned solo on ``target_solo_games`` paired seeds, and greedy_learned
 as one seat among two greedy_tuned on ``target_setups`` 3-player setups in each
 of its three seats (the share of opponents it finished ahead of, a setup's
 three games one cluster).  The report's words and figures are
-:mod:`pu_sim.bots.fitting.ladder_report`.
+:mod:`pu_sim.lab.ladder_report`.
 """
 
 from __future__ import annotations

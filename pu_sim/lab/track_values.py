@@ -2,7 +2,7 @@
 
 At every choice among trackers (synergy boost, energy, a card's "advance one")
 in solo games of each corporation, every option is valued by Monte Carlo
-rollouts (:mod:`pu_sim.bots.fitting.rollouts`).  A least-squares fit within
+rollouts (:mod:`pu_sim.lab.rollouts`).  A least-squares fit within
 each decision explains the rollout values by one number per (track, tracker
 position, third of the game) and, per track, a linear term in the player's
 context (``Game.track_context``: lifepods and how near the rovers they are,
@@ -28,10 +28,11 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim.analysis.stats import within_group_ridge
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting.common import policy_without
-from pu_sim.bots.fitting.rollouts import decisions, rollout_values
+from pu_sim.bots import fitted
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import policy_without
+from pu_sim.lab.rollouts import decisions, rollout_values
 from pu_sim.rules.gamedata import TRACKS
 
 POSITIONS = 16  # tracker positions 0..15 (higher ones count as 15)

@@ -15,7 +15,7 @@ Three measurements on solo base games:
    differences, less its rollout-noise part (``pu_sim.analysis.stats.signal_spread``),
    is how much the two options truly differ, per scoring category: what the
    greedy's one-ply value leaves unexplained at the decision where search gains
-   most (:mod:`pu_sim.bots.fitting.search_by_decision`), and so where a better
+   most (:mod:`pu_sim.lab.search_by_decision`), and so where a better
    placement value has to look.
 """
 
@@ -34,10 +34,10 @@ import pu_sim
 from pu_sim import bots
 from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import normal_sf, signal_spread
-from pu_sim.bots import probes
-from pu_sim.bots.fitting.common import in_chunks, paired
-from pu_sim.bots.fitting.rollouts import STREAM, decisions, top_moves
 from pu_sim.game import SCORE_KEYS, Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import in_chunks, paired
+from pu_sim.lab.rollouts import STREAM, decisions, top_moves
 from pu_sim.rules import load_rules
 
 COUNTS = (

@@ -4,7 +4,7 @@ At every tile placement of solo games played by the fast bot (greedy_tuned
 without its depot lookaheads and endgame chain), its best ``KEPT`` placements
 (by its own value: greedy plus the fitted placement values) are each valued by
 Monte Carlo rollouts of the same bot on common random numbers
-(:mod:`pu_sim.bots.fitting.rollouts`).  A ridge fit within each decision
+(:mod:`pu_sim.lab.rollouts`).  A ridge fit within each decision
 explains the rollout values by the bot's own value plus, per third of the
 game, how many of the afterstate's 3x3 windows show each pattern class (the
 512 patterns of covered squares folded by the square's 8 symmetries into 102
@@ -39,11 +39,12 @@ from matplotlib.figure import Figure
 from pu_sim import bots
 from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
-from pu_sim.bots import BotSpec, fitted, probes
-from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.bots.fitting.common import base_game_scores, paired, share_row
-from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
+from pu_sim.bots import BotSpec, fitted
 from pu_sim.game import Game
+from pu_sim.lab import placement_values as pv
+from pu_sim.lab import probes
+from pu_sim.lab.common import base_game_scores, paired, share_row
+from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 
 CONSTANTS = import_core().CONSTANTS
 KEPT = int(CONSTANTS["NEXT_FIT_K"])  # the bot's best placements valued per decision

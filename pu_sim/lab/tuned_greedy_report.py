@@ -1,6 +1,6 @@
 """The tuning study's report: headline findings, sections and the figure.
 
-Words over the numbers :mod:`pu_sim.bots.fitting.tuned_greedy` measures.
+Words over the numbers :mod:`pu_sim.lab.tuned_greedy` measures.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.tuned_greedy import CORP_NAMES, Config
+from pu_sim.lab.tuned_greedy import CORP_NAMES, Config
 from pu_sim.report import plots
 from pu_sim.report.markdown import frame_table
 from pu_sim.report.runs import run_info

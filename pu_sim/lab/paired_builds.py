@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pu_sim.bots.fitting.common import in_chunks, paired, play_records
+from pu_sim.lab.common import in_chunks, paired, play_records
 from pu_sim.simulation.table import TableSetup
 
 __all__ = ["COLUMNS", "compare", "play_seat"]

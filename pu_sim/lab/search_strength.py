@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.common import paired, play_records
+from pu_sim.lab.common import paired, play_records
 from pu_sim.simulation.table import TableSetup
 
 Scores = npt.NDArray[np.float64]

@@ -1,6 +1,6 @@
 """The bot ladder's report: figures, headline findings and sections.
 
-Words over the numbers :mod:`pu_sim.bots.fitting.ladder` measures.
+Words over the numbers :mod:`pu_sim.lab.ladder` measures.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.ladder import (
+from pu_sim.lab.ladder import (
     LEARNED,
     TARGET_SHARE,
     TARGET_SOLO,

@@ -2,7 +2,7 @@
 
 At every tile placement of solo games, greedy's best ``PLACE_FIT_K`` placements
 (by its own value, place_fit 0) are each valued by Monte Carlo rollouts
-(:mod:`pu_sim.bots.fitting.rollouts`).  A least-squares fit within each
+(:mod:`pu_sim.lab.rollouts`).  A least-squares fit within each
 decision explains the rollout values by greedy's own value plus the
 placement's afterstate features (``Game.placement_features``: tile size, free
 regions by size, medals of lines 1, 2, 3-4 squares short), one coefficient per
@@ -28,10 +28,11 @@ import numpy.typing as npt
 
 from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting.common import policy_without
-from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
+from pu_sim.bots import fitted
 from pu_sim.game import Game
+from pu_sim.lab import probes
+from pu_sim.lab.common import policy_without
+from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 
 CONSTANTS = import_core().CONSTANTS
 KEPT = int(CONSTANTS["PLACE_FIT_K"])  # greedy-best placements valued per decision

@@ -2,7 +2,7 @@
 
 Solo games are played by the preset.  At every decision with more than one
 move, the greedy's best ``TOP`` moves are each valued by Monte Carlo rollouts
-(:mod:`pu_sim.bots.fitting.rollouts`).  What each weight contributes to a
+(:mod:`pu_sim.lab.rollouts`).  What each weight contributes to a
 move's value is measured by finite differences of the greedy's own values
 (``GameState.greedy_values``), so a weight that scales a product (``track``
 scales the benefits) gets its local slope.  A ridge fit within each decision
@@ -14,7 +14,7 @@ paired solo games against the preset, keeps the best step if it beats the
 preset; the gain is re-measured on fresh games, so the line search's choice
 does not flatter it.
 
-Why not only the cross-entropy search (:mod:`pu_sim.bots.fitting.tuning`): it
+Why not only the cross-entropy search (:mod:`pu_sim.lab.tuning`): it
 sees one number per candidate (a mean score), so 25 weights cost it tens of
 thousands of games per generation; a rollout fit sees every decision's
 alternatives.  ``noise``, ``track_fit``, ``place_fit``, ``neighbour`` and
@@ -36,9 +36,9 @@ from pu_sim import bots
 from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import GREEDY_WEIGHTS
-from pu_sim.bots.fitting.common import in_chunks, paired, play_records
-from pu_sim.bots.fitting.rollouts import decisions, rollout_values, top_moves
 from pu_sim.game import Game
+from pu_sim.lab.common import in_chunks, paired, play_records
+from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 from pu_sim.simulation.table import TableSetup
 
 TOP = 4  # greedy's best moves valued per decision
