@@ -29,7 +29,7 @@ _LAZY = {
     "compare": "pu_sim.variants.compare",
     "Variant": "pu_sim.rules",
     "RuleOptions": "pu_sim.rules",
-    "load_rules": "pu_sim.rules",
+    "load_rules": "pu_sim.engine",
     "RULES_VERSION": "pu_sim.rules",
 }
 

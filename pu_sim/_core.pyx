@@ -150,8 +150,8 @@ cdef _fill(dict tables, str name, void* dst, object dtype, Py_ssize_t count):
 
 
 cdef class CoreRules:
-    """The compiled rule tables as one C struct (built from pu_sim.rules tables),
-    with the greedy bot's fitted tables (pu_sim.bots.fitted.core_arrays)."""
+    """The compiled rule tables as one C struct (built by pu_sim.engine.compile),
+    with the greedy bot's fitted tables (pu_sim.engine.rules.fitted_arrays)."""
 
     cdef Rules_t* R
     cdef readonly dict tables

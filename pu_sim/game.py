@@ -5,7 +5,7 @@ functions as the fast path) with a readable API: the pending decision and its
 legal moves, applying a move, letting the seat's bot move, rendering planets
 as text and move-by-move traces.
 
-Planets render as text (:mod:`pu_sim.planet_text` gives the legend).  The
+Planets render as text (:mod:`pu_sim.rules.planet_text` gives the legend).  The
 scenario setters tests use live in :class:`pu_sim.testing.ScenarioGame`, the
 research probes bot development uses in :mod:`pu_sim.lab.probes`, and a bot
 written in Python plays through :mod:`pu_sim.bots.python`.
@@ -26,10 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Self, Unpack
 
-from pu_sim._build_check import import_core
-from pu_sim.planet_text import render_planet
-from pu_sim.rules import Rules, load_rules
+from pu_sim.engine import Rules, load_rules
+from pu_sim.engine.core import constants as _constants
+from pu_sim.engine.core import deal
+from pu_sim.engine.core import label as _core_label
 from pu_sim.rules.gamedata import TRACKS, Planet
+from pu_sim.rules.planet_text import render_planet
 from pu_sim.simulation.checks import check_game_index
 from pu_sim.simulation.seeds import RootSeed, SeedLike
 from pu_sim.simulation.table import TableArgs, TableSetup, table_of
@@ -73,41 +75,39 @@ class Game:
     ) -> None:
         self.table = table_of(table, table_args)
         self.rules: Rules = load_rules(variant=self.table.variant)
-        self._core = import_core()
         self.spec = self.table.lower(self.rules.data)
         check_game_index(game_index)
         self.seed = RootSeed.from_seed(seed)
         self.game_index = game_index
-        self.state = self._core.GameState.deal(
-            self.rules.core, self.spec, self.seed.k0, self.seed.k1, game_index
+        self.state = deal(
+            self.rules.core, self.spec, (self.seed.k0, self.seed.k1), game_index
         )
-        self.state.advance()
 
     # -- the game ---------------------------------------------------------------
 
     @property
     def decision(self) -> str | None:
         """Name of the pending decision, None when the game is over."""
-        return self.state.decision  # type: ignore[no-any-return]
+        return self.state.decision
 
     @property
     def decider(self) -> int:
         """The player who must decide."""
-        return self.state.decider  # type: ignore[no-any-return]
+        return self.state.decider
 
     @property
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.state.is_terminal  # type: ignore[no-any-return]
+        return self.state.is_terminal
 
     @property
     def status(self) -> str:
         """The game's status: "ok" or the anomaly that stopped it."""
-        return self.state.status  # type: ignore[no-any-return]
+        return self.state.status
 
     def legal_moves(self) -> list[int]:
         """Legal moves of the pending decision (see :meth:`describe`)."""
-        return self.state.legal_moves()  # type: ignore[no-any-return]
+        return self.state.legal_moves()
 
     def apply(self, move: int) -> None:
         """Apply a legal move (ValueError if it is not legal now)."""
@@ -115,7 +115,7 @@ class Game:
 
     def bot_move(self) -> int:
         """The move the deciding seat's bot would choose now."""
-        return self.state.bot_move()  # type: ignore[no-any-return]
+        return self.state.bot_move()
 
     def step(self) -> int:
         """Let the deciding seat's bot make one decision; returns the move."""
@@ -136,7 +136,6 @@ class Game:
         other = type(self).__new__(type(self))
         other.table = self.table
         other.rules = self.rules
-        other._core = self._core
         other.spec = self.spec
         other.seed = self.seed
         other.game_index = self.game_index
@@ -147,11 +146,11 @@ class Game:
 
     def fields(self) -> dict[str, Any]:
         """Round-level state (round, commander, rotation, piles, stacks, ...)."""
-        return self.state.game_fields()  # type: ignore[no-any-return]
+        return self.state.game_fields()
 
     def player(self, p: int) -> dict[str, Any]:
         """Everything about player p."""
-        return self.state.player_fields(p)  # type: ignore[no-any-return]
+        return self.state.player_fields(p)
 
     def tracks(self, p: int) -> dict[str, int]:
         """Player p's tracker positions by track name."""
@@ -178,13 +177,13 @@ class Game:
         return planet
 
     def render(self, p: int = 0) -> str:
-        """Player p's planet as text (:mod:`pu_sim.planet_text`), with tokens."""
+        """Player p's planet as text (:mod:`pu_sim.rules.planet_text`), with tokens."""
         return render_planet(self.player(p), self.planet_of(p))
 
     def describe(self, move: int) -> str:
         """A move of the pending decision in words."""
         d = self.decision
-        core = self._core.CONSTANTS
+        core = _constants()
         data = self.rules.data
         if d == "rotation":
             return f"rotate the station to {move}"
@@ -280,12 +279,12 @@ class Game:
 
     def _option_name(self) -> str:
         code = self.fields()["item"][1]
-        name = str(self._core.label(self._core.TriggeredOption(code)))
+        name = str(_core_label("TriggeredOption", code))
         return TRIGGERED_OPTION_TEXT.get(name, f"option {code}")
 
     def _pod_place(self, loc: int) -> str:
         """Where a lifepod goes: a Cosmos track space, a Jump Drive tech slot."""
-        constants = self._core.CONSTANTS
+        constants = _constants()
         if loc == constants["POD_AREA"]:
             return "the scoring area"
         if loc >= constants["POD_SLOT"]:

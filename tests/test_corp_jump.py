@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pu_sim._build_check import import_core
+from pu_sim.engine.core import constants
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
@@ -14,7 +14,7 @@ from pu_sim.testing import (
 )
 
 DONE = 0xFFFF
-CONST = import_core().CONSTANTS
+CONST = constants()
 AREA, SLOT, TWICE = CONST["POD_AREA"], CONST["POD_SLOT"], CONST["SYNERGY_TWICE"]
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 

@@ -10,11 +10,11 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
+from pu_sim.engine import load_rules
 from pu_sim.game import Game
 from pu_sim.lab import probes
 from pu_sim.lab import weights as fg
 from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 LATEST = ROOT / "reports" / "bots" / "fit_greedy" / "greedy_tuned-1000-games-seed-14"

@@ -11,12 +11,12 @@ from experiment_scripts import load
 from placement_positions import mid_game_placements, row_five_open
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.bots import fitted
+from pu_sim.engine import load_rules
+from pu_sim.engine.core import import_core
 from pu_sim.lab import ntuple_values as nt
 from pu_sim.lab import probes
 from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
 from pu_sim.testing import (
     ScenarioGame,
     find_placement,

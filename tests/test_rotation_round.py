@@ -14,11 +14,11 @@ from rotation_positions import rotation_decisions
 
 from pu_sim import bots
 from pu_sim.bots import fitted
+from pu_sim.engine import load_rules
 from pu_sim.game import Game
 from pu_sim.lab import probes
 from pu_sim.lab import rotation_round as rr
 from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
 from pu_sim.simulation.in_memory import play_range
 from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import TableSetup

@@ -10,12 +10,12 @@ import pytest
 from synthetic_games import multiplayer_frame, write_run
 
 from pu_sim.analysis import feel
+from pu_sim.engine import load_rules
 from pu_sim.report import reporting
 from pu_sim.report.policies import find_policies
 from pu_sim.report.runs import load_runs, run_info
 from pu_sim.report.sections import survival
 from pu_sim.report.sections.warnings import confounded_runs
-from pu_sim.rules import load_rules
 from pu_sim.simulation import runfolder
 from pu_sim.simulation.in_memory import play_range, play_range_traced
 from pu_sim.simulation.runner import RunFolderError, run

@@ -12,10 +12,10 @@ from experiment_scripts import load
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
 from pu_sim.bots import fitted
+from pu_sim.engine import load_rules
 from pu_sim.lab import probes
 from pu_sim.lab import track_values as tv
 from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
 from pu_sim.rules.gamedata import TRACKS
 from pu_sim.testing import ScenarioGame, marked_drawing
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pu_sim.engine import load_rules
 from pu_sim.lab import track_values as tv
 from pu_sim.lab.common import start
-from pu_sim.rules import load_rules
 
 STUDY = "track_values"
 KEYS = tuple(c.key for c in load_rules().data.corporations)

@@ -251,11 +251,11 @@ def listing(args: argparse.Namespace) -> int:
 def version() -> int:
     """The package, rules and engine versions."""
     import pu_sim
-    from pu_sim._build_check import import_core
+    from pu_sim.engine.core import engine_version
     from pu_sim.rules import RULES_VERSION
 
     print(
         f"pu-sim {pu_sim.__version__} (rules {RULES_VERSION}, "
-        f"engine {import_core().ENGINE_VERSION})"
+        f"engine {engine_version()})"
     )
     return 0

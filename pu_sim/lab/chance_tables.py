@@ -17,9 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pu_sim.bots import BotSpec
+from pu_sim.engine import load_rules
 from pu_sim.game import Game
 from pu_sim.lab.common import in_chunks
-from pu_sim.rules import load_rules
 
 ROUNDS = 20  # a game's usual length; later rounds count as the last
 PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds

@@ -36,10 +36,10 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec, fitted
+from pu_sim.engine import load_rules
+from pu_sim.engine.core import engine_version, import_core
 from pu_sim.report.manifest import write_report_manifest
-from pu_sim.rules import load_rules
 from pu_sim.simulation.in_memory import play_range
 from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import TableSetup
@@ -104,11 +104,10 @@ class Session:
             return None
         if self.smoke and self.tables is None:
             return None
-        from pu_sim._build_check import import_core
 
         provenance = fitted.Provenance(
             command=self.command, seed=seed,
-            engine_version=import_core().ENGINE_VERSION,
+            engine_version=engine_version(),
             report=self.folder.as_posix(), notes=notes,
         )  # fmt: skip
         return fitted.write_table(self.table, arrays, provenance, self.tables)

@@ -27,8 +27,8 @@ from matplotlib.figure import Figure
 
 import pu_sim
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.bots import BotSpec
+from pu_sim.engine.core import engine_version
 from pu_sim.game import Game
 from pu_sim.lab import probes
 from pu_sim.lab.common import paired
@@ -230,7 +230,7 @@ def report_text(report: Row, command: str) -> str:
     """The README: offline gains by weight, then the paired solo games."""
     lines = [
         "# The next tiles: greedy's lookahead of one depot", "",
-        f"`{command}` (engine {import_core().ENGINE_VERSION}, "
+        f"`{command}` (engine {engine_version()}, "
         f"{report['seconds']:.0f} s).", "",
         f"## Offline: {report['decisions']:,} placement decisions of "
         f"{report['games']} solo base games",

@@ -37,16 +37,16 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import BotSpec, fitted
+from pu_sim.engine.core import constants, engine_version
 from pu_sim.game import Game
 from pu_sim.lab import placement_values as pv
 from pu_sim.lab import probes
 from pu_sim.lab.common import base_game_scores, paired, share_row
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 
-CONSTANTS = import_core().CONSTANTS
+CONSTANTS = constants()
 KEPT = int(CONSTANTS["NEXT_FIT_K"])  # the bot's best placements valued per decision
 PHASES = int(CONSTANTS["NTUPLE_PHASES"])
 ROUND_SPAN = int(CONSTANTS["NTUPLE_ROUND_SPAN"])
@@ -351,7 +351,7 @@ def report_text(report: Record, command: str) -> str:
     h = report["held_out"]
     lines = [
         "# The learned planet value (n-tuple network)", "",
-        f"`{command}` (engine {import_core().ENGINE_VERSION}, "
+        f"`{command}` (engine {engine_version()}, "
         f"{report['seconds']:.0f} s).", "",
         f"{report['games']} solo base games (Universal Coalition on KSB-4156, seed "
         f"{report['seed']}) played by {fast_bot().label} (greedy_tuned without its "

@@ -15,8 +15,8 @@ import numpy as np
 import polars as pl
 
 from pu_sim.analysis import stats
+from pu_sim.engine import load_rules
 from pu_sim.report.markdown import frame_table
-from pu_sim.rules import load_rules
 
 FIRST_CARD = 37  # objective ids run 37..64; the table indexes them from 0
 

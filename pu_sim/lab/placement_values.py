@@ -26,15 +26,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import fitted
+from pu_sim.engine.core import constants
 from pu_sim.game import Game
 from pu_sim.lab import probes
 from pu_sim.lab.common import policy_without
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 
-CONSTANTS = import_core().CONSTANTS
+CONSTANTS = constants()
 KEPT = int(CONSTANTS["PLACE_FIT_K"])  # greedy-best placements valued per decision
 PHASES = int(CONSTANTS["PLACE_FIT_PHASES"])
 ROUND_SPAN = int(CONSTANTS["PLACE_FIT_ROUND_SPAN"])

@@ -32,6 +32,7 @@ import polars as pl
 from joblib import Parallel, delayed
 
 from pu_sim.bots import BotSpec, parse
+from pu_sim.engine.core import constants
 from pu_sim.game import Game
 from pu_sim.simulation.in_memory import simulate
 
@@ -78,7 +79,7 @@ ROW_SCHEMA = {
 
 def _powers(game: Game, decision: str, moves: list[int]) -> list[tuple[str, int]]:
     """(kind, move) of each legal move that is a power at this decision."""
-    core = game._core.CONSTANTS  # the move codes Game.describe reads
+    core = constants()  # the move codes Game.describe reads
     if decision == "order":
         return [("activated", m) for m in moves if m > core["MV_POWER"]]
     if decision == "power":

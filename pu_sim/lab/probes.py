@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 def greedy_values(game: Game, bot: str | BotSpec = "greedy") -> list[float]:
     """What a greedy bot's weights make of each legal move (legal_moves order)."""
-    return game.state.greedy_values(parse_bot(bot).vector())  # type: ignore[no-any-return]
+    return game.state.greedy_values(parse_bot(bot).vector())
 
 
 def placement_features(game: Game, move: int) -> list[float]:
@@ -33,7 +33,7 @@ def placement_features(game: Game, move: int) -> list[float]:
     Tile size, free regions by size, lines close to complete
     (the placement-values fit names them).
     """
-    return game.state.placement_features(move)  # type: ignore[no-any-return]
+    return game.state.placement_features(move)
 
 
 def planet_keys(game: Game, move: int) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def planet_keys(game: Game, move: int) -> dict[str, Any]:
     Its part of the game, each 3x3 window's pattern, each line's free squares
     and meteorite, and the table's value (core/bots/greedy_ntuple.pxi).
     """
-    return game.state.planet_keys(move)  # type: ignore[no-any-return]
+    return game.state.planet_keys(move)
 
 
 def track_context(game: Game, p: int = 0) -> list[float]:
@@ -51,7 +51,7 @@ def track_context(game: Game, p: int = 0) -> list[float]:
     Lifepods (near its rovers), rovers, covered squares, civ cards, tech,
     meteorites, tracker positions (the track-values fit names them).
     """
-    return game.state.track_context(p)  # type: ignore[no-any-return]
+    return game.state.track_context(p)
 
 
 def _played_out(game: Game, move: int, stream: int, seat: int) -> Any:

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
+from pu_sim.engine.core import engine_version
 from pu_sim.game import Game
 from pu_sim.lab import probes
 from pu_sim.lab.common import paired
@@ -116,7 +116,7 @@ def report_text(preset: str, command: str, result: Mapping[str, Any]) -> str:
     players = int(result.get("players", 1))
     head = [
         "# Where search beats greedy, by kind of decision", "",
-        f"`{command}` (engine {import_core().ENGINE_VERSION}, "
+        f"`{command}` (engine {engine_version()}, "
         f"{result['seconds'] / 60:.1f} min).",
     ]  # fmt: skip
     if players == 1:

@@ -32,13 +32,13 @@ from matplotlib.figure import Figure
 
 import pu_sim
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import normal_sf, signal_spread
+from pu_sim.engine import load_rules
+from pu_sim.engine.core import engine_version
 from pu_sim.game import SCORE_KEYS, Game
 from pu_sim.lab import probes
 from pu_sim.lab.common import in_chunks, paired
 from pu_sim.lab.rollouts import STREAM, decisions, top_moves
-from pu_sim.rules import load_rules
 
 COUNTS = (
     "rows_complete", "cols_complete", "lifepods_collected", "lifepods_lost",
@@ -177,7 +177,7 @@ def report_text(report: Row, command: str) -> str:
     gained = [r for r in cards if r["diff"] == r["diff"]]
     return "\n".join([
         "# Where search's extra medals come from", "",
-        f"`{command}` (engine {import_core().ENGINE_VERSION}, "
+        f"`{command}` (engine {engine_version()}, "
         f"{report['seconds'] / 60:.1f} min). Solo base games; `{report['preset']}` and "
         f"search-{report['budget']} on its weights play the same "
         f"{report['games']} seeds.",

@@ -33,9 +33,9 @@ import numpy as np
 import polars as pl
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, BotSpec
+from pu_sim.engine.core import engine_version
 from pu_sim.lab.tuning import (
     TUNED_WEIGHTS,
     CEMResult,
@@ -135,7 +135,7 @@ def config_record(config: Config) -> dict[str, object]:
         k: list(v) if isinstance(v, tuple) else v for k, v in asdict(config).items()
     }
     record["weights"] = list(TUNED_WEIGHTS)
-    record["engine"] = import_core().ENGINE_VERSION
+    record["engine"] = engine_version()
     return record
 
 

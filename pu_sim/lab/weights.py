@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.analysis.stats import within_group_ridge
 from pu_sim.bots import GREEDY_WEIGHTS
+from pu_sim.engine.core import engine_version
 from pu_sim.game import Game
 from pu_sim.lab.common import in_chunks, paired, play_records
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
@@ -204,7 +204,7 @@ def iteration(weights: Weights, config: Any, jobs: int, k: int) -> Record:
 def report_text(report: Record, command: str) -> str:
     """The README: one section per iteration, then the weights."""
     lines = ["# Greedy weights fitted to rollouts", "",
-             f"`{command}` (engine {import_core().ENGINE_VERSION}). "
+             f"`{command}` (engine {engine_version()}). "
              f"Preset `{report['preset']}`, solo games (corporations "
              f"{report['corporations']}, planets {report['planets']}); {TOP} top "
              f"moves per decision, {report['rollouts']} rollouts each; line search and "

@@ -15,8 +15,8 @@ import numpy.typing as npt
 import polars as pl
 from joblib import Parallel, delayed
 
-from pu_sim._build_check import import_core
-from pu_sim.rules import Variant, load_rules
+from pu_sim.engine import core, load_rules
+from pu_sim.rules import Variant
 from pu_sim.simulation import frames
 from pu_sim.simulation.checks import check_counts, check_fits_in_memory
 from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed, SeedLike, batches
@@ -36,11 +36,8 @@ def play_range(
     worker (thread, process or cluster node) loads and caches the compiled
     rules itself.
     """
-    core = import_core()
-    out = frames.empty_records(core.RECORD_DTYPE, n_games * int(spec["n_players"]))
     rules = load_rules(variant=variant)
-    core.play_batch(rules.core, spec, root.k0, root.k1, first_game, out)
-    return out
+    return core.play_batch(rules.core, spec, (root.k0, root.k1), first_game, n_games)
 
 
 def play_range_traced(
@@ -55,13 +52,11 @@ def play_range_traced(
     The same games (tracing only reads the game between rounds), and each
     seat's score after every round (:func:`frames.round_score_frame`).
     """
-    core = import_core()
-    players = int(spec["n_players"])
-    out = frames.empty_records(core.RECORD_DTYPE, n_games * players)
-    trace = np.empty((n_games, core.TRACE_ROUNDS, players), dtype=np.int16)
     rules = load_rules(variant=variant)
-    core.play_batch(rules.core, spec, root.k0, root.k1, first_game, out, trace)
-    return out, frames.round_score_frame(trace, first_game, core.TRACE_NONE)
+    out, trace, none = core.play_batch_traced(
+        rules.core, spec, (root.k0, root.k1), first_game, n_games
+    )
+    return out, frames.round_score_frame(trace, first_game, none)
 
 
 def simulate(
@@ -124,8 +119,7 @@ def simulate(
     table.check_games(n_games)
     rules = load_rules(variant=table.variant)
     spec = table.lower(rules.data)
-    core = import_core()
-    check_fits_in_memory(n_games * table.players, core.RECORD_DTYPE.itemsize)
+    check_fits_in_memory(n_games * table.players, core.record_dtype().itemsize)
     root = RootSeed.from_seed(seed)
     jobs = list(batches(n_games, batch_size))
     if n_jobs == 1 and backend is None:
@@ -137,8 +131,6 @@ def simulate(
                 delayed(play_range)(spec, root, s, n, table.variant) for s, n in jobs
             )
         )
-    records = (
-        np.concatenate(parts) if parts else frames.empty_records(core.RECORD_DTYPE, 0)
-    )
+    records = np.concatenate(parts) if parts else core.empty_records(0)
     frame = frames.to_frame(records, rules.data, spec["bot_labels"])  # type: ignore[arg-type]
     return frame.sort("game_id", "seat")

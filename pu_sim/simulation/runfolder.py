@@ -12,7 +12,7 @@ in name order are the whole run in game order.  Read a run with
 :func:`scan_run` (or ``polars.scan_parquet(f"{out}/data/*.parquet")``) and its
 facts with :func:`read_manifest`; :func:`find_run_folders` finds the runs of
 a study.  A run played with ``round_scores=True`` also keeps each seat's score
-after every round (``analysis.feel.ROUND_SCORE_SCHEMA``) in ``round_scores/``,
+after every round (``frames.ROUND_SCORE_SCHEMA``) in ``round_scores/``,
 one part per batch, written before the batch's ``data/`` part (so a finished
 batch always has both); read it with :func:`scan_round_scores`.  This module
 is the only reader and writer of run manifests.
@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 import polars as pl
+
+from pu_sim.simulation.frames import frame_of_schema
 
 MANIFEST = "manifest.json"
 DATA = "data"
@@ -448,24 +450,8 @@ def scan_round_scores(path: StrPath) -> pl.LazyFrame | None:
 
 
 def _empty_frame(manifest: Mapping[str, Any]) -> pl.DataFrame:
-    """A zero-row frame with the run's schema (needs the compiled core)."""
-    from pu_sim._build_check import import_core
-    from pu_sim.rules import load_rules
-    from pu_sim.simulation import frames
-
-    records = frames.empty_records(import_core().RECORD_DTYPE, 0)
-    return frames.to_frame(records, load_rules().data, manifest["table"]["bot_labels"])
-
-
-def schema_facts(frame: pl.DataFrame) -> tuple[list[list[str]], dict[str, list[str]]]:
-    """A frame's schema as JSON: (name, dtype) pairs and each Enum's labels."""
-    schema = [[name, str(dtype)] for name, dtype in frame.schema.items()]
-    enums = {
-        name: list(dtype.categories)
-        for name, dtype in frame.schema.items()
-        if isinstance(dtype, pl.Enum)
-    }
-    return schema, enums
+    """A zero-row frame with the run's schema, from its manifest (no core)."""
+    return frame_of_schema(manifest["schema"], manifest["enums"])
 
 
 def _reason(exc: BaseException) -> str:

@@ -64,10 +64,11 @@ import numpy as np
 import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-from pu_sim._build_check import import_core
-from pu_sim.rules import Variant, load_rules
+from pu_sim.engine import load_rules
+from pu_sim.rules import Variant
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
+from pu_sim.simulation.frames import schema_facts
 from pu_sim.simulation.in_memory import play_range, play_range_traced
 from pu_sim.simulation.runfolder import (
     DATA,
@@ -87,7 +88,6 @@ from pu_sim.simulation.runfolder import (
     read_manifest,
     remove_temporaries,
     scan_run,
-    schema_facts,
     write_manifest,
     write_part,
 )
@@ -262,9 +262,7 @@ def run(
         "round_scores": bool(round_scores),
     }  # fmt: skip
     labels: list[str] = list(spec["bot_labels"])  # type: ignore[call-overload]
-    empty = frames.to_frame(
-        frames.empty_records(import_core().RECORD_DTYPE, 0), rules.data, labels
-    )
+    empty = frames.empty_frame(rules.data, labels)
     config = _config(arguments, table, table.groups, name)
     path = Path(out)
     _previous_manifest(path)  # refuse a foreign folder before creating anything

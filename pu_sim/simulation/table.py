@@ -18,6 +18,7 @@ import numpy as np
 
 from pu_sim import bots as bots_mod
 from pu_sim.bots import BotSpec
+from pu_sim.engine.flags import deck_spec, option_flags
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import GameData
 from pu_sim.rules.variant import Variant, VariantChoice, as_variant
@@ -284,7 +285,7 @@ class TableSetup:
         options = self.rule_options
         deck_mode, deck_mix = (0, (0, 0, 0))
         if options.uses_events(self.players):
-            deck_mode, deck_mix = options.deck_spec(data, self.players)
+            deck_mode, deck_mix = deck_spec(options, data, self.players)
         return {
             "n_players": self.players,
             "corp_pool": [sum(1 << i for i in pool) for pool in corp_pools],
@@ -295,7 +296,7 @@ class TableSetup:
             "bot_labels": labels,
             "bot_params": np.stack([b.vector() for b in seat_bots]),
             "rollout_params": np.stack([b.rollout_vector() for b in seat_bots]),
-            "options": options.flags(),
+            "options": option_flags(options),
             "shift": -1 if options.interior_shift is None else options.interior_shift,
             "rotation": -1
             if options.initial_rotation is None

@@ -56,7 +56,7 @@ cdef struct FittedTables_t:
 
 
 cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
-    """Copy the tables (pu_sim.bots.fitted.core_arrays) after checking each size."""
+    """Copy the tables (pu_sim.engine.rules.fitted_arrays) after checking each size."""
     _fill(arrays, "track_cell", f.track_cell, np.float64,
           N_CORPS * N_TRACKS * TRACK_FIT_POSITIONS * TRACK_FIT_PHASES)
     _fill(arrays, "track_context", f.track_context, np.float64,
@@ -85,7 +85,7 @@ cdef object _copy_doubles(const void* src, tuple shape):
 
 
 cdef dict fitted_arrays(const FittedTables_t* f):
-    """The tables as the core holds them (copies), shaped like core_arrays'."""
+    """The tables as the core holds them (copies), shaped like fitted_arrays'."""
     return {
         "track_cell": _copy_doubles(
             f.track_cell, (N_CORPS, N_TRACKS, TRACK_FIT_POSITIONS, TRACK_FIT_PHASES)),

@@ -86,7 +86,7 @@ cpdef enum TechLimit:
 
 # ==== planet masks (Rules_t.pmask[planet][kind]) ==============================
 
-# The compiler (pu_sim.rules.compile) fills them by name: pu_sim._core.PM_GRID, ...
+# The compiler (pu_sim.engine.compile) fills them by name: pu_sim._core.PM_GRID, ...
 cpdef enum:
     PM_GRID = 0                 # grid squares
     PM_ICE = 1                  # printed planetary ice
@@ -147,7 +147,7 @@ cdef enum:
 # ==== civ card operations (compiled from civ_cards.toml) ======================
 # Rule: OP_ + the operation the compiler gives a card effect: its op in
 # civ_cards.toml, or collect_lifepods, score_patches, score_lifepod_bonus for the
-# effects it narrows by their parameters (pu_sim.rules.compile._card_op).
+# effects it narrows by their parameters (pu_sim.engine.compile._card_op).
 cpdef enum CardOp:
     OP_NONE = 0
     OP_ADVANCE_DISTINCT_TRACKERS = 1            # arg: number of distinct trackers

@@ -9,12 +9,9 @@ Python, so the core only loops over precomputed candidates (DESIGN 4.4).
 A data string becomes the core's code by name (``pu_sim._core.code``): the core's
 enum member spells it (``"advance_distinct_trackers"`` is
 ``CardOp.OP_ADVANCE_DISTINCT_TRACKERS``), so no table here mirrors the core.
-
-``RULES_VERSION`` is bumped by hand whenever the rules' behaviour changes (not
-when code is only refactored); ``rules_digest()`` hashes the data files.  Both
-go into every run manifest, and golden traces fail when behaviour moves without
-a bump.  The greedy bot's fitted tables (:mod:`pu_sim.bots.fitted`) travel with
-the rules into the core; their digest goes into the manifests too.
+Part of the engine facade: the compile step needs the core's enums and sizes,
+so it sits beside the one module that imports the core
+(:mod:`pu_sim.engine.core`), and :mod:`pu_sim.rules` stays pure data.
 
 It is long (about 650 lines) because it is the one step from data to tables;
 it has one _compile_<component> function per component of the game.
@@ -22,37 +19,25 @@ it has one _compile_<component> function per component of the game.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pu_sim._build_check import import_core
-from pu_sim.bots.fitted import FITTED_DIR, FittedTables, core_arrays, load_fitted
+from pu_sim.engine.core import import_core
 from pu_sim.rules.gamedata import (
     COLOURS,
     TERRAINS,
     TRACKS,
     CivCard,
     Corporation,
-    DataError,
     EventCard,
     GameData,
     ObjectiveSide,
     Planet,
     Space,
 )
-from pu_sim.rules.loading import DATA_DIR, load_game_data
-from pu_sim.rules.variant import Variant
-
-RULES_VERSION = 3
-"""Hand-bumped integer: the game's behaviour changed (pgx's meaning)."""
-
 
 Cell = tuple[int, int]
 
@@ -605,69 +590,3 @@ def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
     _compile_events(data, tables)
     _compile_objectives(data, tables)
     return tables
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The game data, its compiled tables and the core's view of them.
-
-    ``fitted`` are the greedy bot's fitted tables the core was given;
-    ``digest`` is the packaged data's (a variant's own is ``variant.digest``).
-    """
-
-    data: GameData
-    tables: dict[str, npt.NDArray[Any]]
-    core: Any  # pu_sim._core.CoreRules
-    digest: str
-    fitted: FittedTables
-    version: int = RULES_VERSION
-    variant: Variant | None = None
-    """The variant the data was changed by (None: the published game)."""
-
-    @property
-    def fitted_digest(self) -> str:
-        """The fitted tables' digest: which bot knowledge plays (manifests)."""
-        return self.fitted.digest
-
-
-def rules_digest(data_dir: Path = DATA_DIR) -> str:
-    """SHA-256 over the data files (names and contents), for manifests."""
-    h = hashlib.sha256()
-    for path in sorted(data_dir.glob("*.toml")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def load_rules(
-    fitted_dir: str | Path | None = None, variant: Variant | None = None
-) -> Rules:
-    """Load, validate and compile the game data (once per process and variant).
-
-    The greedy bot's fitted tables come from ``fitted_dir`` (default: the
-    packaged ``pu_sim/data/fitted``), read at run time: a table written there
-    plays without a rebuild.  ``variant`` (:class:`pu_sim.rules.Variant`)
-    changes the published data; its rules are built once per process too.
-    """
-    folder = FITTED_DIR if fitted_dir is None else Path(fitted_dir)
-    return _load_rules(folder.resolve(), variant)
-
-
-@functools.lru_cache(maxsize=16)
-def _load_rules(fitted_dir: Path, variant: Variant | None) -> Rules:
-    """load_rules for one resolved folder of fitted tables and one variant."""
-    core = import_core()
-    data = load_game_data() if variant is None else variant.game_data()
-    try:
-        tables = compile_tables(data)
-    except ValueError as exc:
-        if variant is None:
-            raise
-        files = " + ".join(f.name for f in variant.files)
-        raise DataError(f"{files}: {exc}") from None
-    bot_tables = load_fitted(fitted_dir)
-    lowered = core_arrays(bot_tables, [c.key for c in data.corporations])
-    return Rules(
-        data=data, tables=tables, core=core.CoreRules(tables, lowered),
-        digest=rules_digest(), fitted=bot_tables, variant=variant,
-    )  # fmt: skip
