@@ -261,8 +261,8 @@ cpdef enum Item:
     IT_FLUX_TRACK = 32          # Flux: a tech unlocked, place the flux token
     IT_STEP = 33                # Makeshift: one step of tracker a (b claim, c no synergy)
 
-# IT_SYNERGY's a: where the boost comes from.  Only Jump Drive tech C may tell them
-# apart; the pool resolves both alike.
+# IT_SYNERGY's a: where the boost comes from.  Only Jump Drive tech C tells them
+# apart (option jump_drive_tech_c_event_boosts, corp-J7); the pool resolves both alike.
 cdef enum:
     SYN_TRACK = 0               # a track's synergy space, or a corporation's power
     SYN_EVENT = 1               # an event card's "take one synergy boost" (81, 84, 117, 118)
@@ -381,6 +381,8 @@ cpdef enum RuleFlag:
     OPT_MAKESHIFT_TECH2_CHECK_ON_GAIN = 1 << 28
     # BGA: row 15 diagonally onto the rover top
     OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP = 1 << 29
+    # BGA: Jump Drive tech C never doubles an event's boost
+    OPT_JUMP_DRIVE_TECH_C_EVENT_BOOSTS_OFF = 1 << 30
 
 # Event operations (compiled from events.toml) and round rules.  Rule: EV_ + the
 # operation the compiler gives an event's immediate effect (its op in events.toml;
