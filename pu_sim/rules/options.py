@@ -172,6 +172,10 @@ class RuleOptions:
     wormhole_energy_biomass
         Wormhole energy may advance biomass ``"if_expanded"`` (the same tile grew a
         biomass area; no energy tile can), ``"never"`` (BGA) or ``"always"`` (W1).
+    jump_drive_tech_c_event_boosts
+        Jump Drive tech C may also double an event card's synergy boost (events
+        81, 84, 117, 118), as the card text calls it a synergy boost; False
+        offers the double step only for other boosts, as BGA (corp-J7).
     jump_drive_tech_d
         Jump Drive tech D: the tile's tech terrain optionally acts as energy
         terrain (``"optional_area"``, designer FAQ A13) or, as BGA, mandatorily
@@ -243,6 +247,7 @@ class RuleOptions:
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
     republic_tech3_squares: Literal["icons", "terrain"] = "icons"
     wormhole_energy_biomass: Literal["if_expanded", "never", "always"] = "if_expanded"
+    jump_drive_tech_c_event_boosts: bool = True
     jump_drive_tech_d: Literal["optional_area", "mandatory_per_square"] = (
         "optional_area"
     )
@@ -414,6 +419,7 @@ class RuleOptions:
             republic_tech3_squares="terrain",
             space_citizen_decree_counts="all_collected",
             wormhole_energy_biomass="never",
+            jump_drive_tech_c_event_boosts=False,
             jump_drive_tech_d="mandatory_per_square",
             flux_tech1_track="round_start",
             makeshift_tech2_check="on_gain",

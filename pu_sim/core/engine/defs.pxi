@@ -229,7 +229,7 @@ cpdef enum Item:
     # c 2+ = that many steps (Oasis water on ice)
     IT_ADVANCE = 1
     IT_ENERGY = 2               # a: candidate track mask
-    IT_SYNERGY = 3
+    IT_SYNERGY = 3              # a: SYN_EVENT = an event card's boost (Jump Drive tech C)
     IT_PATCH = 4                # a: 1 = may not be stored (end phase)
     IT_ROVER = 5                # rover milestone
     IT_CHOOSE_ADVANCE = 6       # a: track mask, b: steps, c: 1 = claim benefits
@@ -260,6 +260,12 @@ cpdef enum Item:
     IT_KEEP_OBJECTIVE = 31      # Jump Drive tech F: keep one of Game_t.drawn
     IT_FLUX_TRACK = 32          # Flux: a tech unlocked, place the flux token
     IT_STEP = 33                # Makeshift: one step of tracker a (b claim, c no synergy)
+
+# IT_SYNERGY's a: where the boost comes from.  Only Jump Drive tech C tells them
+# apart (option jump_drive_tech_c_event_boosts, corp-J7); the pool resolves both alike.
+cdef enum:
+    SYN_TRACK = 0               # a track's synergy space, or a corporation's power
+    SYN_EVENT = 1               # an event card's "take one synergy boost" (81, 84, 117, 118)
 
 # ==== round stages ============================================================
 # Rule: ST_ + the stage's label (GameState.stage, GameState.start_stage).
@@ -375,6 +381,8 @@ cpdef enum RuleFlag:
     OPT_MAKESHIFT_TECH2_CHECK_ON_GAIN = 1 << 28
     # BGA: row 15 diagonally onto the rover top
     OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP = 1 << 29
+    # BGA: Jump Drive tech C never doubles an event's boost
+    OPT_JUMP_DRIVE_TECH_C_EVENT_BOOSTS_OFF = 1 << 30
 
 # Event operations (compiled from events.toml) and round rules.  Rule: EV_ + the
 # operation the compiler gives an event's immediate effect (its op in events.toml;
