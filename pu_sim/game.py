@@ -23,18 +23,20 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from typing import Any, Self, Unpack
 
-from pu_sim.engine import Rules, load_rules
+from pu_sim.bots.python import Bot
+from pu_sim.engine import Rules
 from pu_sim.engine.core import constants as _constants
 from pu_sim.engine.core import deal
 from pu_sim.engine.core import label as _core_label
 from pu_sim.rules.gamedata import TRACKS, Planet
 from pu_sim.rules.planet_text import render_planet
 from pu_sim.simulation.checks import check_game_index
-from pu_sim.simulation.seeds import RootSeed, SeedLike
-from pu_sim.simulation.table import TableArgs, TableSetup, table_of
+from pu_sim.simulation.plan import UNSET, Plan, SeedArg, plan_of
+from pu_sim.simulation.table import TableArgs, TableSetup
 
 SCORE_KEYS = ("score", "score_planet", "score_tracks", "score_lifepods",
               "score_meteorites", "score_civ", "score_objectives")  # fmt: skip
@@ -58,30 +60,41 @@ class Game:
     table, **table_args
         The table (:class:`pu_sim.TableSetup`), or its fields as keywords
         (``players=2, corporations="random", bots="greedy_tuned"``), with the
-        same defaults as :func:`pu_sim.simulate`.
+        same defaults as :func:`pu_sim.simulate`; or a
+        :class:`~pu_sim.simulation.plan.Plan` (a table and a seed).
     seed, game_index
         The game is exactly game ``game_index`` of a run with this root seed
         and table: ``pu_sim.simulate(..., seed=seed)``, ``pu_sim.run`` and
         ``pu-sim play --run FOLDER --game N`` all play the same game.
+
+    A seat with a bot written in Python (:class:`pu_sim.bots.python.Bot`) has
+    its own copy of the bot for this game (``python_bots``), started with
+    the game; :meth:`bot_move` asks it whenever that seat has a choice.
     """
 
     def __init__(
         self,
-        table: TableSetup | None = None,
+        table: TableSetup | Plan | None = None,
         *,
-        seed: SeedLike = 0,
+        seed: SeedArg = UNSET,
         game_index: int = 0,
         **table_args: Unpack[TableArgs],
     ) -> None:
-        self.table = table_of(table, table_args)
-        self.rules: Rules = load_rules(variant=self.table.variant)
-        self.spec = self.table.lower(self.rules.data)
+        self.plan = plan_of(table, seed, table_args)
+        self.table = self.plan.table
+        self.rules: Rules = self.plan.rules
+        self.spec = self.plan.spec
         check_game_index(game_index)
-        self.seed = RootSeed.from_seed(seed)
+        self.seed = self.plan.seed
         self.game_index = game_index
-        self.state = deal(
-            self.rules.core, self.spec, (self.seed.k0, self.seed.k1), game_index
-        )
+        self.state = deal(self.rules.core, self.spec, self.plan.key, game_index)
+        self.python_bots: dict[int, Bot] = {
+            seat: copy.deepcopy(bot) for seat, bot in self.plan.python_bots.items()
+        }
+        for bot in self.python_bots.values():
+            start = getattr(bot, "start", None)
+            if callable(start):
+                start(self)
 
     # -- the game ---------------------------------------------------------------
 
@@ -114,8 +127,15 @@ class Game:
         self.state.apply(move)
 
     def bot_move(self) -> int:
-        """The move the deciding seat's bot would choose now."""
-        return self.state.bot_move()
+        """The move the deciding seat's bot would choose now.
+
+        A Python bot's seat asks the bot (a forced move is made for it).
+        """
+        bot = self.python_bots.get(self.decider)
+        if bot is None:
+            return self.state.bot_move()
+        moves = self.legal_moves()
+        return moves[0] if len(moves) == 1 else bot.step(self)
 
     def step(self) -> int:
         """Let the deciding seat's bot make one decision; returns the move."""
@@ -134,7 +154,9 @@ class Game:
     def copy(self) -> Self:
         """An independent copy of the game."""
         other = type(self).__new__(type(self))
+        other.plan = self.plan
         other.table = self.table
+        other.python_bots = copy.deepcopy(self.python_bots)
         other.rules = self.rules
         other.spec = self.spec
         other.seed = self.seed
@@ -158,7 +180,7 @@ class Game:
 
     def scores(self) -> list[dict[str, int]]:
         """Score breakdown per player (final once the game is over)."""
-        n_players: int = self.spec["n_players"]  # type: ignore[assignment]
+        n_players: int = self.spec["n_players"]
         keys = (*SCORE_KEYS, "rank")
         return [{k: self.player(p)[k] for k in keys} for p in range(n_players)]
 

@@ -20,7 +20,6 @@ from polars.testing import assert_frame_equal
 import pu_sim
 from pu_sim.rules import RULES_VERSION, RuleOptions
 from pu_sim.simulation import runfolder, runner
-from pu_sim.simulation.in_memory import RootSeed
 from pu_sim.simulation.runner import (
     RunError,
     RunFolderError,
@@ -28,6 +27,7 @@ from pu_sim.simulation.runner import (
     run,
     scan_run,
 )
+from pu_sim.simulation.seeds import RootSeed
 
 ROOT = Path(pu_sim.__file__).resolve().parents[1]
 ENUMS = ("corporation", "planet", "bot", "status", "end_trigger", "solo_band")
@@ -186,7 +186,7 @@ def test_manifest_records_the_run(tmp_path):
     assert config["bots"][1]["kind"] == "random"
     assert m["table"]["bot_labels"] == ["random", "tidy"]
     root = RootSeed.from_seed(77)
-    assert m["seed"] == {"entropy": 77, "root_key": [root.k0, root.k1]}
+    assert m["seed"] == {"entropy": 77, "spawn_key": [], "root_key": [root.k0, root.k1]}
     versions = m["versions"]
     assert versions["rules"] == RULES_VERSION
     assert versions["engine"] == pu_sim._core.ENGINE_VERSION

@@ -10,7 +10,6 @@ import pytest
 from synthetic_games import multiplayer_frame, write_run
 
 from pu_sim.analysis import feel
-from pu_sim.engine import load_rules
 from pu_sim.report import reporting
 from pu_sim.report.policies import find_policies
 from pu_sim.report.runs import load_runs, run_info
@@ -18,8 +17,8 @@ from pu_sim.report.sections import survival
 from pu_sim.report.sections.warnings import confounded_runs
 from pu_sim.simulation import runfolder
 from pu_sim.simulation.in_memory import play_range, play_range_traced
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.runner import RunFolderError, run
-from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import table_of
 from pu_sim.studies import main as study
 from pu_sim.studies import script
@@ -48,10 +47,9 @@ def edit_manifest(path, **changes):
 def test_tracing_round_scores_leaves_the_games_unchanged():
     table = table_of(None, {"players": 4, "bots": "greedy", "corporations": "random",
                             "planets": "random"})  # fmt: skip
-    spec = table.lower(load_rules().data)
-    root = RootSeed.from_seed(5)
-    plain = play_range(spec, root, 3, 6)
-    traced, rounds = play_range_traced(spec, root, 3, 6)
+    plan = Plan.of(table, seed=5)
+    plain = play_range(plan, 3, 6)
+    traced, rounds = play_range_traced(plan, 3, 6)
     assert np.array_equal(plain, traced)
     rounds = feel.validate_round_scores(rounds)
     assert sorted(rounds["game_id"].unique().to_list()) == list(range(3, 9))

@@ -37,11 +37,11 @@ from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec, fitted
-from pu_sim.engine import load_rules
-from pu_sim.engine.core import engine_version, import_core
+from pu_sim.engine import core, load_rules
+from pu_sim.engine.core import engine_version
 from pu_sim.report.manifest import write_report_manifest
 from pu_sim.simulation.in_memory import play_range
-from pu_sim.simulation.seeds import RootSeed
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.table import TableSetup
 
 REPORTS = "bots"
@@ -279,22 +279,18 @@ def play_records(
 ) -> npt.NDArray[np.void]:
     """Games [first_game, first_game + n_games) of a table in one core call.
 
-    Seeded with the core key ``(seed, 0)``, as the bot studies always were (not
-    ``simulate``'s SeedSequence), so their committed commands replay.
+    Game ``i`` is game ``i`` of ``pu_sim.simulate(table, seed=seed)``.
     """
-    root = RootSeed(entropy=seed, k0=seed, k1=0)
-    return play_range(setup.lower(load_rules().data), root, first_game, n_games)
+    return play_range(Plan.of(setup, seed=seed), first_game, n_games)
 
 
-def _batch(spec: dict[str, Any], root: RootSeed, first: int, rows: int,
-           tables: Path) -> npt.NDArray[np.float64]:  # fmt: skip
-    """Seat scores of the games from `first` (`rows` seats in all).
+def _batch(plan: Plan, first: int, n: int, tables: Path) -> npt.NDArray[np.float64]:
+    """Seat scores of ``n`` games of ``plan`` from ``first``.
 
-    Played with the fitted tables of `tables`.
+    Played with the fitted tables of ``tables``, not the packaged ones.
     """
-    core = import_core()
-    out = np.empty(rows, dtype=core.RECORD_DTYPE)
-    core.play_batch(load_rules(tables).core, spec, root.k0, root.k1, first, out)
+    rules = load_rules(tables).core
+    out = core.play_batch(rules, plan.spec, plan.key, first, n)
     return np.asarray(out["score"], np.float64)
 
 
@@ -308,12 +304,10 @@ def base_game_scores(
     """
     setup = TableSetup(players=len(seats), corporations="universal_coalition",
                        planets="ksb_4156", bots=list(seats))  # fmt: skip
-    spec = setup.lower(load_rules(tables).data)
-    root = RootSeed(entropy=seed, k0=seed, k1=0)
+    plan = Plan.of(setup, seed=seed)
     step = max(1, n // 40)
     parts = Parallel(n_jobs=jobs, prefer="threads")(
-        delayed(_batch)(spec, root, s, min(step, n - s) * len(seats), tables)
-        for s in range(0, n, step)
+        delayed(_batch)(plan, s, min(step, n - s), tables) for s in range(0, n, step)
     )
     return np.concatenate(parts).reshape(n, len(seats))
 

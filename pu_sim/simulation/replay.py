@@ -32,7 +32,7 @@ def run_table(manifest: dict[str, Any]) -> TableSetup:
         players=config["players"],
         corporations=config["corporations"],
         planets=config["planets"],
-        bots=[BotSpec(b["kind"], b["params"], b["label"]) for b in config["bots"]],
+        bots=[_bot(b) for b in config["bots"]],
         options=RuleOptions(**options),
         unique_asymmetric=config["unique_asymmetric"],
         group_size=config["group_size"],
@@ -42,11 +42,19 @@ def run_table(manifest: dict[str, Any]) -> TableSetup:
     )
 
 
+def _bot(record: dict[str, Any]) -> BotSpec | str:
+    """A seat's bot as a manifest records it; a Python bot by its class's name."""
+    if record["kind"] == "python":
+        return str(record["python"])
+    return BotSpec(record["kind"], record["params"], record["label"])
+
+
 def run_seed(manifest: dict[str, Any]) -> RootSeed:
     """The root seed a run played with."""
     seed = manifest["seed"]
     k0, k1 = seed["root_key"]
-    return RootSeed(entropy=seed["entropy"], k0=k0, k1=k1)
+    spawn = tuple(seed.get("spawn_key") or ())
+    return RootSeed(entropy=seed["entropy"], k0=k0, k1=k1, spawn_key=spawn)
 
 
 def replay(run_dir: StrPath, game_id: int) -> Game:

@@ -64,12 +64,12 @@ import numpy as np
 import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-from pu_sim.engine import load_rules
-from pu_sim.rules import Variant
+from pu_sim.bots.python import bot_path
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
 from pu_sim.simulation.frames import schema_facts
 from pu_sim.simulation.in_memory import play_range, play_range_traced
+from pu_sim.simulation.plan import UNSET, Plan, SeedArg, _Unset, plan_of
 from pu_sim.simulation.runfolder import (
     DATA,
     FORMAT,
@@ -91,7 +91,7 @@ from pu_sim.simulation.runfolder import (
     write_manifest,
     write_part,
 )
-from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed, SeedLike
+from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, DEFAULT_SEED, RootSeed
 from pu_sim.simulation.table import TableArgs, TableSetup, table_of
 
 __all__ = [
@@ -164,10 +164,10 @@ class RunResult:
 
 def run(
     n_games: int,
-    table: TableSetup | None = None,
+    table: TableSetup | Plan | None = None,
     *,
     out: StrPath,
-    seed: SeedLike = None,
+    seed: SeedArg = UNSET,
     n_jobs: int = -1,
     batch_size: int = DEFAULT_BATCH_SIZE,
     backend: str | None = None,
@@ -190,12 +190,15 @@ def run(
         The table, as for :func:`pu_sim.simulate`: a
         :class:`pu_sim.TableSetup` or its fields as keywords (``players``,
         ``corporations``, ``planets``, ``bots``, ``options``,
-        ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``).  A
+        ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``), or a
+        :class:`~pu_sim.simulation.plan.Plan` (a table and a seed).  A
         variant's full text and digest go into the manifest; the folder
         resumes only with the same variant.
     seed
-        Root seed.  None draws fresh entropy for a new folder and reuses the
-        recorded one when resuming.
+        Root seed.  Not given: :data:`~pu_sim.simulation.seeds.DEFAULT_SEED`
+        for a new folder, the recorded one when resuming; None draws fresh
+        entropy for a new folder (recorded) and reuses the recorded one when
+        resuming.
     n_jobs
         Parallel workers (-1, the default: every core).  Ignored with a dask
         scheduler, which uses every worker thread of the cluster.
@@ -248,31 +251,33 @@ def run(
     """
     started_at = time.perf_counter()
     check_counts(n_games, batch_size, n_jobs)
-    check_seed(seed)
-    table = table_of(table, table_args)
+    if not isinstance(seed, _Unset):
+        check_seed(seed)
+    path = Path(out)
+    # refuse a foreign folder before creating anything; a resumed run without
+    # a seed keeps its recorded one
+    plan = _run_plan(table, seed, table_args, _previous_manifest(path))
+    table = plan.table
     table.check_games(n_games)
     players = table.players
     name = _backend_name(backend, scheduler)
-    rules = load_rules(variant=table.variant)
-    spec = table.lower(rules.data)
+    rules = plan.rules
+    spec = plan.spec
     arguments = {
-        "n_games": n_games, "out": out, **_table_fields(table), "seed": seed,
-        "n_jobs": n_jobs, "batch_size": batch_size, "backend": backend,
-        "scheduler": scheduler, "progress": progress, "metadata": metadata,
-        "round_scores": bool(round_scores),
+        "n_games": n_games, "out": out, **_table_fields(table),
+        "seed": _seed_arg(seed, plan), "n_jobs": n_jobs, "batch_size": batch_size,
+        "backend": backend, "scheduler": scheduler, "progress": progress,
+        "metadata": metadata, "round_scores": bool(round_scores),
     }  # fmt: skip
-    labels: list[str] = list(spec["bot_labels"])  # type: ignore[call-overload]
-    empty = frames.empty_frame(rules.data, labels)
+    empty = frames.empty_frame(rules.data, plan.bot_labels)
     config = _config(arguments, table, table.groups, name)
-    path = Path(out)
-    _previous_manifest(path)  # refuse a foreign folder before creating anything
     schema, enums = schema_facts(empty)
     versions = {**provenance.game_versions(), **provenance.library_versions()}
     table_json = _plain(spec)
 
     with _parallel(name, n_jobs, scheduler) as (parallel, workers), locked(path):
         previous = _previous_manifest(path)
-        root = _root_seed(seed, previous)
+        root = plan.seed
         if previous is not None:
             _check_same_run(path, previous, config, table_json, root, versions, schema)
             _check_n_games(path, previous, n_games)
@@ -290,7 +295,7 @@ def run(
             "batch_size": batch_size,
             "config": config,
             "table": table_json,
-            "seed": {"entropy": root.entropy, "root_key": [root.k0, root.k1]},
+            "seed": root.record(),
             "versions": versions,
             "git": session["git"],
             "machine": provenance.machine(),
@@ -317,10 +322,7 @@ def run(
         bar = _progress_bar(progress, n_games, resumed, (metadata or {}).get("name"))
         try:
             with _on_sigterm_interrupt():
-                tasks = (
-                    delayed(_play_part)(spec, root, f, n, table.variant, round_scores)
-                    for f, n in todo
-                )
+                tasks = (delayed(_play_part)(plan, f, n, round_scores) for f, n in todo)
                 _write_as_finished(path, parallel(tasks), manifest, session, bar,
                                    started_at)  # fmt: skip
         except KeyboardInterrupt:
@@ -353,12 +355,7 @@ def run(
 
 
 def _play_part(
-    spec: dict[str, Any],
-    root: RootSeed,
-    first: int,
-    n: int,
-    variant: Variant | None = None,
-    rounds: bool = False,
+    plan: Plan, first: int, n: int, rounds: bool = False
 ) -> tuple[int, int, bytes, bytes | None]:
     """One batch on a worker: its range and Parquet bytes, and its round scores'.
 
@@ -370,13 +367,11 @@ def _play_part(
     """
     trace = None
     if rounds:
-        records, table = play_range_traced(spec, root, first, n, variant)
+        records, table = play_range_traced(plan, first, n)
         trace = encode_part(table)
     else:
-        records = play_range(spec, root, first, n, variant)
-    frame = frames.to_frame(
-        records, load_rules(variant=variant).data, spec["bot_labels"]
-    )
+        records = play_range(plan, first, n)
+    frame = frames.to_frame(records, plan.rules.data, plan.bot_labels)
     del records
     return first, n, encode_part(frame), trace
 
@@ -536,9 +531,18 @@ def _config(
     arguments: dict[str, Any], table: TableSetup, group_size: int, backend: str
 ) -> dict[str, Any]:
     """Every argument of run(), as plain JSON values (seats broadcast)."""
+    python = table.python_seats()
+    labels = table.seat_labels()
     bots = [
-        {"kind": b.kind, "label": b.label, "params": dict(b.params)}
-        for b in table.seat_bots()
+        {
+            "kind": "python",
+            "label": labels[s],
+            "params": {},
+            "python": bot_path(python[s]),
+        }
+        if s in python
+        else {"kind": b.kind, "label": b.label, "params": dict(b.params)}
+        for s, b in enumerate(table.seat_bots())
     ]
     config = dict(arguments)
     config.update(
@@ -550,16 +554,37 @@ def _config(
         variant=None if table.variant is None else table.variant.manifest(),
         group_size=group_size,
         backend=backend,
-        seed=_seed_arg(arguments["seed"]),
     )
     return _plain(config)  # type: ignore[no-any-return]
 
 
-def _seed_arg(seed: SeedLike) -> object:
-    """The seed as given, in JSON (a SeedSequence by its entropy and spawn key)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
+def _seed_arg(seed: SeedArg, plan: Plan) -> object:
+    """The seed argument in JSON: an int as given, else the entropy and spawn key.
+
+    Not given: the default seed, or the recorded seed a resumed run keeps.
+    """
+    if isinstance(seed, _Unset):
+        if plan.seed == RootSeed.from_seed(DEFAULT_SEED):
+            return DEFAULT_SEED
+        return {"entropy": plan.seed.entropy, "spawn_key": list(plan.seed.spawn_key)}
+    if isinstance(seed, np.random.SeedSequence | RootSeed):
+        root = RootSeed.from_seed(seed)
+        return {"entropy": root.entropy, "spawn_key": list(root.spawn_key)}
     return seed
+
+
+def _run_plan(
+    table: TableSetup | Plan | None,
+    seed: SeedArg,
+    table_args: TableArgs,
+    previous: dict[str, Any] | None,
+) -> Plan:
+    """The run's plan; a resumed run given no seed (or None) keeps its own."""
+    if isinstance(table, Plan) or previous is None or seed not in (UNSET, None):
+        if seed is None and not isinstance(table, Plan):
+            return Plan.of(table_of(table, table_args), seed=None)
+        return plan_of(table, seed, table_args)
+    return Plan.of(table_of(table, table_args), seed=_recorded_seed(previous))
 
 
 def _plain(value: object) -> Any:
@@ -584,12 +609,11 @@ def _previous_manifest(path: Path) -> dict[str, Any] | None:
     return None
 
 
-def _root_seed(seed: SeedLike, previous: dict[str, Any] | None) -> RootSeed:
-    """The run's root seed; a resumed run without a seed keeps its own."""
-    if seed is None and previous is not None:
-        k0, k1 = previous["seed"]["root_key"]
-        return RootSeed(entropy=previous["seed"]["entropy"], k0=k0, k1=k1)
-    return RootSeed.from_seed(seed)
+def _recorded_seed(previous: dict[str, Any]) -> RootSeed:
+    """The root seed a run folder recorded."""
+    k0, k1 = previous["seed"]["root_key"]
+    spawn = tuple(previous["seed"].get("spawn_key") or ())
+    return RootSeed(entropy=previous["seed"]["entropy"], k0=k0, k1=k1, spawn_key=spawn)
 
 
 def _check_same_run(
