@@ -16,7 +16,8 @@ from pu_sim.report import markdown, reporting, runs
 from pu_sim.report.manifest import read_report_manifest
 from pu_sim.report.sections import boards
 from pu_sim.simulation import runfolder
-from pu_sim.studies.script import simulate_run
+from pu_sim.simulation.plan import Plan
+from pu_sim.studies.harness import play_run
 
 PUBLISHED = TargetTable.published()
 
@@ -191,9 +192,9 @@ def test_missing_data_and_folders_are_clear_errors(tmp_path):
 
 
 def test_a_study_run_goes_through_the_runner_and_resumes(tmp_path, monkeypatch):
-    run = simulate_run(tmp_path / "study" / "duo", study="study", n_games=12,
-                       seed=3, n_jobs=1, players=2, bots=["greedy", "random"],
-                       pairing="x")  # fmt: skip
+    plan = Plan.of(players=2, bots=["greedy", "random"], seed=3)
+    run = play_run(tmp_path / "study" / "duo", plan, 12, study="study", jobs=1,
+                   pairing="x")  # fmt: skip
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["n_games"] == 12 and manifest["metadata"]["pairing"] == "x"
     assert manifest["status"] == "complete" and manifest["versions"]["rules"] >= 1
@@ -201,8 +202,7 @@ def test_a_study_run_goes_through_the_runner_and_resumes(tmp_path, monkeypatch):
     assert parts
     # The same call again finds the run finished and plays nothing.
     before = parts[0].stat().st_mtime_ns
-    simulate_run(run, study="study", n_games=12, seed=3, n_jobs=1, players=2,
-                 bots=["greedy", "random"], pairing="x")  # fmt: skip
+    play_run(run, plan, 12, study="study", jobs=1, pairing="x")
     assert parts[0].stat().st_mtime_ns == before
     assert len(json.loads((run / "manifest.json").read_text())["sessions"]) == 2
     no_simulation(monkeypatch)
@@ -238,12 +238,15 @@ def test_percentages_never_round_to_never_or_always():
 def test_a_run_record_without_games_is_replayed_not_refused(tmp_path):
     from pu_sim.simulation.runfolder import RunFolderError
 
-    kwargs = {"study": "s", "n_games": 6, "n_jobs": 1, "players": 2, "bots": "random"}
-    run = simulate_run(tmp_path / "r", seed=1, **kwargs)
+    def play(path, seed):
+        plan = Plan.of(players=2, bots="random", seed=seed)
+        return play_run(path, plan, 6, study="s", jobs=1)
+
+    run = play(tmp_path / "r", 1)
     with pytest.raises(RunFolderError):  # games of another run: never overwritten
-        simulate_run(run, seed=2, **kwargs)
+        play(run, 2)
     shutil.rmtree(run / "data")  # the games deleted, the manifest left
-    simulate_run(run, seed=2, **kwargs)
+    play(run, 2)
     assert json.loads((run / "manifest.json").read_text())["config"]["seed"] == 2
 
 

@@ -29,7 +29,7 @@ STUDY = lad.STUDY
 @dataclass(frozen=True, kw_only=True)
 class Config:
     n_games: int = 8  # ladder: setups per seating (every subset x seat order)
-    seed: int = 909  # solo; the ladder plays seed + 1
+    seed: int = 909  # each pairing's runs derive theirs from it
     solo_games: int = 150  # per bot, the same seeds for every bot
     players: int = 3
     bots: tuple[BotSpec, ...] = lad.ladder_bots((8, 64))

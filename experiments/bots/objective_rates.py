@@ -21,7 +21,6 @@ from pu_sim.lab import objective_rates as rates_
 from pu_sim.lab.common import start
 from pu_sim.report import plots
 from pu_sim.simulation.runner import scan_run
-from pu_sim.studies.script import simulate_run
 
 STUDY = "objective_rates"
 
@@ -39,11 +38,9 @@ SMOKE = {"n_games": 60}
 def main(argv: Sequence[str] | None = None) -> int:
     run = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE, table="objective_rate")
     config, bot = run.config, bots.parse(run.config.bot)
-    played = simulate_run(
-        run.folder / "runs" / bot.label, study=STUDY, n_games=config.n_games,
-        seed=config.seed, n_jobs=run.jobs, players=1,
-        corporations="universal_coalition", planets="ksb_4156", bots=bot,
-    )  # fmt: skip
+    plan = run.plan(players=1, corporations="universal_coalition",
+                    planets="ksb_4156", bots=bot)  # fmt: skip
+    played = run.run(bot.label, plan, config.n_games)
     games = scan_run(played).collect()
     rates = rates_.card_rates(games)
     (run.folder / "tables").mkdir(parents=True, exist_ok=True)

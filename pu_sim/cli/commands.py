@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -96,23 +97,11 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def study(args: argparse.Namespace) -> int:
-    """The main study (:mod:`pu_sim.studies.main`)."""
+def study(argv: Sequence[str]) -> int:
+    """The main study (:mod:`pu_sim.studies.main`), with its own flags."""
     from pu_sim.studies import main as main_study
 
-    argv = ["--jobs", str(args.jobs), "--out", str(args.out)]
-    if args.games is not None:
-        argv += ["--games", str(args.games)]
-    if args.seed is not None:
-        argv += ["--seed", str(args.seed)]
-    if args.smoke:
-        argv.append("--smoke")
-    for file in args.variant:
-        argv += ["--variant", str(file)]
-    for flag in ("bot", "second"):
-        if getattr(args, flag, None) is not None:
-            argv += [f"--{flag}", getattr(args, flag)]
-    return main_study.main(argv)
+    return main_study.main(argv, program="pu-sim study")
 
 
 def report(args: argparse.Namespace) -> int:

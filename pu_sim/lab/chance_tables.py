@@ -20,6 +20,7 @@ from pu_sim.bots import BotSpec
 from pu_sim.engine import load_rules
 from pu_sim.game import Game
 from pu_sim.lab.common import in_chunks
+from pu_sim.simulation.seeds import derive
 
 ROUNDS = 20  # a game's usual length; later rounds count as the last
 PRIOR = 20.0  # pseudo-observations pulling a cell toward its neighbouring rounds
@@ -35,7 +36,7 @@ def random_board_game(bot: BotSpec, seed: int, index: int) -> Game:
     Drawn from the game's own generator, so a game is the same in any chunk.
     """
     data = load_rules().data
-    pick = random.Random(seed * 1_000_003 + index)
+    pick = random.Random(derive(seed, "boards", index).k0)
     return Game(
         players=1,
         corporations=pick.choice([c.key for c in data.corporations]),

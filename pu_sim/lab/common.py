@@ -1,16 +1,9 @@
-"""What every bot-development script shares: flags, report folder, manifest.
+"""What the bot lab's scripts share, beside the study harness.
 
 A script under ``experiments/bots/`` is a frozen ``Config`` dataclass and a
-``main(argv)`` that calls :func:`start`:
-
-* the flags come from the Config's fields (``n_games`` is ``--games``, other
-  fields ``--field-name``; numbers, strings, flags, tuples and JSON mappings),
-  beside ``--jobs --out --smoke`` and, for a script that writes a fitted
-  table, ``--write --tables``;
-* ``--smoke`` applies the script's small overrides first, explicit flags win;
-* the report goes to ``<out>/bots/<study>/<run>/`` with a README and the
-  manifest of :func:`pu_sim.report.manifest.write_report_manifest` (the
-  study's numbers under ``results``); :meth:`Session.finish` writes both.
+``main(argv)`` that calls :func:`start`, the study harness
+(:func:`pu_sim.studies.harness.start`) with the lab's report folder
+``<out>/bots/<study>/<run>/``.
 
 Also here, for several studies: greedy_tuned without one feature, paired
 differences with their 95% half-width, the games of one table in one core
@@ -21,13 +14,7 @@ workers.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import json
-import shlex
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,13 +23,14 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from pu_sim import bots
-from pu_sim.bots import BotSpec, fitted
+from pu_sim.bots import BotSpec
 from pu_sim.engine import core, load_rules
-from pu_sim.engine.core import engine_version
-from pu_sim.report.manifest import write_report_manifest
 from pu_sim.simulation.in_memory import play_range
 from pu_sim.simulation.plan import Plan
+from pu_sim.simulation.seeds import SeedLike
 from pu_sim.simulation.table import TableSetup
+from pu_sim.studies import harness
+from pu_sim.studies.harness import Study
 
 REPORTS = "bots"
 """The bot studies' folder under the reports root (``reports/bots/<study>``)."""
@@ -52,174 +40,12 @@ R = TypeVar("R")
 Floats = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class Session:
-    """One run of a bot-development script, from its flags to its report."""
+def start(study: str, config: C, argv: Sequence[str] | None, **kwargs: Any) -> Study:
+    """A lab script's flags and report folder (``<out>/bots/<study>/<run>/``).
 
-    study: str
-    config: Any
-    jobs: int
-    smoke: bool
-    folder: Path
-    command: str
-    write: bool = False
-    tables: Path | None = None
-    table: str | None = None
-    started: float = field(default_factory=time.perf_counter)
-
-    def finish(
-        self,
-        *,
-        title: str,
-        readme: str,
-        results: Mapping[str, Any],
-        games: int | None = None,
-        runs: Sequence[Path] = (),
-    ) -> Path:
-        """Write the README and the manifest; returns the report folder."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "README.md").write_text(readme)
-        write_report_manifest(
-            self.folder, study=self.study, title=title, command=self.command,
-            config=self.config, runs=runs, games=games,
-            wall_time_s=round(time.perf_counter() - self.started, 1),
-            results=results,
-        )  # fmt: skip
-        print(f"report: {self.folder}", flush=True)
-        return self.folder
-
-    def write_table(
-        self,
-        arrays: Mapping[str, npt.ArrayLike],
-        *,
-        seed: int | None = None,
-        notes: str | None = None,
-    ) -> Path | None:
-        """Write the script's fitted table when ``--write`` asks.
-
-        Into ``--tables`` (default: the packaged ``pu_sim/data/fitted``); a
-        smoke run writes only into a ``--tables`` folder given explicitly.
-        """
-        if self.table is None or not self.write:
-            return None
-        if self.smoke and self.tables is None:
-            return None
-
-        provenance = fitted.Provenance(
-            command=self.command, seed=seed,
-            engine_version=engine_version(),
-            report=self.folder.as_posix(), notes=notes,
-        )  # fmt: skip
-        return fitted.write_table(self.table, arrays, provenance, self.tables)
-
-
-def flag(name: str) -> str:
-    """A Config field's flag: ``n_games`` is ``--games``."""
-    return "--games" if name == "n_games" else "--" + name.replace("_", "-")
-
-
-def _flag_type(value: Any) -> dict[str, Any] | None:
-    """Argparse keywords for a field with this default (None: no flag)."""
-    if isinstance(value, bool):
-        return {"action": argparse.BooleanOptionalAction}
-    if isinstance(value, int | float | str):
-        return {"type": type(value)}
-    if isinstance(value, tuple) and all(isinstance(v, int | str) for v in value):
-        kind = type(value[0]) if value else str
-        return {"nargs": "*", "type": kind}
-    if isinstance(value, Mapping):
-        return {"type": json.loads, "metavar": "JSON"}
-    return None  # bot specs and other objects are set in the Config only
-
-
-def _rendered(name: str, value: Any) -> str:
-    """A flag and its value as shell text."""
-    if isinstance(value, bool):
-        return name if value else "--no-" + name[2:]
-    if isinstance(value, tuple):
-        return " ".join([name, *(shlex.quote(str(v)) for v in value)])
-    if isinstance(value, Mapping):
-        return f"{name} {shlex.quote(json.dumps(dict(value)))}"
-    return f"{name} {shlex.quote(str(value))}"
-
-
-def start(
-    study: str,
-    config: C,
-    argv: Sequence[str] | None,
-    *,
-    doc: str | None,
-    smoke: Mapping[str, Any],
-    table: str | None = None,
-    run_name: Callable[[C], str] | None = None,
-    check: Callable[[C], str | None] | None = None,
-) -> Session:
-    """Parse the flags of ``experiments/bots/<study>.py`` into a Session.
-
-    ``doc`` is the script's docstring (its first line describes the flags);
-    ``smoke`` the Config's ``--smoke`` overrides; ``table`` the fitted table
-    the script can write; ``run_name`` names the report folder (default
-    ``<n_games>-games-seed-<seed>``); ``check`` returns an error for a Config
-    the study cannot run (reported like a bad flag).
+    The keywords are :func:`pu_sim.studies.harness.start`'s.
     """
-    parser = argparse.ArgumentParser(description=(doc or study).splitlines()[0])
-    flagged = {}
-    for f in dataclasses.fields(config):  # type: ignore[arg-type]
-        kind = _flag_type(getattr(config, f.name))
-        if kind is not None and f.init:
-            flagged[f.name] = flag(f.name)
-            help_ = f.metadata.get("help") or f"(default: {getattr(config, f.name)})"
-            parser.add_argument(
-                flagged[f.name], dest=f.name, default=None, help=help_,
-                choices=f.metadata.get("choices"), **kind,
-            )  # fmt: skip
-    parser.add_argument(
-        "--jobs", type=int, default=-1, help="parallel workers (-1: all cores)"
-    )
-    parser.add_argument(
-        "--out", type=Path, default=Path("reports"), help="reports root (reports/)"
-    )
-    parser.add_argument("--smoke", action="store_true", help="a run of seconds (CI)")
-    if table is not None:
-        parser.add_argument(
-            "--write", action="store_true",
-            help=f"write the {table} fitted table into --tables",
-        )  # fmt: skip
-        parser.add_argument(
-            "--tables", type=Path, default=None,
-            help="folder of fitted tables to write (default: pu_sim/data/fitted)",
-        )  # fmt: skip
-    ns = parser.parse_args(argv)
-    changes = dict(smoke) if ns.smoke else {}
-    for k in flagged:
-        value = getattr(ns, k)
-        if value is not None:
-            changes[k] = tuple(value) if isinstance(value, list) else value
-    if changes.get("n_games", 1) < 1:
-        parser.error(f"--games must be >= 1, got {changes['n_games']}")
-    config = dataclasses.replace(config, **changes)  # type: ignore[type-var]
-    problem = check(config) if check is not None else None
-    if problem:
-        parser.error(problem)
-    name = "smoke" if ns.smoke else (run_name or default_run_name)(config)
-    parts = [f"python experiments/{REPORTS}/{study}.py"]
-    parts += [_rendered(f, getattr(config, k)) for k, f in flagged.items()]
-    parts += ["--write"] if table is not None else []
-    parts += ["--smoke"] if ns.smoke else []
-    return Session(
-        study=study, config=config, jobs=ns.jobs, smoke=ns.smoke,
-        folder=ns.out / REPORTS / study / name, command=" ".join(parts),
-        write=bool(getattr(ns, "write", False)), tables=getattr(ns, "tables", None),
-        table=table,
-    )  # fmt: skip
-
-
-def default_run_name(config: Any) -> str:
-    """``<n_games>-games-seed-<seed>``.
-
-    Re-running the same size and seed rewrites the same folder.
-    """
-    return f"{config.n_games}-games-seed-{config.seed}"
+    return harness.start(study, config, argv, reports=REPORTS, **kwargs)
 
 
 # --------------------------------------------------------------------------------
@@ -275,7 +101,7 @@ def seat_outcomes(scores: npt.ArrayLike, seat: int = 0) -> tuple[Floats, Floats]
 
 
 def play_records(
-    setup: TableSetup, n_games: int, seed: int, first_game: int = 0
+    setup: TableSetup, n_games: int, seed: SeedLike, first_game: int = 0
 ) -> npt.NDArray[np.void]:
     """Games [first_game, first_game + n_games) of a table in one core call.
 
@@ -295,7 +121,7 @@ def _batch(plan: Plan, first: int, n: int, tables: Path) -> npt.NDArray[np.float
 
 
 def base_game_scores(
-    seats: Sequence[BotSpec], n: int, seed: int, jobs: int, tables: Path
+    seats: Sequence[BotSpec], n: int, seed: SeedLike, jobs: int, tables: Path
 ) -> Floats:
     """Scores [game, seat] of n base games, the tables read from `tables`.
 
@@ -313,8 +139,8 @@ def base_game_scores(
 
 
 def share_row(
-    learned: BotSpec, field_bot: BotSpec, players: int, n: int, seed: int, jobs: int,
-    tables: Path,
+    learned: BotSpec, field_bot: BotSpec, players: int, n: int, seed: SeedLike,
+    jobs: int, tables: Path,
 ) -> dict[str, Any]:  # fmt: skip
     """One ``learned`` seat among ``field_bot`` seats: the share of opponents beaten.
 

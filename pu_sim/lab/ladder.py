@@ -53,8 +53,11 @@ from pu_sim.analysis import stats
 from pu_sim.bots import BotSpec
 from pu_sim.report.runs import load_runs, run_info
 from pu_sim.rules import RuleOptions
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.runner import scan_run
-from pu_sim.studies.script import simulate_run
+from pu_sim.simulation.seeds import derive
+from pu_sim.simulation.table import TableSetup
+from pu_sim.studies.harness import play_run
 
 STUDY = "bot_ladder"
 CORPORATION, PLANET = "universal_coalition", "ksb_4156"  # the base game
@@ -294,7 +297,7 @@ def play(config: Config, out: Path, jobs: int) -> Ladder:
     }  # fmt: skip
     ladder_runs = [
         base_run(out, f"{config.players}p-" + "-".join(b.label for b in seats), seats,
-                 config.n_games, config.seed + 1, "ladder", jobs)
+                 config.n_games, config.seed, "ladder", jobs)
         for seats in seatings(config.bots, config.players)
     ]  # fmt: skip
     target_runs = play_targets(config, out, jobs)
@@ -307,14 +310,20 @@ def base_run(out: Path, name: str, seats: Sequence[BotSpec], n_games: int, seed:
     """One run of the base game (every seat on the base board) into ``runs/name``.
 
     Solo runs play the balanced event deck, so their target is the rulebook's 59.
+    The runs of one ``pairing`` share their seed (derived from ``seed`` by the
+    pairing's name), so they deal the same setups.
     """
     print(f"{STUDY}: {name} ({n_games:,} games)", flush=True)
     solo = len(seats) == 1
-    return simulate_run(
-        out / "runs" / name, study=STUDY, n_games=n_games, seed=seed, n_jobs=jobs,
-        players=len(seats), bots=list(seats), pairing=pairing,
-        options=RuleOptions(event_deck_mix=BALANCED_DECK) if solo else None,
-        corporations=CORPORATION, planets=PLANET, batch_size=batch(n_games, jobs),
+    table = TableSetup(
+        players=len(seats), bots=list(seats), corporations=CORPORATION,
+        planets=PLANET,
+        options=RuleOptions(event_deck_mix=BALANCED_DECK) if solo else RuleOptions(),
+    )  # fmt: skip
+    return play_run(
+        out / "runs" / name, Plan.of(table, seed=derive(seed, STUDY, pairing)),
+        n_games, study=STUDY, jobs=jobs, pairing=pairing,
+        batch_size=batch(n_games, jobs),
     )  # fmt: skip
 
 
@@ -323,7 +332,7 @@ def play_targets(config: Config, out: Path, jobs: int) -> list[Path]:
 
     Solo: LEARNED then TUNED on ``target_solo_games`` seeds from ``seed``.
     3-player: LEARNED in each seat in turn, ``target_setups`` setups on
-    ``seed + 2`` (pairing ``targets``: every run deals the same setups).
+    the pairing ``targets``' seed (every run deals the same setups).
     None unless both bots are on the ladder.
     """
     labels = {b.label: b for b in config.bots}
@@ -339,7 +348,7 @@ def play_targets(config: Config, out: Path, jobs: int) -> list[Path]:
         seats = [tuned, tuned, tuned]
         seats[k] = learned
         runs.append(base_run(out, "target-3p-" + "-".join(b.label for b in seats),
-                             seats, config.target_setups, config.seed + 2, "targets",
+                             seats, config.target_setups, config.seed, "targets",
                              jobs))  # fmt: skip
     return runs
 

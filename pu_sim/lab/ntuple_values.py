@@ -45,6 +45,7 @@ from pu_sim.lab import placement_values as pv
 from pu_sim.lab import probes
 from pu_sim.lab.common import base_game_scores, paired, share_row
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
+from pu_sim.simulation.seeds import SeedLike
 
 CONSTANTS = constants()
 KEPT = int(CONSTANTS["NEXT_FIT_K"])  # the bot's best placements valued per decision
@@ -263,13 +264,15 @@ def table_arrays(coef: Floats) -> dict[str, Floats]:
 # --------------------------------------------------------------------------------
 
 
-def solo_scores(bot: BotSpec, n: int, seed: int, jobs: int, tables: Path) -> Floats:
+def solo_scores(
+    bot: BotSpec, n: int, seed: SeedLike, jobs: int, tables: Path
+) -> Floats:
     """Solo base-game scores by game index."""
     return base_game_scores([bot], n, seed, jobs, tables)[:, 0]
 
 
 def three_player_row(
-    n: int, seed: int, jobs: int, tables: Path, weight: float
+    n: int, seed: SeedLike, jobs: int, tables: Path, weight: float
 ) -> Record:
     """The fast bot with the learned value against two greedy_tuned seats.
 
@@ -280,7 +283,9 @@ def three_player_row(
     return share_row(fast_bot(weight), tuned_bot(), 3, n, seed, jobs, tables)
 
 
-def paired_rows(n: int, seed: int, jobs: int, tables: Path, tuned: int) -> list[Record]:
+def paired_rows(
+    n: int, seed: SeedLike, jobs: int, tables: Path, tuned: int
+) -> list[Record]:
     """Each bot with the learned value against itself without it, on the same seeds.
 
     The fast bot at the control weight and every weight on n seeds;

@@ -47,9 +47,12 @@ from pu_sim.lab.tuning import (
 )
 from pu_sim.report.manifest import ReportManifestError, read_report_manifest
 from pu_sim.report.runs import run_info
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.provenance import git_revision
 from pu_sim.simulation.runner import scan_run
-from pu_sim.studies.script import simulate_run
+from pu_sim.simulation.seeds import RootSeed, SeedLike, derive
+from pu_sim.simulation.table import TableSetup
+from pu_sim.studies.harness import play_run
 
 STUDY = "tune_greedy"
 CORP_NAMES = {"cosmos_inc": "Cosmos Inc.", "wormhole_corp": "Wormhole Corp."}
@@ -62,9 +65,9 @@ Config = Any  # the script's frozen Config dataclass
 # --------------------------------------------------------------------------------
 
 
-def tuning_seed(config: Config, tag: int, generation: int) -> np.random.SeedSequence:
-    """The seed of one generation's games (never an int: disjoint from validation)."""
-    return np.random.SeedSequence([config.seed, tag, generation])
+def tuning_seed(config: Config, tag: int, generation: int) -> RootSeed:
+    """The seed of one generation's games (its own key: disjoint from validation)."""
+    return derive(config.seed, STUDY, "tuning", tag, generation)
 
 
 def search(
@@ -240,7 +243,7 @@ def seat_runs(
     bot: BotSpec,
     *,
     n_games: int,
-    seed: int,
+    seed: SeedLike,
     jobs: int,
     corporation: str = "universal_coalition",
     planet: str = "ksb_4156",
@@ -260,11 +263,11 @@ def seat_runs(
         planets = [planet if s == k else field_planets for s in range(4)]
         name = f"{prefix}-seat{k}"
         print(f"{STUDY}: {name} ({n_games:,} games)", flush=True)
+        table = TableSetup(players=4, corporations=corps, planets=planets, bots=seats)
         runs.append(
-            simulate_run(
-                out / "runs" / name, study=STUDY, n_games=n_games, seed=seed,
-                n_jobs=jobs, players=4, corporations=corps, planets=planets,
-                bots=seats, pairing=prefix,
+            play_run(
+                out / "runs" / name, Plan.of(table, seed=seed), n_games, study=STUDY,
+                jobs=jobs, pairing=prefix,
             )
         )  # fmt: skip
     return runs
@@ -295,10 +298,11 @@ def solo_validation(
     for bot in (bots.greedy(), tuned):
         run = out / "runs" / f"solo-{bot.label}"
         print(f"{STUDY}: {run.name} ({config.n_games:,} games)", flush=True)
-        runs.append(simulate_run(
-            run, study=STUDY, n_games=config.n_games, seed=config.seed,
-            n_jobs=jobs, players=1, corporations="universal_coalition",
-            planets="ksb_4156", bots=bot, pairing="solo",
+        table = TableSetup(players=1, corporations="universal_coalition",
+                           planets="ksb_4156", bots=bot)  # fmt: skip
+        runs.append(play_run(
+            run, Plan.of(table, seed=derive(config.seed, STUDY, "solo")),
+            config.n_games, study=STUDY, jobs=jobs, pairing="solo",
         ))  # fmt: skip
         solo[bot.label] = scan_run(run).collect().sort("game_id")
     d_scores = solo["greedy"]["score"].to_numpy().astype(float)
@@ -334,7 +338,7 @@ def multi_validation(
 ) -> dict[str, Any]:
     """The tuned seat against three default-greedy seats, every seat in turn."""
     seat = seat_runs(out, "4p-greedy_tuned", tuned, n_games=config.multi_val_games,
-                     seed=config.seed, jobs=jobs)  # fmt: skip
+                     seed=derive(config.seed, STUDY, "base"), jobs=jobs)  # fmt: skip
     shares = seat_share(seat)
     per_setup = shares.group_by("game_id").agg(pl.col("win_share", "margin").mean())
     rows = [
@@ -368,7 +372,8 @@ def corporation_validation(
             for bot in tested:
                 rs = seat_runs(
                     out, f"4p-{corp}-{bot.label}{suffix}", bot,
-                    n_games=config.corp_val_games, seed=config.seed + 1,
+                    n_games=config.corp_val_games,
+                    seed=derive(config.seed, STUDY, "corporations"),
                     jobs=jobs, corporation=corp, planet="random",
                     field_corporations="random", field_planets="random",
                     field_bot=field_bot,
@@ -431,10 +436,10 @@ def record(
     infos = [run_info(r) for r in runs]
     return {
         "config": config_record(config),
-        "tuning_seeds": "SeedSequence([seed, tag, generation]); tag 0 base, "
-                        "1.. corporations in order",
-        "validation_seeds": {"solo and base 4p": config.seed,
-                             "corporations": config.seed + 1},
+        "tuning_seeds": "seeds.derive(seed, 'tuned_greedy', 'tuning', tag, "
+                        "generation); tag 0 base, 1.. corporations in order",
+        "validation_seeds": "seeds.derive(seed, 'tuned_greedy', 'solo' | 'base' | "
+                            "'corporations')",
         "cpu_s": {**found["cpu_s"],
                   "validation_this_session": time.process_time() - cpu0},
         "wall_s": {**found["wall_s"],

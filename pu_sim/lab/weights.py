@@ -39,6 +39,7 @@ from pu_sim.engine.core import engine_version
 from pu_sim.game import Game
 from pu_sim.lab.common import in_chunks, paired, play_records
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
+from pu_sim.simulation.seeds import SeedLike, derive
 from pu_sim.simulation.table import TableSetup
 
 TOP = 4  # greedy's best moves valued per decision
@@ -56,7 +57,7 @@ Table = tuple[str, str]  # (corporations, planets): a key or "random"
 
 
 def collect(
-    games: range, weights: Weights, rollouts: int, seed: int, table: Table
+    games: range, weights: Weights, rollouts: int, seed: SeedLike, table: Table
 ) -> list[Record]:
     """Every non-trivial decision of the games: the top moves' features and values."""
     bot = bots.greedy("fit", **weights)
@@ -139,7 +140,7 @@ def stepped(weights: Mapping[str, float], direction: Mapping[str, float],
 
 
 def solo_scores(
-    weights: Mapping[str, float], n_games: int, seed: int, table: Table
+    weights: Mapping[str, float], n_games: int, seed: SeedLike, table: Table
 ) -> Floats:
     """Scores of `n_games` solo games (same seeds give the same games)."""
     bot = bots.greedy("fit", **weights)
@@ -153,7 +154,7 @@ def iteration(weights: Weights, config: Any, jobs: int, k: int) -> Record:
     config: the script's n_games, rollouts, validate, seed, corporations and
     planets.
     """
-    seed = config.seed + 10 * k
+    seed = derive(config.seed, "weights", k)
     table = (config.corporations, config.planets)
     started = time.perf_counter()
     parts = in_chunks(collect, config.n_games, jobs, weights, config.rollouts, seed,
@@ -178,21 +179,25 @@ def iteration(weights: Weights, config: Any, jobs: int, k: int) -> Record:
             "regret_fitted": regret(held, types, held_out),
         })  # fmt: skip
     collect_s = time.perf_counter() - started
-    base = solo_scores(weights, config.validate, seed + 1, table)
+    base = solo_scores(weights, config.validate, seed.child("line_search"), table)
     search = []
     for alpha in ALPHAS:
         candidate = stepped(weights, direction, alpha)
         diff, half = paired(
-            solo_scores(candidate, config.validate, seed + 1, table), base
+            solo_scores(candidate, config.validate, seed.child("line_search"), table),
+            base,
         )
         search.append({"alpha": alpha, "diff": diff, "half_width": half})
     best = max(search, key=lambda s: s["diff"])
     new = stepped(weights, direction, best["alpha"])
-    fresh = paired(solo_scores(new, config.validate, seed + 2, table),
-                   solo_scores(weights, config.validate, seed + 2, table))  # fmt: skip
+    fresh_seed = seed.child("fresh")
+    fresh = paired(
+        solo_scores(new, config.validate, fresh_seed, table),
+        solo_scores(weights, config.validate, fresh_seed, table),
+    )
     accepted = fresh[0] - fresh[1] > 0
     return {
-        "iteration": k, "seed": seed, "games": config.n_games,
+        "iteration": k, "seed": seed.label, "games": config.n_games,
         "decisions": len(records),
         "held_out_decisions": len(test), "collect_seconds": round(collect_s, 1),
         "by_type": by_type, "direction": direction, "line_search": search,

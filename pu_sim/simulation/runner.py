@@ -91,7 +91,7 @@ from pu_sim.simulation.runfolder import (
     write_manifest,
     write_part,
 )
-from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, DEFAULT_SEED, RootSeed
+from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed
 from pu_sim.simulation.table import TableArgs, TableSetup, table_of
 
 __all__ = [
@@ -563,9 +563,9 @@ def _seed_arg(seed: SeedArg, plan: Plan) -> object:
 
     Not given: the default seed, or the recorded seed a resumed run keeps.
     """
-    if isinstance(seed, _Unset):
-        if plan.seed == RootSeed.from_seed(DEFAULT_SEED):
-            return DEFAULT_SEED
+    if isinstance(seed, _Unset):  # a plan's seed, a resumed run's or the default
+        if not plan.seed.spawn_key:
+            return plan.seed.entropy
         return {"entropy": plan.seed.entropy, "spawn_key": list(plan.seed.spawn_key)}
     if isinstance(seed, np.random.SeedSequence | RootSeed):
         root = RootSeed.from_seed(seed)
