@@ -45,8 +45,8 @@ from typing import Any
 import pu_sim
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.report.manifest import write_report_manifest
 from pu_sim.simulation.in_memory import play_range
+from pu_sim.simulation.manifest import write_report_manifest
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.provenance import game_versions
 from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE

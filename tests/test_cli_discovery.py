@@ -91,7 +91,7 @@ def test_every_rule_option_is_settable_from_the_command_line(tmp_path):
             "--option", "station_interior_slots=none",
             "--option", "event_deck_mix=random", "--option", "pajitnov-slide=one_step"]  # fmt: skip
     assert main(args) == 0
-    options = read_manifest(out)["config"]["options"]
+    options = read_manifest(out).to_json()["config"]["options"]
     assert options["civ_pick_timing"] == "on_milestone"
     assert options["oasis_row11_medal"] == 8 and options["interior_shift"] == 3
     assert options["event_deck_mix"] == "random"
@@ -107,7 +107,7 @@ def test_search_budget_and_width_from_the_command_line(tmp_path):
     out = tmp_path / "run"
     assert main(["simulate", "--games", "1", "--bots", "search:budget=4:width=3",
                  "--out", str(out), "--no-progress"]) == 0  # fmt: skip
-    bot = read_manifest(out)["config"]["bots"][0]
+    bot = read_manifest(out).to_json()["config"]["bots"][0]
     assert bot["label"] == "search:budget=4:width=3"
     assert (bot["params"]["budget"], bot["params"]["width"]) == (4.0, 3.0)
 

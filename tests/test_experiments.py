@@ -13,7 +13,7 @@ from experiment_scripts import EXPERIMENTS, load
 
 from pu_sim.bots import fitted
 from pu_sim.lab import ladder
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.seeds import DEFAULT_SEED
 from pu_sim.studies import harness
@@ -39,7 +39,7 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
     assert list((report / "figures").glob("*.png"))
     manifests = list(report.glob("runs/*/manifest.json"))
     assert manifests and all((m.parent / "data").is_dir() for m in manifests)
-    manifest = read_report_manifest(report)  # how to play the games again
+    manifest = read_report_manifest(report).to_json()  # how to play them again
     assert manifest["command"].startswith(f"python experiments/{name}.py ")
     assert "--smoke" in manifest["command"].split()
     if name.startswith("bots/"):  # one manifest shape for every bot report
@@ -103,7 +103,7 @@ def test_main_study_smoke(tmp_path):
         assert section in readme
     assert readme.index("## Verdicts at a glance") < readme.index("## Headline")
     assert "**Lead changes" in readme  # the primary's runs keep round scores
-    manifest = read_report_manifest(tmp_path / "main" / "smoke")
+    manifest = read_report_manifest(tmp_path / "main" / "smoke").to_json()
     assert manifest["study"] == "main" and manifest["config"]["n_games"] == 12
     assert manifest["config"]["bot"]["label"] == "greedy_tuned"
     assert manifest["command"].startswith("python -m pu_sim.studies.main --games 12 ")

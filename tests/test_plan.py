@@ -18,7 +18,7 @@ def test_every_entry_point_defaults_to_one_seed(tmp_path):
     default = pu_sim.simulate(3, players=2)
     assert_frame_equal(default, pu_sim.simulate(3, players=2, seed=DEFAULT_SEED))
     result = pu_sim.run(3, out=tmp_path / "run", players=2)
-    assert result.manifest["config"]["seed"] == DEFAULT_SEED
+    assert result.manifest.to_json()["config"]["seed"] == DEFAULT_SEED
     assert_frame_equal(result.scan().collect(), default)
     game = Game(players=2, game_index=1)
     game.play()

@@ -60,7 +60,7 @@ def test_a_run_folder_with_a_python_bot_resumes_reports_and_replays(tmp_path):
     again = pu_sim.run(6, out=out, players=2, bots=[name, "greedy"], seed=5,
                        batch_size=2)  # fmt: skip
     assert (again.games_resumed, again.games_played) == (4, 2)
-    manifest = read_manifest(out)
+    manifest = read_manifest(out).to_json()
     assert manifest["config"]["bots"][0] == {
         "kind": "python", "label": "last_move", "params": {}, "python": name
     }  # fmt: skip

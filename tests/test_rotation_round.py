@@ -17,8 +17,8 @@ from pu_sim.bots import fitted
 from pu_sim.game import Game
 from pu_sim.lab import probes
 from pu_sim.lab import rotation_round as rr
-from pu_sim.report.manifest import read_report_manifest
 from pu_sim.simulation.in_memory import play_range
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.table import TableSetup
 
@@ -131,7 +131,7 @@ def test_the_packaged_table_is_the_reports_fit():
     (run,) = sorted(REPORT.iterdir())
     reported = fitted.load_table("rotation_round", run / "table")
     assert np.array_equal(TABLE, reported["coef"])
-    rows = read_report_manifest(run)["results"]["paired"]
+    rows = read_report_manifest(run).to_json()["results"]["paired"]
     assert len(rows) == 3
     assert all(r["ahead"] - r["half_width"] > 0.5 for r in rows)
 
@@ -143,7 +143,7 @@ def test_smoke_run_writes_a_report_and_leaves_the_packaged_table(tmp_path):
         script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     )
     out = tmp_path / "bots" / "rotation_round" / "smoke"
-    results = read_report_manifest(out)["results"]
+    results = read_report_manifest(out).to_json()["results"]
     assert results["decisions"] >= 4 * 15  # every commander's rotation of 4 games
     assert [r["players"] for r in results["paired"]] == [3, 3, 4]
     assert all(0 <= r["ahead"] <= 1 for r in results["paired"])

@@ -81,7 +81,7 @@ def test_a_run_keeps_round_scores_only_when_asked(tmp_path):
     assert rounds["game_id"].n_unique() == 6
     games = traced.scan().collect()
     assert games.equals(plain.scan().collect())
-    assert traced.manifest["config"]["round_scores"] is True
+    assert traced.manifest.to_json()["config"]["round_scores"] is True
     with pytest.raises(RunFolderError, match="round_scores"):
         run(6, out=tmp_path / "traced", **kwargs)  # resumed with another setting
 

@@ -106,7 +106,8 @@ def study(argv: Sequence[str]) -> int:
 
 def report(args: argparse.Namespace) -> int:
     """The report of a run folder, a study folder of runs, or a report folder."""
-    from pu_sim.simulation.runfolder import MANIFEST, find_run_folders, read_manifest
+    from pu_sim.simulation.manifest import MANIFEST, read_manifest
+    from pu_sim.simulation.runfolder import find_run_folders
 
     folder: Path = args.run_folder
     if folder.is_file():
@@ -116,7 +117,7 @@ def report(args: argparse.Namespace) -> int:
     runs = find_run_folders(folder)
     if not runs and not (folder / MANIFEST).is_file():  # a report names its runs
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
-    manifest: dict[str, Any] = read_manifest(folder) if runs == [folder] else {}
+    manifest = read_manifest(folder) if runs == [folder] else None
     try:
         from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -124,10 +125,10 @@ def report(args: argparse.Namespace) -> int:
             f"reports are not available in this installation: {exc} "
             "(pu_sim.report.reporting could not be imported)"
         ) from None
-    if manifest.get("status", "complete") != "complete":
+    if manifest is not None and manifest.status != "complete":
         print(
-            f"pu-sim: note: the run is {manifest['status']} "
-            f"({manifest.get('completed_games', 0):,} of {manifest.get('n_games', 0):,}"
+            f"pu-sim: note: the run is {manifest.status} "
+            f"({manifest.completed_games:,} of {manifest.n_games:,}"
             " games); reporting on the finished games",
             file=sys.stderr,
         )

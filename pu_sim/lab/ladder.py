@@ -202,7 +202,7 @@ def speed_table(solo_runs: dict[str, Path], jobs: int) -> pl.DataFrame:
         decisions = int(scan_run(run).select(pl.col("decisions").sum()).collect()[0, 0])
         wall = float(info.wall_time_s or float("nan"))
         games = int(info.n_games or 0)
-        workers = int(info.manifest.get("workers") or jobs)
+        workers = int(info.manifest.workers or jobs)
         rows.append({
             "bot": bot, "games": games, "wall_s": wall, "games_per_s": games / wall,
             "ms_per_game": 1e3 * wall * workers / games,

@@ -45,8 +45,8 @@ from pu_sim.lab.tuning import (
     weights_from_theta,
     win_share,
 )
-from pu_sim.report.manifest import ReportManifestError, read_report_manifest
 from pu_sim.report.runs import run_info
+from pu_sim.simulation.manifest import ReportManifestError, read_report_manifest
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.provenance import git_revision
 from pu_sim.simulation.runner import scan_run
@@ -204,7 +204,7 @@ def load_search(out: Path, config: Config) -> dict[str, Any] | None:
     the original ones.
     """
     try:
-        record: dict[str, Any] = read_report_manifest(out)["results"]
+        record: dict[str, Any] = read_report_manifest(out).results
     except ReportManifestError:
         return None
     if record.get("config") != config_record(config):

@@ -45,7 +45,7 @@ def _role_bot(infos: Sequence[RunInfo], role: str) -> str | None:
     """The bot of the runs with this role (their first seat's)."""
     for info in infos:
         if info.role == role and info.bot_specs:
-            return str(info.bot_specs[0].get("label"))
+            return info.bot_specs[0].label
     return None
 
 

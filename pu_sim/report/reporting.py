@@ -27,7 +27,6 @@ from typing import Any
 
 import polars as pl
 
-from pu_sim.report.manifest import MANIFEST, read_report_manifest, write_report_manifest
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies, find_policies
 from pu_sim.report.runs import load_round_scores, load_runs, run_info
@@ -56,6 +55,12 @@ from pu_sim.report.sections.solo_paired import (
 from pu_sim.report.sections.survival import survival_section
 from pu_sim.report.sections.verdicts import verdict_section
 from pu_sim.report.sections.warnings import warnings_section
+from pu_sim.simulation.manifest import (
+    MANIFEST,
+    ReportManifest,
+    read_report_manifest,
+    write_report_manifest,
+)
 from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
 
 __all__ = ["main", "write_report", "write_study_report"]
@@ -254,7 +259,7 @@ def write_study_report(
     (out_dir / "README.md").write_text("\n\n".join(text) + "\n")
     (out_dir / "study.json").unlink(missing_ok=True)  # the manifest's forerunner
     if config is None:  # plain runs: each run's own configuration
-        config = {i.name: i.manifest.get("config") for i in infos}
+        config = {i.name: i.manifest.config.to_json() for i in infos}
     write_report_manifest(
         out_dir,
         study=study,
@@ -301,7 +306,7 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
     runs, previous = _runs_to_report(run_dir)
     if not runs:
         raise FileNotFoundError(f"no run folders (manifest.json) in {run_dir}")
-    command = previous.get("command") or " ".join(
+    command = (previous.command if previous else None) or " ".join(
         ["python -m pu_sim.report", str(run_dir)]
         + ([] if out_dir is None else ["--out", str(out_dir)])
     )
@@ -312,31 +317,31 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
             info = run_info(run_dir)
             study, name = info.study, info.name
         else:
-            study = str(previous.get("study") or run_dir.resolve().parent.name)
+            study = previous.study if previous else run_dir.resolve().parent.name
             name = run_dir.resolve().name
         out_dir = Path("reports") / study / name
     return write_study_report(
         runs,
         out_dir,
-        title=previous.get("title"),
-        study=previous.get("study"),
+        title=previous.title if previous else None,
+        study=previous.study if previous else None,
         command=command,
-        config=previous.get("config"),
-        results=previous.get("results"),
+        config=previous.config if previous else None,
+        results=previous.results if previous else None,
     )
 
 
-def _runs_to_report(folder: Path) -> tuple[list[Path], dict[str, Any]]:
-    """The runs a folder's report covers, and its report manifest ({} if none).
+def _runs_to_report(folder: Path) -> tuple[list[Path], ReportManifest | None]:
+    """The runs a folder's report covers, and its report manifest (None if none).
 
     A report folder's runs are the ones its manifest lists, in that order,
     then any other run folder below it.
     """
     found = find_run_folders(folder)
     if found == [folder] or not (folder / MANIFEST).is_file():
-        return found, {}
+        return found, None
     previous = read_report_manifest(folder)
-    listed = [folder / run for run in previous["runs"]]
+    listed = [folder / run for run in previous.runs]
     missing = [str(run) for run in listed if not is_run_folder(run)]
     if missing:
         raise FileNotFoundError(

@@ -35,8 +35,8 @@ import numpy.typing as npt
 from pu_sim.bots import BotSpec, fitted
 from pu_sim.bots import parse as parse_bot
 from pu_sim.engine import core
-from pu_sim.report.manifest import write_report_manifest
 from pu_sim.rules import Variant
+from pu_sim.simulation.manifest import write_report_manifest
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, KeyPart, RootSeed, derive
 from pu_sim.simulation.table import TableSetup
