@@ -1,7 +1,7 @@
 """Corporation and planet balance at every player count, played at strength.
 
 Every seat draws its corporation and planet from the playable pools
-(``pu_sim.simulation.table.PLAYABLE_CORPORATIONS`` / ``PLAYABLE_PLANETS``); the paired
+(``playable`` in ``pu_sim/data/corporations.toml`` / ``planets.toml``); the paired
 design deals one setup to a group of n games and rotates the boards one seat
 per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  Every seat plays ``--bot`` (default
@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
+from pu_sim.rules import load_game_data
 from pu_sim.simulation.seeds import DEFAULT_SEED
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
 from pu_sim.studies.harness import start
 
 STUDY = "corp_planet_balance"
+DATA = load_game_data()
 STRONG = bots.preset("greedy_tuned")
 SECOND = bots.preset("greedy_learned")
 
@@ -43,8 +44,10 @@ class Config:
     bot: BotSpec = STRONG
     second: BotSpec | None = SECOND  # replays second_share of the setups
     second_share: float = 1.0
-    corporations: tuple[str, ...] = tuple(sorted(PLAYABLE_CORPORATIONS))
-    planets: tuple[str, ...] = tuple(sorted(PLAYABLE_PLANETS))
+    corporations: tuple[str, ...] = tuple(
+        sorted(load_game_data().playable_corporations)
+    )
+    planets: tuple[str, ...] = tuple(sorted(load_game_data().playable_planets))
 
 
 SMOKE = {"n_games": 12, "players": (1, 2, 3)}

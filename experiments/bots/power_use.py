@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pu_sim.lab import power_use as use
 from pu_sim.lab.common import start
 from pu_sim.rules.loading import load_game_data
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS
 
 STUDY = "power_use"
 
@@ -38,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE)
     config = run.config
     corporations = [  # in the data's order
-        c.key for c in load_game_data().corporations if c.key in PLAYABLE_CORPORATIONS
+        c.key for c in load_game_data().corporations if c.playable
     ]
     rows = use.power_use(
         config.bots, corporations, players=config.players, n_games=config.n_games,

@@ -32,6 +32,7 @@ from pu_sim.rules.gamedata import (
     TRACKS,
     CivCard,
     Corporation,
+    DataError,
     EventCard,
     GameData,
     ObjectiveSide,
@@ -218,7 +219,7 @@ def _compile_tiles(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
 def _compile_planets(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     core = import_core()
     flag = core.PlanetFlag
-    n = len(data.planets)
+    n = capacity(data, "planets")
     masks = np.zeros((n, core.CONSTANTS["N_PMASK"], 12), np.uint16)
     row_medal = np.zeros((n, 12), np.uint8)
     col_medal = np.zeros((n, 12), np.uint8)
@@ -300,7 +301,7 @@ def _space_row(core: ModuleType, sp: Space, row: npt.NDArray[np.int8]) -> None:
 
 def _compile_corporations(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
     core = import_core()
-    n = len(data.corporations)
+    n = capacity(data, "corporations")
     n_pos = core.CONSTANTS["N_POS"]
     space = np.zeros((n, 5, n_pos, core.CONSTANTS["N_SPACE_FIELDS"]), np.int8)
     score_pos = np.zeros((n, 5, 16), np.uint8)
@@ -578,6 +579,20 @@ def _compile_objectives(data: GameData, t: dict[str, npt.NDArray[Any]]) -> None:
         )
     t["objective_neighbour"] = neighbour
     t["objective_private"] = private
+
+
+def capacity(data: GameData, kind: str) -> int:
+    """Rows the core holds for ``kind`` (corporations, planets): its room for them.
+
+    The data may hold fewer (the rest stay zero and no seat can draw them);
+    more is refused, since every seat's pool of them is a 16-bit mask.
+    """
+    constant = {"corporations": "MAX_CORPS", "planets": "MAX_PLANETS"}[kind]
+    room = int(import_core().CONSTANTS[constant])
+    count = len(getattr(data, kind))
+    if count > room:
+        raise DataError(f"{count} {kind}: the core has room for {room} at most")
+    return room
 
 
 def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:

@@ -94,12 +94,14 @@ def fitted_arrays(
 
     The track table gets one row per corporation of the rules, in their order:
     a corporation's own row from the file, zeros when the file has none (keys
-    the rules do not know are left out).
+    the rules do not know are left out), and zero rows up to the core's room
+    for corporations.
     """
     track = tables["track_fit"]
     rows = track.rows()
-    cell = np.zeros((len(corporations), *track["cell"].shape[1:]))
-    context = np.zeros((len(corporations), *track["context"].shape[1:]))
+    room = int(core.constants()["MAX_CORPS"])
+    cell = np.zeros((room, *track["cell"].shape[1:]))
+    context = np.zeros((room, *track["context"].shape[1:]))
     for i, key in enumerate(corporations):
         if key in rows:
             cell[i] = track["cell"][rows[key]]

@@ -29,6 +29,11 @@ class Policies:
     second: str | None = None
     ladder: tuple[str, ...] = ()
 
+    @property
+    def chosen(self) -> list[str]:
+        """The primary and second policies that exist, in that order."""
+        return [b for b in (self.primary, self.second) if b is not None]
+
     def words(self) -> str:
         """Who played, in one sentence fragment."""
         if self.primary is None:

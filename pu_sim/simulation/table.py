@@ -24,29 +24,6 @@ from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import GameData
 from pu_sim.rules.variant import Variant, VariantChoice, as_variant
 
-PLAYABLE_CORPORATIONS = frozenset(
-    {
-        "universal_coalition",
-        "cosmos_inc",
-        "flux_industries",
-        "horizon_group",
-        "jump_drive",
-        "makeshift",
-        "oasis_ultd",
-        "republic",
-        "wormhole_corp",
-    }
-)
-"""Corporations whose every rule the engine implements: all nine."""
-
-PLAYABLE_PLANETS = frozenset(
-    {
-        "ksb_4156", "arashi", "cerberus", "charybdis", "gaia", "k_273", "k_aax",
-        "lacuna", "oblivion", "pajitnov", "persephone", "petra", "tartarus",
-    }
-)  # fmt: skip
-"""Planets whose every rule the engine implements: all thirteen."""
-
 SeatChoice = str | Sequence[str]
 """One name, ``"random"`` (every playable one), or a sequence of names (a pool)."""
 
@@ -118,7 +95,7 @@ def _resolve(
     kind: str,
     choice: SeatChoice,
     items: Sequence[tuple[str, str, int]],
-    playable: frozenset[str],
+    playable: Sequence[str],
 ) -> list[int]:
     """Ids a seat may receive; clear errors for unknown or unplayable names.
 
@@ -308,11 +285,11 @@ class TableSetup:
         corp_ids = {c.key: c.id for c in data.corporations}
         planet_ids = {p.key: p.id for p in data.planets}
         corp_pools = [
-            _resolve("corporation", c, corps, PLAYABLE_CORPORATIONS)  # type: ignore[arg-type]
+            _resolve("corporation", c, corps, data.playable_corporations)  # type: ignore[arg-type]
             for c in self.per_seat(self.corporations, "corporations")
         ]
         planet_pools = [
-            _resolve("planet", p, planets, PLAYABLE_PLANETS)  # type: ignore[arg-type]
+            _resolve("planet", p, planets, data.playable_planets)  # type: ignore[arg-type]
             for p in self.per_seat(self.planets, "planets")
         ]
         if self.unique_asymmetric:

@@ -39,9 +39,8 @@ from typing import Any
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.rules import RuleOptions
+from pu_sim.rules import RuleOptions, load_game_data
 from pu_sim.simulation.seeds import DEFAULT_SEED, KeyPart
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
 from pu_sim.studies.harness import start
 
 STUDY = "main"
@@ -96,8 +95,8 @@ SMOKE = {
 """A run of seconds: two setups per second-policy and ladder run (the least)."""
 
 ALL_BOARDS = {
-    "corporations": [tuple(sorted(PLAYABLE_CORPORATIONS))],
-    "planets": [tuple(sorted(PLAYABLE_PLANETS))],
+    "corporations": [tuple(sorted(load_game_data().playable_corporations))],
+    "planets": [tuple(sorted(load_game_data().playable_planets))],
 }
 """Every seat draws from every playable corporation and planet."""
 

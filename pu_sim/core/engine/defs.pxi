@@ -35,8 +35,8 @@ cdef enum:
     N_SHAPES = 12
     N_STACKS = 12               # 6 interior (small) + 6 exterior (large) stacks
     STACK_SIZE = 12
-    N_PLANETS = 13
-    N_CORPS = 9
+    MAX_PLANETS = 16            # room for the data's planets (a pool is 16 bits)
+    MAX_CORPS = 16              # room for the data's corporations (likewise)
     N_CIV = 36
     CIV_PER_RANK = 9
     N_EVENTS = 60
@@ -515,21 +515,21 @@ cdef struct Rules_t:
     uint8_t shape_tiles[N_SHAPES][STACK_SIZE]
     uint8_t seat_pos[MAX_PLAYERS][MAX_PLAYERS]
     # planets
-    uint16_t pmask[N_PLANETS][N_PMASK][GRID]
-    uint8_t row_medal[N_PLANETS][GRID]
-    uint8_t col_medal[N_PLANETS][GRID]
-    uint32_t planet_flags[N_PLANETS]
-    uint8_t city_medals[N_PLANETS]
-    uint8_t subplanet_bonus[N_PLANETS]
+    uint16_t pmask[MAX_PLANETS][N_PMASK][GRID]
+    uint8_t row_medal[MAX_PLANETS][GRID]
+    uint8_t col_medal[MAX_PLANETS][GRID]
+    uint32_t planet_flags[MAX_PLANETS]
+    uint8_t city_medals[MAX_PLANETS]
+    uint8_t subplanet_bonus[MAX_PLANETS]
     # corporations
-    int8_t space[N_CORPS][N_TRACKS][N_POS][N_SPACE_FIELDS]
-    uint8_t score_pos[N_CORPS][N_TRACKS][16]
-    uint8_t tech_level_at[N_CORPS][16]   # standard boards: tech level by tech position
-    uint8_t corp_rovers[N_CORPS]
-    uint8_t tech_limit[N_CORPS][MAX_TECH + 1]     # LIMIT_* per tech level
-    uint8_t tech_activated[N_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
-    uint8_t corp_has_powers[N_CORPS]
-    uint8_t tech_pos[N_CORPS][MAX_TECH + 1]       # tech track index of each milestone
+    int8_t space[MAX_CORPS][N_TRACKS][N_POS][N_SPACE_FIELDS]
+    uint8_t score_pos[MAX_CORPS][N_TRACKS][16]
+    uint8_t tech_level_at[MAX_CORPS][16]   # standard boards: tech level by tech position
+    uint8_t corp_rovers[MAX_CORPS]
+    uint8_t tech_limit[MAX_CORPS][MAX_TECH + 1]     # LIMIT_* per tech level
+    uint8_t tech_activated[MAX_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
+    uint8_t corp_has_powers[MAX_CORPS]
+    uint8_t tech_pos[MAX_CORPS][MAX_TECH + 1]       # tech track index of each milestone
     int8_t flux_space[N_TRACKS][N_POS][N_SPACE_FIELDS]  # Flux tech 3: improved tracks
     uint8_t path_track[24]               # Oasis: the water path, step -> board space
     uint8_t path_row[24]
