@@ -24,6 +24,9 @@ the report when there is none.
 Usage: ``python experiments/benchmark.py [--smoke] [--out reports/benchmark]``
 (``--smoke`` runs every measurement at a tiny size, for CI, and times only the
 cheapest search bot).
+
+Why long: it measures, compares with the probe and writes its README and
+figures in one script, as every study does; its parts are the functions below.
 """
 
 from __future__ import annotations

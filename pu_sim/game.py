@@ -203,7 +203,11 @@ class Game:
         return render_planet(self.player(p), self.planet_of(p))
 
     def describe(self, move: int) -> str:
-        """A move of the pending decision in words."""
+        """A move of the pending decision in words.
+
+        Why long: one branch per kind of decision, each wording its moves; a
+        lookup table would hide how each move is read.
+        """
         d = self.decision
         core = _constants()
         data = self.rules.data

@@ -108,3 +108,32 @@ def test_no_seed_arithmetic_outside_the_seed_module():
             ):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not offenders
+
+
+LONG_FILE = 500
+LONG_FUNCTION = 80
+
+
+def test_long_files_and_functions_say_why():
+    """A file over 500 lines, or a function over 80 lines of code, says why."""
+    missing = []
+    sources = [*python_files(PACKAGE, ROOT / "experiments"), *PACKAGE.rglob("*.pxi"),
+               *PACKAGE.glob("*.pyx")]  # fmt: skip
+    for path in sources:
+        text = path.read_text()
+        if text.count("\n") > LONG_FILE and "Why long:" not in "\n".join(
+            text.splitlines()[:60]
+        ):
+            missing.append(str(path.relative_to(ROOT)))
+        if path.suffix != ".py":
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            doc = ast.get_docstring(node)
+            first = node.body[1 if doc is not None and len(node.body) > 1 else 0]
+            if node.end_lineno - first.lineno + 1 > LONG_FUNCTION and (
+                doc is None or "Why long:" not in doc
+            ):
+                missing.append(f"{path.relative_to(ROOT)}:{node.name}")
+    assert not missing

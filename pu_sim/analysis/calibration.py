@@ -19,7 +19,7 @@ the scores by deck, the colour effects fitted in the table's band structure,
 the recalibrated table, the outcomes graded under each table), and every link
 reads the same :class:`TargetTable` bands and deck classes.
 
-Long (about 800 lines) because the target table, its deck classes, the colour
+Why long: the target table, its deck classes, the colour
 effects, the recalibration and the outcome rows are one model of one table.
 """
 

@@ -26,6 +26,10 @@ the others, about 1 when games are independent, below 1 when pairing helps.
 Values are a frame column or one of two derived ones: ``"win_share"`` (a win,
 split between tied winners, so shares sum to one per game) and
 ``"score_vs_table"`` (the score minus its own game's mean score).
+
+Why long: every clustered estimate of the analyses (means, win rates,
+differences) shares one notion of a cluster and one set of interval options;
+split, each part would restate them.
 """
 
 from __future__ import annotations

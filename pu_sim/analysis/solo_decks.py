@@ -29,6 +29,9 @@ composition weighted equally by default: fairness is judged per composition):
 Interval bounds of fitted entries come from the composition means' CR1
 covariance (``se`` of ``P @ means``, ``P`` the least-squares projection), so
 the base's interval includes how the level of play varies between setups.
+
+Why long: the paired-deck design (its deck classes, the band and card
+formulas, their fits and held-out tests) is one model over one design matrix.
 """
 
 from __future__ import annotations

@@ -146,6 +146,9 @@ def strength_model(
 ) -> pl.DataFrame:
     """One strength rating per label from finishing orders, with bootstrap CIs.
 
+    Why long: the fit, the bootstrap over games and the output table share one
+    comparison matrix and one set of labels; apart they would pass both around.
+
     ``"plackett_luce"`` models a whole finishing order as picking the winner
     with probability proportional to strength, then the runner-up among the
     rest, and so on; ``"bradley_terry"`` uses every pair of seats of a game as

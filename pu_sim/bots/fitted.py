@@ -30,6 +30,9 @@ Examples
 ['line_chance', 'ntuple', 'objective_chance']
 >>> len(fitted.TABLES)
 7
+
+Why long: most of it is the declared layout of the seven tables (:data:`TABLES`,
+their arrays, axes and meanings), the one place every file is checked against.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Part of the engine facade: the compile step needs the core's enums and sizes,
 so it sits beside the one module that imports the core
 (:mod:`pu_sim.engine.core`), and :mod:`pu_sim.rules` stays pure data.
 
-It is long (about 650 lines) because it is the one step from data to tables;
+Why long: it is the one step from data to tables;
 it has one _compile_<component> function per component of the game.
 """
 

@@ -130,7 +130,10 @@ def bot_description(bot: BotSpec) -> str:
 
 
 def headlines(ladder: Ladder) -> list[str]:
-    """The findings, one Markdown paragraph each."""
+    """The findings, one Markdown paragraph each.
+
+    Why long: the report's findings in reading order, one short paragraph each.
+    """
     c = ladder.config
     r = {row["bot"]: row for row in ladder.fit.iter_rows(named=True)}
     s = {row["bot"]: row for row in ladder.solo_t.iter_rows(named=True)}
@@ -224,7 +227,10 @@ def headlines(ladder: Ladder) -> list[str]:
 
 
 def sections(ladder: Ladder) -> tuple[list[str], pl.DataFrame]:
-    """The report's sections after the headlines, and the table of its runs."""
+    """The report's sections after the headlines, and the table of its runs.
+
+    Why long: the report's sections in reading order, one short block each.
+    """
     c, order, reference = ladder.config, ladder.order, ladder.reference
     n_ladder = ladder.n_ladder
     target = int(ladder.solo_t["target"][0])

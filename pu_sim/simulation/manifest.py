@@ -16,6 +16,9 @@ reads a manifest's keys, so a key renamed here is renamed everywhere, and a
 hand-edited manifest that lost a key is refused with one line naming the
 file and the key.  The JSON layout is the same as before this module
 existed, so older run folders read.
+
+Why long: two kinds of manifest and their nested records, each with its JSON
+form and its checks; in one module so that no other module reads a key.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ setup, ``RULES_VERSION`` and ``ENGINE_VERSION`` (see
 :mod:`pu_sim.simulation.in_memory`), never on ``n_jobs``, ``batch_size``, the
 backend or the order in which batches finish; a resumed run equals an uninterrupted one.
 
-Long (about 790 lines): run() with its backends, resume checks and progress;
+Why long: run() with its backends, resume checks and progress;
 the run folder's own format is :mod:`pu_sim.simulation.runfolder`'s.
 """
 
@@ -177,6 +177,9 @@ def run(
     **table_args: Unpack[TableArgs],
 ) -> RunResult:
     """Play ``n_games`` games into the run folder ``out``, or resume it.
+
+    Why long: the whole life of one call (the plan, the folder's checks, the lock,
+    the manifest, the dispatch, interrupts) in the order it happens.
 
     Parameters
     ----------

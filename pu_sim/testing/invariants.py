@@ -52,6 +52,9 @@ def _planet_counts(data: GameData) -> pl.DataFrame:
 def frame_violations(frame: pl.DataFrame, data: GameData) -> pl.DataFrame:
     """Rows breaking an invariant, with an ``invariant`` column naming it.
 
+    Why long: one expression per invariant, listed together so the whole set reads
+    in one place.
+
     An empty result means every checked invariant holds.
     """
     df = frame.join(_planet_counts(data), on="planet", how="left").join(

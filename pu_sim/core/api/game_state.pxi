@@ -1,6 +1,6 @@
 # The slow path: one game as a Python object over the engine's own functions.
 #
-# Over 600 lines because it is the whole Python face of one cdef class (Cython
+# Why long: it is the whole Python face of one cdef class (Cython
 # cannot spread a class's methods over include files); the decision wording
 # lives in pu_sim/game.py and the scenario setters' helpers in pu_sim/testing.
 #

@@ -3,6 +3,9 @@
 # greedy_eval dispatches on the decision; each function below values one kind
 # (or a small family) and offers every legal move to the Argmax in move order,
 # so the generator draws exactly as one body did.
+#
+# Why long: one valuation per kind of decision, each short; together so that a
+# reader sees every decision greedy answers, and greedy_eval's dispatch, at once.
 
 cdef inline double contact_bound(const Rules_t* R, const double* w, const TileEval* t,
                                  int o, double bound, int touch) noexcept nogil:

@@ -1,6 +1,10 @@
 # The greedy bot's value of a tile placement: lines completed and filled, holes,
 # contact, pockets, what the tile covers. The costliest part of a greedy decision,
 # so it scans rows with bit masks and bounds a placement before its full value.
+#
+# Why long: every term of a placement's value (lines, columns, shape, pockets,
+# contact, currents) and the bounds that prune placements share PlaceEval and
+# inline together.
 
 # ==== valuing placements ===========================================================
 

@@ -1,5 +1,9 @@
 # The named hooks: where a corporation's board plays otherwise than the rulebook's.
 #
+# Why long: one short inline switch per hook (about 55, listed in
+# docs/architecture.md); one file keeps every registration a new corporation adds
+# in one place.
+#
 # The engine rooms (core/engine/) never test a corporation: at each moment of the
 # game (or each question of the rules) a corporation may change, they call one
 # hook.  The hook dispatches on the player's corporation to the function in that

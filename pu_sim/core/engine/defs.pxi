@@ -1,6 +1,6 @@
 # Constants, enums and the fixed-size C structs of the engine.
 #
-# Long on purpose: it is the one place the state of a game is declared, so a
+# Why long: it is the one place the state of a game is declared, so a
 # reader sees every field of Game_t and Player_t and the codes they hold together.
 #
 # Everything a game needs lives in one Game_t (no malloc per game), so a state

@@ -47,6 +47,9 @@ def label_balance(
 ) -> None:
     """Balance table, forest plot, strengths and paired comparisons of a label.
 
+    Why long: one block of the report, read top to bottom: its table, figure,
+    headline and words share the frames they compute.
+
     ``headline=False`` keeps its findings out of the headlines (when the
     verdicts under two policies state them).
     """

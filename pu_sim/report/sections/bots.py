@@ -22,7 +22,11 @@ __all__ = ["bot_section", "robustness_section"]
 
 
 def bot_section(page: Page, mixed: pl.DataFrame) -> None:
-    """Each mixed-table policy's bots, paired differences and strengths."""
+    """Each mixed-table policy's bots, paired differences and strengths.
+
+    Why long: one block of the report, read top to bottom: its tables, figures and
+    words share the frames they compute.
+    """
     if mixed.height == 0:
         return
     parts = [

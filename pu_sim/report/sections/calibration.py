@@ -103,7 +103,11 @@ def _band_headlines(page: Page, band_fit: pl.DataFrame, who: str) -> None:
 def calibration_section(
     page: Page, solo: pl.DataFrame, key: str, title: str
 ) -> pl.DataFrame | None:
-    """The calibration section of one group; returns its band fit, if any."""
+    """The calibration section of one group; returns its band fit, if any.
+
+    Why long: one block of the report, read top to bottom: the fit, its tables,
+    figures and words share the frames they compute.
+    """
     published = TargetTable.published()
     suffix = f"_{slug(key)}" if key else ""
     who = f" ({key})" if key else ""

@@ -88,7 +88,11 @@ def _clustered(homo: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
 
 
 def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
-    """Seat effects of the one-bot games (per bot); returns the seat table."""
+    """Seat effects of the one-bot games (per bot); returns the seat table.
+
+    Why long: one block of the report, read top to bottom: its table, figure and
+    words share the frames they compute.
+    """
     if homo.height == 0:
         return None
     table = _clustered(homo, analysis.seat_effect(homo, by=("bot",)))

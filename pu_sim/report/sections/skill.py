@@ -32,7 +32,11 @@ def _cell(r: dict[str, object]) -> str:
 
 
 def skill_section(page: Page, games: pl.DataFrame, policies: Policies) -> None:
-    """Score matrices per level and the gains from greedy to the strongest."""
+    """Score matrices per level and the gains from greedy to the strongest.
+
+    Why long: one block of the report, read top to bottom: its matrices, figure and
+    words share the frames they compute.
+    """
     levels = list(policies.ladder)
     if len(levels) < 2:
         return

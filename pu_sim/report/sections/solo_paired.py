@@ -12,6 +12,10 @@ agrees on.  The bot whose strength the table is fitted at is chosen by the
 data: the one whose median margin at the published target is nearest zero
 (the rulebook's target is the score a typical player reaches about half the
 time).
+
+Why long: the paired-deck calibration writes each bot's whole block (fits,
+rounding stability, boards, skill) and the comparison of the bots; its helpers
+are private to it.
 """
 
 from __future__ import annotations
@@ -239,7 +243,11 @@ def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> N
 def _one_bot(
     page: Page, solo: pl.DataFrame, bot: str, *, main: bool
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """One bot's calibration; returns its banded fit and its per-card fit."""
+    """One bot's calibration; returns its banded fit and its per-card fit.
+
+    Why long: one bot's block of the report, read top to bottom: the fits, their
+    held-out tests, tables, figures and words share the design they compute.
+    """
     slug = bot.replace(" ", "_")
     published = TargetTable.published()
     played = set(solo.select(DECK_COLUMNS).unique().rows())

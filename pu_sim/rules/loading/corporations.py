@@ -40,7 +40,11 @@ _PATH_LEN: Final = 24  # Oasis water path steps 0..23 (corporations.md 3.7)
 
 
 def _corporation(node: Node) -> Corporation:
-    """Read one corporation board, its techs, special rules and geometry."""
+    """Read one corporation board, its techs, special rules and geometry.
+
+    Why long: every key of a board is read and checked here in the file's order, so
+    a key's check stands beside its neighbours'.
+    """
     cid = node.get_int("id", lo=0)
     key = node.get_key("corporation")
     name = node.get_str("name")

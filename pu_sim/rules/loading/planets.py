@@ -65,7 +65,11 @@ def _regions(rows: Sequence[str]) -> dict[str, list[Cell]]:
 
 
 def _planet(node: Node) -> Planet:
-    """Read one planet board with its special rules."""
+    """Read one planet board with its special rules.
+
+    Why long: every key of a planet is read and checked here in the file's order, so
+    a key's check stands beside its neighbours'.
+    """
     pid = node.get_int("id", lo=0)
     key = node.get_key("planet")
     name = node.get_str("name")
