@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -496,14 +499,33 @@ def test_a_killed_worker_process_stops_the_run_cleanly(tmp_path, kill_reference)
 
 
 def test_dask_cluster_gives_the_local_result(tmp_path):
+    # no fixed port (scheduler port 0, its HTTP server on ':0', no dashboard),
+    # so two suites at once cannot collide; 8787 is held to prove it (dask's
+    # default there warns, an error under filterwarnings = error)
     distributed = pytest.importorskip(
         "dask.distributed", reason="dask[distributed] is not installed"
     )
     kw = dict(players=2, bots="greedy", seed=31, batch_size=6)
     reference = pu_sim.simulate(30, players=2, bots="greedy", seed=31)
+    with _dashboard_port_taken():
+        _dask_runs(distributed, tmp_path, kw, reference)
+
+
+@contextlib.contextmanager
+def _dashboard_port_taken() -> Iterator[None]:
+    """Hold dask's default dashboard port 8787, as another suite's cluster would."""
+    with socket.socket() as hold:
+        with contextlib.suppress(OSError):  # taken already: the same situation
+            hold.bind(("0.0.0.0", 8787))
+            hold.listen()
+        yield
+
+
+def _dask_runs(distributed, tmp_path, kw, reference) -> None:
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        host="127.0.0.1",
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        scheduler_port=0, dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
     ) as cluster:  # fmt: skip
         result = run(30, out=tmp_path / "remote", scheduler=cluster.scheduler_address,
                       **kw)  # fmt: skip
