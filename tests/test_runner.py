@@ -161,10 +161,12 @@ def test_empty_run_has_the_schema(tmp_path):
 def test_manifest_records_the_run(tmp_path):
     options = RuleOptions(private_objectives=True, event_deck=True)
     bot = pu_sim.bots.greedy("tidy", hole=2.0)
+    started = time.perf_counter()
     result = run(
         20, out=tmp_path, players=2, bots=[bot, "random"], seed=77, batch_size=6,
         n_jobs=2, options=options, metadata={"study": "demo", "pairing": "p1"},
     )  # fmt: skip
+    elapsed = time.perf_counter() - started
     m = read_manifest(tmp_path)
     assert m["metadata"] == {"study": "demo", "pairing": "p1"}
     assert m == result.manifest  # the returned manifest is the file's
@@ -201,7 +203,13 @@ def test_manifest_records_the_run(tmp_path):
         assert re.fullmatch(r"[0-9a-f]{40}", m["git"]["revision"])
         assert isinstance(m["git"]["dirty"], bool)
     assert m["machine"]["cpu_count"] == os.cpu_count()
-    assert m["wall_time_s"] > 0 and m["games_per_s"] > 0
+    # the session's time is within the call's, and the speed is games / time
+    # (speed targets live in the benchmark, never in a timed test)
+    session = m["sessions"][0]
+    assert 0 < m["wall_time_s"] == session["wall_time_s"] <= elapsed
+    assert m["games_per_s"] == session["games_per_s"] == pytest.approx(
+        20 / m["wall_time_s"], abs=0.05
+    )
     assert [s["status"] for s in m["sessions"]] == ["complete"]
     assert m["enums"]["solo_band"] and m["enums"]["bot"] == ["random", "tidy"]
     assert not list(tmp_path.glob(".*.tmp"))
