@@ -207,8 +207,10 @@ def test_manifest_records_the_run(tmp_path):
     # (speed targets live in the benchmark, never in a timed test)
     session = m["sessions"][0]
     assert 0 < m["wall_time_s"] == session["wall_time_s"] <= elapsed
-    assert m["games_per_s"] == session["games_per_s"] == pytest.approx(
-        20 / m["wall_time_s"], abs=0.05
+    assert (
+        m["games_per_s"]
+        == session["games_per_s"]
+        == pytest.approx(20 / m["wall_time_s"], abs=0.05)
     )
     assert [s["status"] for s in m["sessions"]] == ["complete"]
     assert m["enums"]["solo_band"] and m["enums"]["bot"] == ["random", "tidy"]
