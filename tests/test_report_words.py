@@ -25,6 +25,7 @@ from pu_sim.report.markdown import ratio_words
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies
 from pu_sim.report.sections import boards, calibration, seats, solo_paired, survival
+from pu_sim.report.sections import verdicts as section_verdicts
 from pu_sim.report.sections.verdicts import verdict_section
 
 # ---- the label rule ------------------------------------------------------------
@@ -124,6 +125,25 @@ def test_the_headline_states_robust_findings_both_ways_and_counts_the_rest(
     assert re.search(pp, headline)
 
 
+def test_the_win_and_score_verdicts_each_print_in_their_own_column():
+    # a hand-made one-look row whose two verdicts differ
+    row = {"n_players": 3, "kind": "corporation", "name": "Alpha Corp",
+           "win_pp_a": 5.0, "win_lower_a": 1.0, "win_upper_a": 9.0,
+           "win_pp_b": 4.0, "win_lower_b": 1.0, "win_upper_b": 7.0,
+           "label": "robust", "score_a": 0.5, "score_lower_a": -0.5,
+           "score_upper_a": 1.5, "score_b": 0.2, "score_lower_b": -0.8,
+           "score_upper_b": 1.2, "score_label": "unresolved"}  # fmt: skip
+    text = section_verdicts._md(pl.DataFrame([row]), "first", "second")
+    header, _, cells = (line.strip("|").split("|") for line in text.splitlines())
+    got = dict(
+        zip((h.strip() for h in header), (c.strip() for c in cells), strict=True)
+    )
+    assert got["verdict"] == "**robust**"
+    assert got["score verdict"] == "*unresolved*"
+    assert got["win - 1/n, pp (first)"] == "+5.0 [+1.0, +9.0]"
+    assert got["score vs table, points (second)"] == "+0.2 [-0.8, +1.2]"
+
+
 def test_one_policy_labels_nothing_robust(tmp_path):
     page = Page(tmp_path)
     verdict_section(page, HOMO.filter(pl.col("bot") == "first"), Policies("first"))
@@ -178,22 +198,28 @@ def test_every_survival_status_of_a_weaker_bots_finding():
 # ---- seats -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("edge", [0.0, 8.0])
+@pytest.mark.parametrize(
+    ("edge", "games", "differs"),
+    [(0.0, 600, False), (1.0, 300, False), (8.0, 600, True)],
+    ids=["no edge", "a weak edge (Holm p near 0.1)", "a clear edge"],
+)
 def test_the_seat_headline_names_a_first_player_edge_only_when_there_is_one(
-    tmp_path, edge
+    tmp_path, edge, games, differs
 ):
-    frame = multiplayer_frame(600, 3, seat_effect=[edge, 0, 0], group_size=3,
+    frame = multiplayer_frame(games, 3, seat_effect=[edge, 0, 0], group_size=3,
                               setup_sd=4, seed=5)  # fmt: skip
     homo = frame.with_columns(
         pl.col("bot").cast(pl.String), group=pl.col("game_id") // 3
     )
     page = Page(tmp_path)
-    seats.seat_section(page, homo)
+    table = seats.seat_section(page, homo)
     (headline,) = page.headlines
     assert headline.startswith(
         "**Seats, 3 players (greedy):** the first commander (seat 0) wins "
     )
-    if edge:
+    if edge == 1.0:  # the boundary matters here: significant means p < 0.05
+        assert 0.05 < table["p_adjusted"].min() < 0.5
+    if differs:
         differing = headline.split("Differing from 1/3 after Holm correction: ")[1]
         assert differing.startswith("seat 0 (first commander) ")
     else:
