@@ -45,12 +45,11 @@ from typing import Any
 import pu_sim
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.report.manifest import write_report_manifest
-from pu_sim.rules import load_rules
 from pu_sim.simulation.in_memory import play_range
+from pu_sim.simulation.manifest import write_report_manifest
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.provenance import game_versions
 from pu_sim.simulation.runner import DEFAULT_BATCH_SIZE
-from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import TableSetup
 
 PROBE_SOURCE = Path(__file__).resolve().parent / "probe" / "greedy_limit.c"
@@ -108,12 +107,11 @@ def games_per_second(
     (repeat r plays games r * games onward, from r = first)."""
     bot = SEARCH_BOTS.get(bot, bot) if isinstance(bot, str) else bot
     table = TableSetup(players=players, bots=bot, **BOARDS[boards])
-    spec = table.lower(load_rules().data)
-    root = RootSeed(entropy=0, k0=1, k1=2)  # the core key these figures always used
+    plan = Plan.of(table)
     best = float("inf")
     for r in range(first, first + repeats):
         start = time.perf_counter()
-        out = play_range(spec, root, r * games, games)
+        out = play_range(plan, r * games, games)
         best = min(best, time.perf_counter() - start)
     decisions = float(out["decisions"].mean())
     return {

@@ -1,7 +1,7 @@
 """Corporation and planet balance at every player count, played at strength.
 
 Every seat draws its corporation and planet from the playable pools
-(``pu_sim.simulation.table.PLAYABLE_CORPORATIONS`` / ``PLAYABLE_PLANETS``); the paired
+(``playable`` in ``pu_sim/data/corporations.toml`` / ``planets.toml``); the paired
 design deals one setup to a group of n games and rotates the boards one seat
 per game, so each corporation/planet meets the same station, civ piles and
 opponents from every seat.  Every seat plays ``--bot`` (default
@@ -14,7 +14,8 @@ planet cells and interaction, and the paired comparisons with their variance
 savings.
 
 Usage: ``python experiments/corp_planet_balance.py [--games N] [--bot B]
-[--second B] [--seed S] [--jobs J] [--out reports] [--smoke]``
+[--second B] [--seed S] [--jobs J] [--out reports] [--smoke]`` (``--help``
+lists every flag).
 """
 
 from __future__ import annotations
@@ -25,17 +26,12 @@ from dataclasses import dataclass
 from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
-from pu_sim.studies.script import (
-    cli,
-    command_line,
-    configure,
-    run_name,
-    simulate_run,
-    with_policies,
-)
+from pu_sim.rules import load_game_data
+from pu_sim.simulation.seeds import DEFAULT_SEED
+from pu_sim.studies.harness import start
 
 STUDY = "corp_planet_balance"
+DATA = load_game_data()
 STRONG = bots.preset("greedy_tuned")
 SECOND = bots.preset("greedy_learned")
 
@@ -43,23 +39,23 @@ SECOND = bots.preset("greedy_learned")
 @dataclass(frozen=True, kw_only=True)
 class Config:
     n_games: int = 10_000  # per player count
-    seed: int = 7
+    seed: int = DEFAULT_SEED
     players: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     bot: BotSpec = STRONG
     second: BotSpec | None = SECOND  # replays second_share of the setups
     second_share: float = 1.0
-    corporations: tuple[str, ...] = tuple(sorted(PLAYABLE_CORPORATIONS))
-    planets: tuple[str, ...] = tuple(sorted(PLAYABLE_PLANETS))
+    corporations: tuple[str, ...] = tuple(
+        sorted(load_game_data().playable_corporations)
+    )
+    planets: tuple[str, ...] = tuple(sorted(load_game_data().playable_planets))
 
 
 SMOKE = {"n_games": 12, "players": (1, 2, 3)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cli(argv, description=__doc__.splitlines()[0], policies=True)
-    config = configure(Config(), args, smoke=SMOKE)
-    config = with_policies(config, args.bot, args.second, fallback=STRONG)
-    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
+    study = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE)
+    config: Config = study.config
     runs = []
     for n in config.players:
         roles = [("primary", config.bot, 1.0)]
@@ -67,30 +63,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             roles.append(("second", config.second, config.second_share))
         for role, bot, share in roles:
             games = max(2 * n, int(config.n_games * share))
-            run = out / "runs" / f"{role}-{bot.label}-{n}p"
-            print(f"{STUDY}: {run.name} ({games:,} games)", flush=True)
+            name = f"{role}-{bot.label}-{n}p"
+            print(f"{STUDY}: {name} ({games:,} games)", flush=True)
+            plan = study.plan(
+                "setups", n, players=n, bots=bot, group_size=n,
+                corporations=[config.corporations],  # one pool, every seat
+                planets=[config.planets],
+            )  # fmt: skip
             runs.append(
-                simulate_run(
-                    run,
-                    study=STUDY,
-                    n_games=games,
-                    seed=config.seed + n,
-                    n_jobs=args.jobs,
-                    variant=args.variant,
-                    players=n,
-                    bots=bot,
-                    corporations=[config.corporations],  # one pool, every seat
-                    planets=[config.planets],
-                    group_size=n,
-                    pairing=f"setups-{n}p",
-                    extra={"role": role},
+                study.run(
+                    name, plan, games, pairing=f"setups-{n}p", extra={"role": role}
                 )
             )
     report = write_study_report(
         runs,
-        out,
+        study.folder,
         title="Corporation and planet balance",
-        command=command_line(f"experiments/{STUDY}.py", argv),
+        command=study.command,
     )
     print(report / "README.md")
     return 0

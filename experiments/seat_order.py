@@ -10,7 +10,7 @@ the seats; a seat study whose seats keep boards of their own is confounded,
 and the report says so.
 
 Usage: ``python experiments/seat_order.py [--games N] [--bot B] [--second B]
-[--seed S] [--jobs J] [--out reports] [--smoke]``
+[--seed S] [--jobs J] [--out reports] [--smoke]`` (``--help`` lists every flag).
 """
 
 from __future__ import annotations
@@ -21,14 +21,8 @@ from dataclasses import dataclass
 from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
-from pu_sim.studies.script import (
-    cli,
-    command_line,
-    configure,
-    run_name,
-    simulate_run,
-    with_policies,
-)
+from pu_sim.simulation.seeds import DEFAULT_SEED
+from pu_sim.studies.harness import start
 
 STUDY = "seat_order"
 STRONG = bots.preset("greedy_tuned")
@@ -38,7 +32,7 @@ SECOND = bots.preset("greedy_learned")
 @dataclass(frozen=True, kw_only=True)
 class Config:
     n_games: int = 30_000  # per player count
-    seed: int = 20240611
+    seed: int = DEFAULT_SEED
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
     bot: BotSpec = STRONG
     second: BotSpec | None = SECOND  # replays second_share of the setups
@@ -49,10 +43,8 @@ SMOKE = {"n_games": 40, "players": (2, 4)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cli(argv, description=__doc__.splitlines()[0], policies=True)
-    config = configure(Config(), args, smoke=SMOKE)
-    config = with_policies(config, args.bot, args.second, fallback=STRONG)
-    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
+    study = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE)
+    config: Config = study.config
     policies = [("primary", config.bot, 1.0)]
     if config.second is not None:
         policies.append(("second", config.second, config.second_share))
@@ -60,28 +52,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     for role, bot, share in policies:
         for n in config.players:
             games = max(2 * n, int(config.n_games * share))
-            run = out / "runs" / f"{bot.label}-{n}p"
-            print(f"{STUDY}: {run.name} ({games:,} games)", flush=True)
+            name = f"{bot.label}-{n}p"
+            print(f"{STUDY}: {name} ({games:,} games)", flush=True)
+            plan = study.plan("setups", n, players=n, bots=bot, group_size=n)
             runs.append(
-                simulate_run(
-                    run,
-                    study=STUDY,
-                    n_games=games,
-                    seed=config.seed + n,
-                    n_jobs=args.jobs,
-                    variant=args.variant,
-                    players=n,
-                    bots=bot,
-                    group_size=n,
-                    pairing=f"setups-{n}p",
-                    extra={"role": role},
+                study.run(
+                    name, plan, games, pairing=f"setups-{n}p", extra={"role": role}
                 )
             )
     report = write_study_report(
         runs,
-        out,
+        study.folder,
         title="Seat order and first-commander advantage",
-        command=command_line(f"experiments/{STUDY}.py", argv),
+        command=study.command,
     )
     print(report / "README.md")
     return 0

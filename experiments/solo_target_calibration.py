@@ -26,13 +26,8 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
 from pu_sim.rules import RuleOptions
-from pu_sim.studies.script import (
-    cli,
-    command_line,
-    configure,
-    run_name,
-    simulate_run,
-)
+from pu_sim.simulation.seeds import DEFAULT_SEED
+from pu_sim.studies.harness import start
 
 STUDY = "solo_target_calibration"
 Mix = tuple[int, int, int]
@@ -57,7 +52,7 @@ SEARCH = bots.search(
 @dataclass(frozen=True, kw_only=True)
 class Config:
     n_games: int = 60  # setups: boards played under every composition, per bot
-    seed: int = 36
+    seed: int = DEFAULT_SEED
     decks: Literal["all"] | tuple[Mix, ...] = "all"
     bots: tuple[BotSpec, ...] = (
         bots.preset("greedy_tuned"),
@@ -88,44 +83,37 @@ SMOKE = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cli(argv, description=__doc__.splitlines()[0])
-    config = configure(Config(), args, smoke=SMOKE)
-    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
+    study = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE)
+    config: Config = study.config
     decks = ALL_DECKS if config.decks == "all" else config.decks
     # Batches of a quarter of a run's games keep every worker busy (results
     # do not depend on the batch size); the search bot's games go one by one.
     batch = max(1, -(-config.n_games // 4))
-    plan = [(bot, decks, config.n_games, batch) for bot in config.bots]
+    plays = [(bot, decks, config.n_games, batch) for bot in config.bots]
     if config.search is not None:
-        plan.append((config.search, config.search_decks, config.search_setups, 1))
+        plays.append((config.search, config.search_decks, config.search_setups, 1))
     runs: list[Path] = []
-    for bot, mixes, setups, batch_size in plan:
+    for bot, mixes, setups, batch_size in plays:
         print(f"{STUDY}: {bot.label}, {len(mixes)} decks x {setups:,} setups",
               flush=True)  # fmt: skip
         for mix in mixes:
+            # one seed for every run: the setups are the same under every deck
+            plan = study.plan(
+                "setups", players=1, bots=bot, corporations=config.corporations,
+                planets=config.planets, options=RuleOptions(event_deck_mix=mix),
+            )  # fmt: skip
+            name = "{}-deck-{}-{}-{}".format(bot.label, *mix)
             runs.append(
-                simulate_run(
-                    out / "runs" / "{}-deck-{}-{}-{}".format(bot.label, *mix),
-                    study=STUDY,
-                    n_games=setups,
-                    seed=config.seed,
-                    n_jobs=args.jobs,
-                    variant=args.variant,
-                    players=1,
-                    bots=bot,
-                    corporations=config.corporations,
-                    planets=config.planets,
-                    options=RuleOptions(event_deck_mix=mix),
-                    pairing="solo-decks",
-                    batch_size=batch_size,
+                study.run(
+                    name, plan, setups, pairing="solo-decks", batch_size=batch_size
                 )
             )
     report = write_study_report(
         runs,
-        out,
+        study.folder,
         title="Solo target calibration on paired boards",
         study=STUDY,
-        command=command_line(f"experiments/{STUDY}.py", argv),
+        command=study.command,
     )
     print(report / "README.md")
     return 0

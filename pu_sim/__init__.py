@@ -23,13 +23,13 @@ _LAZY = {
     "simulate": "pu_sim.simulation.in_memory",
     "run": "pu_sim.simulation.runner",
     "scan_run": "pu_sim.simulation.runfolder",
-    "read_manifest": "pu_sim.simulation.runfolder",
+    "read_manifest": "pu_sim.simulation.manifest",
     "TableSetup": "pu_sim.simulation.table",
     "Game": "pu_sim.game",
     "compare": "pu_sim.variants.compare",
     "Variant": "pu_sim.rules",
     "RuleOptions": "pu_sim.rules",
-    "load_rules": "pu_sim.rules",
+    "load_rules": "pu_sim.engine",
     "RULES_VERSION": "pu_sim.rules",
 }
 

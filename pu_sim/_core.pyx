@@ -130,7 +130,8 @@ CONSTANTS = {
     "LEVEL_NONE": LEVEL_NONE,
     "OBJ_CHANCE_GROUPS": OBJ_CHANCE_GROUPS, "OBJ_CHANCE_MISSING": OBJ_CHANCE_MISSING,
     "OBJ_CHANCE_ROUNDS": OBJ_CHANCE_ROUNDS, "LINE_CHANCE_SQUARES": LINE_CHANCE_SQUARES,
-    "LINE_CHANCE_ROUNDS": LINE_CHANCE_ROUNDS, "N_CORPS": N_CORPS, "N_TRACKS": N_TRACKS,
+    "LINE_CHANCE_ROUNDS": LINE_CHANCE_ROUNDS, "MAX_CORPS": MAX_CORPS,
+    "MAX_PLANETS": MAX_PLANETS, "N_TRACKS": N_TRACKS,
     "N_OBJECTIVES": N_OBJECTIVES,
     "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
 }
@@ -150,8 +151,8 @@ cdef _fill(dict tables, str name, void* dst, object dtype, Py_ssize_t count):
 
 
 cdef class CoreRules:
-    """The compiled rule tables as one C struct (built from pu_sim.rules tables),
-    with the greedy bot's fitted tables (pu_sim.bots.fitted.core_arrays)."""
+    """The compiled rule tables as one C struct (built by pu_sim.engine.compile),
+    with the greedy bot's fitted tables (pu_sim.engine.rules.fitted_arrays)."""
 
     cdef Rules_t* R
     cdef readonly dict tables
@@ -240,21 +241,21 @@ cdef class CoreRules:
                     R.orient[t][o].rows_b[i] = rows_b[t, o, i]
         _fill(tables, "shape_tiles", R.shape_tiles, np.uint8, N_SHAPES * STACK_SIZE)
         _fill(tables, "seat_pos", R.seat_pos, np.uint8, MAX_PLAYERS * MAX_PLAYERS)
-        _fill(tables, "pmask", R.pmask, np.uint16, N_PLANETS * N_PMASK * GRID)
-        _fill(tables, "row_medal", R.row_medal, np.uint8, N_PLANETS * GRID)
-        _fill(tables, "col_medal", R.col_medal, np.uint8, N_PLANETS * GRID)
-        _fill(tables, "planet_flags", R.planet_flags, np.uint32, N_PLANETS)
-        _fill(tables, "city_medals", R.city_medals, np.uint8, N_PLANETS)
-        _fill(tables, "subplanet_bonus", R.subplanet_bonus, np.uint8, N_PLANETS)
-        _fill(tables, "space", R.space, np.int8, N_CORPS * N_TRACKS * N_POS * N_SPACE_FIELDS)
-        _fill(tables, "score_pos", R.score_pos, np.uint8, N_CORPS * N_TRACKS * 16)
-        _fill(tables, "tech_level_at", R.tech_level_at, np.uint8, N_CORPS * 16)
-        _fill(tables, "corp_rovers", R.corp_rovers, np.uint8, N_CORPS)
-        _fill(tables, "tech_limit", R.tech_limit, np.uint8, N_CORPS * (MAX_TECH + 1))
+        _fill(tables, "pmask", R.pmask, np.uint16, MAX_PLANETS * N_PMASK * GRID)
+        _fill(tables, "row_medal", R.row_medal, np.uint8, MAX_PLANETS * GRID)
+        _fill(tables, "col_medal", R.col_medal, np.uint8, MAX_PLANETS * GRID)
+        _fill(tables, "planet_flags", R.planet_flags, np.uint32, MAX_PLANETS)
+        _fill(tables, "city_medals", R.city_medals, np.uint8, MAX_PLANETS)
+        _fill(tables, "subplanet_bonus", R.subplanet_bonus, np.uint8, MAX_PLANETS)
+        _fill(tables, "space", R.space, np.int8, MAX_CORPS * N_TRACKS * N_POS * N_SPACE_FIELDS)
+        _fill(tables, "score_pos", R.score_pos, np.uint8, MAX_CORPS * N_TRACKS * 16)
+        _fill(tables, "tech_level_at", R.tech_level_at, np.uint8, MAX_CORPS * 16)
+        _fill(tables, "corp_rovers", R.corp_rovers, np.uint8, MAX_CORPS)
+        _fill(tables, "tech_limit", R.tech_limit, np.uint8, MAX_CORPS * (MAX_TECH + 1))
         _fill(tables, "tech_activated", R.tech_activated, np.uint8,
-              N_CORPS * (MAX_TECH + 1))
-        _fill(tables, "corp_has_powers", R.corp_has_powers, np.uint8, N_CORPS)
-        _fill(tables, "tech_pos", R.tech_pos, np.uint8, N_CORPS * (MAX_TECH + 1))
+              MAX_CORPS * (MAX_TECH + 1))
+        _fill(tables, "corp_has_powers", R.corp_has_powers, np.uint8, MAX_CORPS)
+        _fill(tables, "tech_pos", R.tech_pos, np.uint8, MAX_CORPS * (MAX_TECH + 1))
         _fill(tables, "flux_space", R.flux_space, np.int8,
               N_TRACKS * N_POS * N_SPACE_FIELDS)
         _fill(tables, "path_track", R.path_track, np.uint8, 24)

@@ -5,9 +5,9 @@ functions as the fast path) with a readable API: the pending decision and its
 legal moves, applying a move, letting the seat's bot move, rendering planets
 as text and move-by-move traces.
 
-Planets render as text (:mod:`pu_sim.planet_text` gives the legend).  The
+Planets render as text (:mod:`pu_sim.rules.planet_text` gives the legend).  The
 scenario setters tests use live in :class:`pu_sim.testing.ScenarioGame`, the
-research probes bot development uses in :mod:`pu_sim.bots.probes`, and a bot
+research probes bot development uses in :mod:`pu_sim.lab.probes`, and a bot
 written in Python plays through :mod:`pu_sim.bots.python`.
 
 Examples
@@ -23,16 +23,20 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from typing import Any, Self, Unpack
 
-from pu_sim._build_check import import_core
-from pu_sim.planet_text import render_planet
-from pu_sim.rules import Rules, load_rules
+from pu_sim.bots.python import Bot
+from pu_sim.engine import Rules
+from pu_sim.engine.core import constants as _constants
+from pu_sim.engine.core import deal
+from pu_sim.engine.core import label as _core_label
 from pu_sim.rules.gamedata import TRACKS, Planet
+from pu_sim.rules.planet_text import render_planet
 from pu_sim.simulation.checks import check_game_index
-from pu_sim.simulation.seeds import RootSeed, SeedLike
-from pu_sim.simulation.table import TableArgs, TableSetup, table_of
+from pu_sim.simulation.plan import UNSET, Plan, SeedArg, plan_of
+from pu_sim.simulation.table import TableArgs, TableSetup
 
 SCORE_KEYS = ("score", "score_planet", "score_tracks", "score_lifepods",
               "score_meteorites", "score_civ", "score_objectives")  # fmt: skip
@@ -56,66 +60,82 @@ class Game:
     table, **table_args
         The table (:class:`pu_sim.TableSetup`), or its fields as keywords
         (``players=2, corporations="random", bots="greedy_tuned"``), with the
-        same defaults as :func:`pu_sim.simulate`.
+        same defaults as :func:`pu_sim.simulate`; or a
+        :class:`~pu_sim.simulation.plan.Plan` (a table and a seed).
     seed, game_index
         The game is exactly game ``game_index`` of a run with this root seed
         and table: ``pu_sim.simulate(..., seed=seed)``, ``pu_sim.run`` and
         ``pu-sim play --run FOLDER --game N`` all play the same game.
+
+    A seat with a bot written in Python (:class:`pu_sim.bots.python.Bot`) has
+    its own copy of the bot for this game (``python_bots``), started with
+    the game; :meth:`bot_move` asks it whenever that seat has a choice.
     """
 
     def __init__(
         self,
-        table: TableSetup | None = None,
+        table: TableSetup | Plan | None = None,
         *,
-        seed: SeedLike = 0,
+        seed: SeedArg = UNSET,
         game_index: int = 0,
         **table_args: Unpack[TableArgs],
     ) -> None:
-        self.table = table_of(table, table_args)
-        self.rules: Rules = load_rules(variant=self.table.variant)
-        self._core = import_core()
-        self.spec = self.table.lower(self.rules.data)
+        self.plan = plan_of(table, seed, table_args)
+        self.table = self.plan.table
+        self.rules: Rules = self.plan.rules
+        self.spec = self.plan.spec
         check_game_index(game_index)
-        self.seed = RootSeed.from_seed(seed)
+        self.seed = self.plan.seed
         self.game_index = game_index
-        self.state = self._core.GameState.deal(
-            self.rules.core, self.spec, self.seed.k0, self.seed.k1, game_index
-        )
-        self.state.advance()
+        self.state = deal(self.rules.core, self.spec, self.plan.key, game_index)
+        self.python_bots: dict[int, Bot] = {
+            seat: copy.deepcopy(bot) for seat, bot in self.plan.python_bots.items()
+        }
+        for bot in self.python_bots.values():
+            start = getattr(bot, "start", None)
+            if callable(start):
+                start(self)
 
     # -- the game ---------------------------------------------------------------
 
     @property
     def decision(self) -> str | None:
         """Name of the pending decision, None when the game is over."""
-        return self.state.decision  # type: ignore[no-any-return]
+        return self.state.decision
 
     @property
     def decider(self) -> int:
         """The player who must decide."""
-        return self.state.decider  # type: ignore[no-any-return]
+        return self.state.decider
 
     @property
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.state.is_terminal  # type: ignore[no-any-return]
+        return self.state.is_terminal
 
     @property
     def status(self) -> str:
         """The game's status: "ok" or the anomaly that stopped it."""
-        return self.state.status  # type: ignore[no-any-return]
+        return self.state.status
 
     def legal_moves(self) -> list[int]:
         """Legal moves of the pending decision (see :meth:`describe`)."""
-        return self.state.legal_moves()  # type: ignore[no-any-return]
+        return self.state.legal_moves()
 
     def apply(self, move: int) -> None:
         """Apply a legal move (ValueError if it is not legal now)."""
         self.state.apply(move)
 
     def bot_move(self) -> int:
-        """The move the deciding seat's bot would choose now."""
-        return self.state.bot_move()  # type: ignore[no-any-return]
+        """The move the deciding seat's bot would choose now.
+
+        A Python bot's seat asks the bot (a forced move is made for it).
+        """
+        bot = self.python_bots.get(self.decider)
+        if bot is None:
+            return self.state.bot_move()
+        moves = self.legal_moves()
+        return moves[0] if len(moves) == 1 else bot.step(self)
 
     def step(self) -> int:
         """Let the deciding seat's bot make one decision; returns the move."""
@@ -134,9 +154,10 @@ class Game:
     def copy(self) -> Self:
         """An independent copy of the game."""
         other = type(self).__new__(type(self))
+        other.plan = self.plan
         other.table = self.table
+        other.python_bots = copy.deepcopy(self.python_bots)
         other.rules = self.rules
-        other._core = self._core
         other.spec = self.spec
         other.seed = self.seed
         other.game_index = self.game_index
@@ -147,11 +168,11 @@ class Game:
 
     def fields(self) -> dict[str, Any]:
         """Round-level state (round, commander, rotation, piles, stacks, ...)."""
-        return self.state.game_fields()  # type: ignore[no-any-return]
+        return self.state.game_fields()
 
     def player(self, p: int) -> dict[str, Any]:
         """Everything about player p."""
-        return self.state.player_fields(p)  # type: ignore[no-any-return]
+        return self.state.player_fields(p)
 
     def tracks(self, p: int) -> dict[str, int]:
         """Player p's tracker positions by track name."""
@@ -159,7 +180,7 @@ class Game:
 
     def scores(self) -> list[dict[str, int]]:
         """Score breakdown per player (final once the game is over)."""
-        n_players: int = self.spec["n_players"]  # type: ignore[assignment]
+        n_players: int = self.spec["n_players"]
         keys = (*SCORE_KEYS, "rank")
         return [{k: self.player(p)[k] for k in keys} for p in range(n_players)]
 
@@ -178,13 +199,13 @@ class Game:
         return planet
 
     def render(self, p: int = 0) -> str:
-        """Player p's planet as text (:mod:`pu_sim.planet_text`), with tokens."""
+        """Player p's planet as text (:mod:`pu_sim.rules.planet_text`), with tokens."""
         return render_planet(self.player(p), self.planet_of(p))
 
     def describe(self, move: int) -> str:
         """A move of the pending decision in words."""
         d = self.decision
-        core = self._core.CONSTANTS
+        core = _constants()
         data = self.rules.data
         if d == "rotation":
             return f"rotate the station to {move}"
@@ -280,12 +301,12 @@ class Game:
 
     def _option_name(self) -> str:
         code = self.fields()["item"][1]
-        name = str(self._core.label(self._core.TriggeredOption(code)))
+        name = str(_core_label("TriggeredOption", code))
         return TRIGGERED_OPTION_TEXT.get(name, f"option {code}")
 
     def _pod_place(self, loc: int) -> str:
         """Where a lifepod goes: a Cosmos track space, a Jump Drive tech slot."""
-        constants = self._core.CONSTANTS
+        constants = _constants()
         if loc == constants["POD_AREA"]:
             return "the scoring area"
         if loc >= constants["POD_SLOT"]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from pu_sim import _build_check
+from pu_sim.engine import core as engine_core
 
 settings.register_profile(
     "ci",
@@ -54,8 +54,8 @@ def pytest_runtest_makereport(
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Fail fast when a .pyx/.pxd/.pxi is newer than the built extension."""
-    core = _build_check.import_core()
-    stale = _build_check.sources_newer_than(Path(core.__file__))
+    core = engine_core.import_core()
+    stale = engine_core.sources_newer_than(Path(core.__file__))
     if stale:
         names = ", ".join(p.name for p in stale)
         raise pytest.UsageError(
@@ -66,6 +66,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session")
 def rules():  # type: ignore[no-untyped-def]
-    from pu_sim.rules import load_rules
+    from pu_sim.engine import load_rules
 
     return load_rules()

@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from pu_sim.simulation.frames import SCORE_PARTS
-from pu_sim.simulation.runfolder import FORMAT
+from pu_sim.simulation.manifest import RUN_FORMAT as FORMAT
 
 CORPS = ["Alpha Corp", "Beta Corp", "Gamma Corp", "Delta Corp"]
 PLANETS = ["North", "South", "East"]

@@ -8,7 +8,6 @@ resumed search plays nothing again and decides the same.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
@@ -16,6 +15,8 @@ import pytest
 
 from pu_sim.cli.main import main as cli_main
 from pu_sim.rules import DataError, Variant
+from pu_sim.simulation.manifest import read_manifest, read_report_manifest
+from pu_sim.simulation.runfolder import find_run_folders
 from pu_sim.variants.balance import balance, read_space
 from pu_sim.variants.balance.objectives import check_objective, evaluate
 from pu_sim.variants.balance.space import variant_text
@@ -145,10 +146,12 @@ def test_search_races_writes_confirms_and_resumes(tmp_path: Path) -> None:
     assert "## Rounds" in readme and "Held out" in readme
     again = balance(space, out=out, n_jobs=1, confirm=True)
     assert [c.key for c in again.best] == [c.key for c in first.best]
-    manifests = list(out.glob("**/manifest.json"))
-    assert manifests
-    for manifest in manifests:
-        assert json.loads(manifest.read_text())["sessions"][-1]["games_played"] == 0
+    runs = find_run_folders(out)
+    assert runs
+    for run in runs:  # resumed: nothing played again
+        assert read_manifest(run).sessions[-1].games_played == 0
+    report = read_report_manifest(out)
+    assert report.study == "balance" and len(report.runs) == len(runs)
 
 
 def test_a_space_that_changes_nothing_keeps_the_published_game(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import pu_sim
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.simulation.manifest import read_report_manifest
 
 ROOT = Path(pu_sim.__file__).resolve().parents[1]
 
@@ -22,7 +22,7 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
          "--out", str(tmp_path)],
         check=True, capture_output=True, text=True, env=env, timeout=300,
     )  # fmt: skip
-    result = read_report_manifest(tmp_path)["results"]
+    result = read_report_manifest(tmp_path).to_json()["results"]
     runner = result["runner"]
     assert set(runner) == {"backends", "scaling", "big", "memory"}
     assert set(runner["backends"]) == {"threads", "processes"}

@@ -9,8 +9,8 @@ import pu_sim
 from pu_sim import bots
 from pu_sim.analysis import stats
 from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
-from pu_sim.bots.fitting.tuning import TUNED_WEIGHTS
 from pu_sim.cli import main
+from pu_sim.lab.tuning import TUNED_WEIGHTS
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -110,11 +110,11 @@ def test_the_tuning_record_and_its_weights_table_agree():
     import csv
     from pathlib import Path
 
-    from pu_sim.report.manifest import read_report_manifest
+    from pu_sim.simulation.manifest import read_report_manifest
 
     report = Path(__file__).resolve().parents[1] / bots.RETIRED_WEIGHTS
     rows = list(csv.DictReader(report.read_text().splitlines()))
-    record = read_report_manifest(report.parents[1])["results"]
+    record = read_report_manifest(report.parents[1]).to_json()["results"]
     assert record["config"]["weights"] == list(TUNED_WEIGHTS)
     for name, weights in record["weights"].items():
         table = {r["weight"]: float(r[name]) for r in rows}

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from pu_sim import _build_check
+from pu_sim.engine import core as engine_core
 
 
 def test_missing_core_says_how_to_build(monkeypatch):
@@ -17,7 +17,7 @@ def test_missing_core_says_how_to_build(monkeypatch):
     monkeypatch.delattr(pu_sim, "_core", raising=False)
     monkeypatch.setitem(sys.modules, "pu_sim._core", None)  # import now fails
     with pytest.raises(ImportError, match=r"make build.*pip install"):
-        _build_check.import_core()
+        engine_core.import_core()
 
 
 def package_with_newer_source(root):
@@ -37,24 +37,24 @@ def package_with_newer_source(root):
 def test_stale_sources_are_detected(tmp_path, monkeypatch):
     package, binary, source = package_with_newer_source(tmp_path)
     (tmp_path / "setup.py").write_text("")  # a source checkout
-    monkeypatch.setattr(_build_check, "_HERE", package)
-    assert _build_check.sources_newer_than(binary) == [source]
+    monkeypatch.setattr(engine_core, "_HERE", package)
+    assert engine_core.sources_newer_than(binary) == [source]
     os.utime(source, (500, 500))
-    assert _build_check.sources_newer_than(binary) == []
+    assert engine_core.sources_newer_than(binary) == []
 
 
 def test_an_installed_package_is_never_stale(tmp_path, monkeypatch):
     # pip copies the .pyx/.pxi after building, so their times say nothing there
     package, binary, _ = package_with_newer_source(tmp_path)
-    monkeypatch.setattr(_build_check, "_HERE", package)
-    assert _build_check.sources_newer_than(binary) == []
+    monkeypatch.setattr(engine_core, "_HERE", package)
+    assert engine_core.sources_newer_than(binary) == []
 
 
 def test_a_stale_core_warns_once(monkeypatch):
-    monkeypatch.setattr(_build_check, "sources_newer_than", lambda binary: [binary])
-    monkeypatch.setattr(_build_check, "_WARNED", set())
+    monkeypatch.setattr(engine_core, "sources_newer_than", lambda binary: [binary])
+    monkeypatch.setattr(engine_core, "_WARNED", set())
     with pytest.warns(RuntimeWarning, match="older than"):
-        _build_check.import_core()
+        engine_core.import_core()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _build_check.import_core()  # the same stale files: said once already
+        engine_core.import_core()  # the same stale files: said once already

@@ -82,7 +82,7 @@ def test_simulate_to_a_run_folder_prints_a_summary_and_resumes(tmp_path, capsys)
     assert (
         "mean_score" in text and "12 games" in text and f"pu-sim report {out}" in text
     )
-    m = read_manifest(out)
+    m = read_manifest(out).to_json()
     assert m["status"] == "complete" and m["completed_batches"] == 3
     options = m["config"]["options"]
     assert options["event_deck"] is True  # --deck implies the deck, over bga's off

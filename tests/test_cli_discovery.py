@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import pu_sim
 from pu_sim.bots import BOT_NAMES
@@ -88,7 +91,7 @@ def test_every_rule_option_is_settable_from_the_command_line(tmp_path):
             "--option", "station_interior_slots=none",
             "--option", "event_deck_mix=random", "--option", "pajitnov-slide=one_step"]  # fmt: skip
     assert main(args) == 0
-    options = read_manifest(out)["config"]["options"]
+    options = read_manifest(out).to_json()["config"]["options"]
     assert options["civ_pick_timing"] == "on_milestone"
     assert options["oasis_row11_medal"] == 8 and options["interior_shift"] == 3
     assert options["event_deck_mix"] == "random"
@@ -104,7 +107,7 @@ def test_search_budget_and_width_from_the_command_line(tmp_path):
     out = tmp_path / "run"
     assert main(["simulate", "--games", "1", "--bots", "search:budget=4:width=3",
                  "--out", str(out), "--no-progress"]) == 0  # fmt: skip
-    bot = read_manifest(out)["config"]["bots"][0]
+    bot = read_manifest(out).to_json()["config"]["bots"][0]
     assert bot["label"] == "search:budget=4:width=3"
     assert (bot["params"]["budget"], bot["params"]["width"]) == (4.0, 3.0)
 
@@ -117,17 +120,28 @@ def test_the_solo_summary_shows_the_target_not_a_win_rate(capsys):
     assert "win_rate" in capsys.readouterr().out
 
 
-def test_one_jobs_default_everywhere():
-    parser = build()
-    for argv in (["simulate"], ["study"]):
-        assert parser.parse_args(argv).jobs == -1
+def test_one_jobs_and_seed_default_everywhere():
     import inspect
 
-    from pu_sim.studies.script import simulate_run
+    from pu_sim.simulation.seeds import DEFAULT_SEED
+    from pu_sim.studies import harness
+    from pu_sim.studies import main as study
 
-    for fn in (pu_sim.simulate, pu_sim.run, simulate_run):
+    parser = build()
+    for argv in (["simulate"], ["compare"], ["play"]):
+        parsed = parser.parse_args(argv)
+        assert (parsed.jobs if argv != ["play"] else -1, parsed.seed) == (
+            -1, DEFAULT_SEED)  # fmt: skip
+    main_study = harness.start("main", study.Config(), [], doc=None, smoke={},
+                               out=Path("runs"))  # fmt: skip
+    assert (main_study.jobs, main_study.config.seed) == (-1, DEFAULT_SEED)
+    for fn in (pu_sim.simulate, pu_sim.run):
         assert inspect.signature(fn).parameters["n_jobs"].default == -1
+    assert inspect.signature(harness.play_run).parameters["jobs"].default == -1
 
 
-def test_the_study_writes_outside_the_checkout_unless_asked():
-    assert str(build().parse_args(["study"]).out) == "runs"
+def test_the_study_writes_outside_the_checkout_unless_asked(capsys):
+    with pytest.raises(SystemExit):
+        main(["study", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "usage: pu-sim study" in text and "reports root (runs/)" in text

@@ -18,6 +18,7 @@ import pu_sim
 from pu_sim.analysis import stats
 from pu_sim.cli.main import main as cli_main
 from pu_sim.rules import Variant
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.variants.compare import Comparison
 from pu_sim.variants.effects import COLUMNS
 
@@ -76,9 +77,12 @@ def test_report_folder_and_resume(tmp_path: Path) -> None:
     assert "## cosmos-plus3" in readme and variant.short_digest in readme
     assert "track_fit" in readme  # the bots' published knowledge is named
     assert "| corporation | Cosmos Inc. |" in readme
-    manifest = json.loads((out / "compare.json").read_text())
-    assert manifest["arms"]["published"] is None
-    assert manifest["arms"]["cosmos-plus3"]["files"][0]["text"] == STRICTLY_BETTER
+    manifest = read_report_manifest(out)
+    assert manifest.study == "compare" and len(manifest.runs) == 2
+    assert manifest.results["arms"]["published"] is None
+    assert manifest.results["arms"]["cosmos-plus3"]["files"][0]["text"] == (
+        STRICTLY_BETTER
+    )
     assert (out / "figures" / "win-cosmos-plus3-2p.png").is_file()
     assert pl.read_csv(out / "effects.csv").height == first.effects.height
     again = pu_sim.compare(variant, 8, seed=3, n_jobs=1, out=out, **DUEL)  # type: ignore[arg-type]

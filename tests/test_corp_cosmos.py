@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pu_sim._build_check import import_core
+from pu_sim.engine.core import constants
 from pu_sim.testing import (
     ScenarioGame,
     empty_drawing,
@@ -14,7 +14,7 @@ from pu_sim.testing import (
 )
 
 DONE = 0xFFFF
-AREA = import_core().CONSTANTS["POD_AREA"]
+AREA = constants()["POD_AREA"]
 TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 

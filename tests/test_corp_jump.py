@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pu_sim._build_check import import_core
+import pytest
+
+from pu_sim.engine.core import constants
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
@@ -14,7 +16,7 @@ from pu_sim.testing import (
 )
 
 DONE = 0xFFFF
-CONST = import_core().CONSTANTS
+CONST = constants()
 AREA, SLOT, TWICE = CONST["POD_AREA"], CONST["POD_SLOT"], CONST["SYNERGY_TWICE"]
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 
@@ -102,6 +104,27 @@ def test_tech_c_a_synergy_may_advance_twice_once_a_round(rules):
     assert game.player(0)["track"][WATER] == 2
     game.give(0, ("synergy", 0, 0, 0))
     assert not any(m & TWICE for m in game.legal_moves())
+
+
+@pytest.mark.parametrize("card", [81, 84, 117, 118])
+@pytest.mark.parametrize(
+    ("event_boosts", "steps"),
+    [(True, 2), (False, 1)],  # the default (card text), BGA's value (corp-J7)
+)
+def test_tech_c_and_an_event_card_s_synergy_boost(rules, card, event_boosts, steps):
+    options = RuleOptions(jump_drive_tech_c_event_boosts=event_boosts)
+    assert RuleOptions.bga().jump_drive_tech_c_event_boosts is False
+    game = jump(rules, techs=[3], options=options)
+    game.reveal_event(card)
+    if game.decision == "choose_one":  # 117/118: the boost, not the peek
+        game.apply(0)
+    assert game.decision == "synergy"
+    assert ((WATER | TWICE) in game.legal_moves()) == event_boosts
+    game.apply(WATER | TWICE if event_boosts else WATER)
+    assert game.player(0)["track"][WATER] == steps
+    # with BGA's value the event's boost leaves the round's tech C unused
+    game.give(0, ("synergy", 0, 0, 0))
+    assert any(m & TWICE for m in game.legal_moves()) != event_boosts
 
 
 def energy_mask(game: ScenarioGame) -> int:

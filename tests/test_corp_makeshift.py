@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pu_sim._build_check import import_core
+from pu_sim.engine.core import constants
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import ScenarioGame, marked_drawing, step_move
 
 DONE = 0xFFFF
-CONST = import_core().CONSTANTS
+CONST = constants()
 SIDEWAYS, BEYOND = CONST["STEP_SIDEWAYS"], CONST["STEP_BEYOND"]
 CIV, WATER, BIOMASS, ROVER, TECH = range(5)
 TECH_AT = {1: 3, 2: 5, 3: 7, 4: 10, 5: 14}

@@ -14,9 +14,9 @@ from placement_positions import late_placements
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import next_fit as nfv
-from pu_sim.bots.probes import values_after_redeals
+from pu_sim.lab import next_fit as nfv
+from pu_sim.lab import probes
+from pu_sim.lab.probes import values_after_redeals
 from pu_sim.testing import ScenarioGame
 
 MAX_ROUNDS = int(CONSTANTS["END_CHAIN_MAX_ROUNDS"])

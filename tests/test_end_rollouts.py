@@ -11,7 +11,7 @@ from placement_positions import late_decisions, late_placements
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import probes
+from pu_sim.lab import probes
 from pu_sim.testing import ScenarioGame
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])

@@ -12,10 +12,12 @@ import pytest
 from experiment_scripts import EXPERIMENTS, load
 
 from pu_sim.bots import fitted
-from pu_sim.bots.fitting import ladder
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.lab import ladder
+from pu_sim.simulation.manifest import read_report_manifest
+from pu_sim.simulation.plan import Plan
+from pu_sim.simulation.seeds import DEFAULT_SEED
+from pu_sim.studies import harness
 from pu_sim.studies import main as study
-from pu_sim.studies import script as experiment
 
 STUDIES = ["corp_planet_balance", "solo_target_calibration", "seat_order"]
 """Designer-facing studies (experiments/)."""
@@ -37,7 +39,7 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
     assert list((report / "figures").glob("*.png"))
     manifests = list(report.glob("runs/*/manifest.json"))
     assert manifests and all((m.parent / "data").is_dir() for m in manifests)
-    manifest = read_report_manifest(report)  # how to play the games again
+    manifest = read_report_manifest(report).to_json()  # how to play them again
     assert manifest["command"].startswith(f"python experiments/{name}.py ")
     assert "--smoke" in manifest["command"].split()
     if name.startswith("bots/"):  # one manifest shape for every bot report
@@ -76,7 +78,7 @@ def test_bot_scripts_live_apart_from_the_designer_studies():
 @pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
 def test_scripts_are_thin_and_use_only_the_public_api(path):
     """No script reaches into the compiled core; a bot script's main() is a few
-    dozen lines over pu_sim.bots.fitting."""
+    dozen lines over pu_sim.lab."""
     text = path.read_text()
     for private in ("pu_sim._core", "import _core", "import_core", "_build_check"):
         assert private not in text, (path.name, private)
@@ -85,7 +87,7 @@ def test_scripts_are_thin_and_use_only_the_public_api(path):
         (main,) = [f for f in tree.body if isinstance(f, ast.FunctionDef)
                    and f.name == "main"]  # fmt: skip
         assert main.end_lineno - main.lineno < 40, path.name
-        assert "pu_sim.bots.fitting" in text
+        assert "pu_sim.lab" in text
 
 
 def test_main_study_smoke(tmp_path):
@@ -101,11 +103,12 @@ def test_main_study_smoke(tmp_path):
         assert section in readme
     assert readme.index("## Verdicts at a glance") < readme.index("## Headline")
     assert "**Lead changes" in readme  # the primary's runs keep round scores
-    manifest = read_report_manifest(tmp_path / "main" / "smoke")
+    manifest = read_report_manifest(tmp_path / "main" / "smoke").to_json()
     assert manifest["study"] == "main" and manifest["config"]["n_games"] == 12
     assert manifest["config"]["bot"]["label"] == "greedy_tuned"
-    assert manifest["command"] == " ".join(["python -m pu_sim.studies.main", *argv])
-    assert len(manifest["runs"]) == len(study._plan(study.Config(n_games=12,
+    assert manifest["command"].startswith("python -m pu_sim.studies.main --games 12 ")
+    assert manifest["command"].endswith(" --smoke")
+    assert len(manifest["runs"]) == len(study._runs(study.Config(n_games=12,
         **{k: v for k, v in study.SMOKE.items() if k != "n_games"})))  # fmt: skip
     assert all(r.startswith("runs/") for r in manifest["runs"])
     assert not (tmp_path / "main" / "smoke" / "study.json").exists()
@@ -123,29 +126,29 @@ def test_study_help_states_the_default_size_and_seed(capsys):
 
 def test_every_run_of_the_study_splits_into_batches_for_every_worker():
     """One default batch per run played a 225-game solo run on one core."""
-    assert experiment.study_batch("search", 1000) == 8
-    assert experiment.study_batch(["greedy", "random"], 10**6) == 2000
-    for _, kwargs in study._plan(study.Config()):
-        batch = experiment.study_batch(kwargs["bots"], kwargs["n_games"])
+    assert harness.study_batch(Plan.of(bots="search"), 1000) == 8
+    assert harness.study_batch(Plan.of(players=2, bots=["greedy", "random"]),
+                               10**6) == 2000  # fmt: skip
+    for _, _, kwargs in study._runs(study.Config()):
+        plan = Plan.of(**kwargs["table"])
+        batch = harness.study_batch(plan, kwargs["n_games"])
         assert kwargs["n_games"] >= 2 * batch or kwargs["n_games"] <= 25
 
 
 def test_shared_flags(tmp_path):
-    args = experiment.cli(["--games", "5", "--seed", "3", "--out", str(tmp_path)],
-                          description="x")  # fmt: skip
-    assert (args.games, args.seed, args.jobs, args.out, args.smoke) == (
-        5, 3, -1, tmp_path, False)  # fmt: skip
-    config = experiment.configure(study.Config(), args, smoke={"n_games": 1})
-    assert (config.n_games, config.seed) == (5, 3)
-    smoke = experiment.configure(
-        study.Config(), experiment.cli(["--smoke"], description="x"),
-        smoke={"n_games": 7},
-    )  # fmt: skip
-    assert smoke.n_games == 7
-    with pytest.raises(SystemExit):
-        experiment.cli(["--games", "0"], description="x")
-    with pytest.raises(SystemExit):
-        experiment.cli(["--unknown"], description="x")
+    def start(argv, smoke=None):
+        return harness.start("main", study.Config(), argv, doc="x", smoke=smoke or {})
+
+    run = start(["--games", "5", "--seed", "3", "--out", str(tmp_path)])
+    assert (run.config.n_games, run.config.seed, run.jobs, run.smoke) == (
+        5, 3, -1, False)  # fmt: skip
+    assert run.folder == tmp_path / "main" / "5-games-seed-3"
+    assert start(["--smoke"], smoke={"n_games": 7}).config.n_games == 7
+    assert start(["--smoke", "--games", "9"], smoke={"n_games": 7}).config.n_games == 9
+    for bad in (["--games", "0"], ["--unknown"], ["--seed", "-1"], ["--jobs", "0"]):
+        with pytest.raises(SystemExit):
+            start(bad)
+    assert start([]).config.seed == DEFAULT_SEED
 
 
 def test_bot_ladder_seats_every_subset_in_every_seat():
@@ -187,11 +190,10 @@ def test_ladder_share_ahead_clusters_a_setups_games():
     assert ladder.target_verdict(2.9, 2.7, 3.0) == "missed"
 
 
-def test_simulate_run_batch_size_splits_a_run_without_changing_it(tmp_path):
-    one = experiment.simulate_run(tmp_path / "one", study="t", n_games=3, seed=5,
-                                  n_jobs=1, batch_size=1)  # fmt: skip
-    whole = experiment.simulate_run(tmp_path / "whole", study="t", n_games=3,
-                                    seed=5, n_jobs=1)  # fmt: skip
+def test_a_study_run_splits_into_batches_without_changing_it(tmp_path):
+    plan = Plan.of(seed=5)
+    one = harness.play_run(tmp_path / "one", plan, 3, study="t", jobs=1, batch_size=1)
+    whole = harness.play_run(tmp_path / "whole", plan, 3, study="t", jobs=1)
     assert len(list((one / "data").glob("part-*.parquet"))) == 3
     assert len(list((whole / "data").glob("part-*.parquet"))) == 1
     from pu_sim.simulation.runner import scan_run

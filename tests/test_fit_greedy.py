@@ -10,11 +10,11 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import weights as fg
+from pu_sim.engine import load_rules
 from pu_sim.game import Game
-from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
+from pu_sim.lab import probes
+from pu_sim.lab import weights as fg
+from pu_sim.simulation.manifest import read_report_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 LATEST = ROOT / "reports" / "bots" / "fit_greedy" / "greedy_tuned-1000-games-seed-14"
@@ -91,10 +91,10 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
     confirm it: the preset is its starting point.  Its later weights are scales
     of tables and lookaheads fitted since: place_fit and track_fit 1 and 0.75,
     next_fit 0.75 and next_fit_deep 0.5; noise is 0."""
-    latest = read_report_manifest(LATEST)["results"]
+    latest = read_report_manifest(LATEST).to_json()["results"]
     (iteration,) = latest["iterations"]
     assert iteration["accepted"] and latest["weights"] != iteration["before"]
-    assert "--start" not in read_report_manifest(LATEST)["command"]
+    assert "--start" not in read_report_manifest(LATEST).to_json()["command"]
     preset = {**bots.GREEDY_WEIGHTS, **bots.PRESETS["greedy_tuned"]}
     assert preset["place_fit"] == 1.0 and preset["track_fit"] == 0.75
     assert preset["next_fit"] == 0.75 and preset["next_fit_deep"] == 0.5
@@ -119,7 +119,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
 def test_smoke_run_writes_a_report(tmp_path):
     assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
     out = tmp_path / "bots" / "fit_greedy" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert data["iterations"][0]["decisions"] > 0
     assert {s["alpha"] for s in data["iterations"][0]["line_search"]} == set(fg.ALPHAS)
     assert "| place |" in (out / "README.md").read_text()
@@ -129,7 +129,9 @@ def test_start_changes_weights_before_the_fit_and_names_unknown_ones(tmp_path, c
     args = ["--smoke", "--out", str(tmp_path), "--jobs", "1",
             "--start", '{"regress_delay": 1.25}']  # fmt: skip
     assert script.main(args) == 0
-    manifest = read_report_manifest(tmp_path / "bots" / "fit_greedy" / "smoke")
+    manifest = read_report_manifest(
+        tmp_path / "bots" / "fit_greedy" / "smoke"
+    ).to_json()
     data = {**manifest["results"], "command": manifest["command"]}
     before = data["iterations"][0]["before"]
     assert before["regress_delay"] == 1.25

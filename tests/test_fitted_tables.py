@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
 from pu_sim.bots import fitted
-from pu_sim.rules import load_rules
+from pu_sim.engine import load_rules
+from pu_sim.engine.core import import_core
+from pu_sim.engine.rules import fitted_arrays
 from pu_sim.simulation.provenance import game_versions
 from pu_sim.simulation.table import TableSetup
 
@@ -63,7 +64,7 @@ def test_no_generated_source_remains_in_the_package():
 def test_the_core_holds_exactly_the_files_doubles():
     rules = load_rules()
     keys = [c.key for c in rules.data.corporations]
-    expected = fitted.core_arrays(fitted.load_fitted(), keys)
+    expected = fitted_arrays(fitted.load_fitted(), keys)
     held = rules.core.fitted_arrays()
     assert set(held) == set(expected)
     for name, values in expected.items():

@@ -11,10 +11,10 @@ import pytest
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting import common
-from pu_sim.bots.fitting.rollouts import decisions, top_moves
 from pu_sim.game import Game
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.lab import common
+from pu_sim.lab.rollouts import decisions, top_moves
+from pu_sim.simulation.manifest import read_report_manifest
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,7 +71,7 @@ def test_finish_writes_the_readme_and_the_one_manifest_shape(tmp_path):
     run = common.start("study", Config(), ["--out", str(tmp_path)], doc=None, smoke={})
     folder = run.finish(title="T", readme="# T\n", results={"x": np.float64(2.0)},
                         games=5)  # fmt: skip
-    manifest = read_report_manifest(folder)
+    manifest = read_report_manifest(folder).to_json()
     assert (folder / "README.md").read_text() == "# T\n"
     assert manifest["results"] == {"x": 2.0} and manifest["games"] == 5
     assert manifest["config"]["n_games"] == 100 and manifest["study"] == "study"

@@ -16,7 +16,7 @@ import pytest
 from placement_positions import mid_game_placements
 
 from pu_sim import Game, bots
-from pu_sim.bots import probes
+from pu_sim.lab import probes
 from pu_sim.testing import (
     ScenarioGame,
     empty_drawing,

@@ -6,8 +6,7 @@ import polars as pl
 import pytest
 
 import pu_sim
-from pu_sim.rules import RuleOptions
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS
+from pu_sim.rules import RuleOptions, load_game_data
 from pu_sim.testing import frame_violations
 
 
@@ -98,7 +97,9 @@ def test_bga_planet_rules_keep_every_invariant(rules, bot):
     )  # fmt: skip
 
 
-ASYMMETRIC_CORPORATIONS = sorted(PLAYABLE_CORPORATIONS - {"universal_coalition"})
+ASYMMETRIC_CORPORATIONS = sorted(
+    set(load_game_data().playable_corporations) - {"universal_coalition"}
+)
 
 
 @pytest.mark.parametrize("corporation", ASYMMETRIC_CORPORATIONS)

@@ -9,9 +9,10 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import line_chances as lc
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.bots import fitted
+from pu_sim.lab import line_chances as lc
+from pu_sim.lab import probes
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame, marked_drawing, square_move, step_move
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,7 +21,7 @@ REPORT = ROOT / "reports" / "bots" / "line_chances" / "20000-games-seed-31"
 
 def committed() -> dict:
     """The committed measurement's numbers (its report manifest's results)."""
-    return read_report_manifest(REPORT)["results"]
+    return read_report_manifest(REPORT).to_json()["results"]
 
 
 def drawn_game(marks, meteorites=()):
@@ -165,7 +166,7 @@ def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
     script = load("bots/line_chances")
     assert script.main(args) == 0
     out = tmp_path / "bots" / "line_chances" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert np.shape(data["chance"]) == (2, lc.SQUARES, lc.ROUNDS + 1)
     assert sum(map(sum, data["seen"][0])) > 8 * 20  # every line, every round
     assert "| 12 |" in (out / "README.md").read_text()

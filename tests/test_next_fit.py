@@ -10,12 +10,13 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import next_fit as nfv
-from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.bots.probes import values_after_redeals
+from pu_sim.bots import fitted
 from pu_sim.game import Game
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.lab import next_fit as nfv
+from pu_sim.lab import placement_values as pv
+from pu_sim.lab import probes
+from pu_sim.lab.probes import values_after_redeals
+from pu_sim.simulation.manifest import read_report_manifest
 
 KEPT = int(CONSTANTS["NEXT_FIT_K"])
 DEEP_WIDTH = int(CONSTANTS["DEEP_LOOK_WIDTH"])
@@ -200,7 +201,7 @@ def test_smoke_study_writes_a_report(tmp_path):
     script = load("bots/next_fit_values")
     assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
     out = tmp_path / "bots" / "next_fit_values" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert data["decisions"] > 0
     assert [r["weight"] for r in data["offline"]] == list(nfv.OFFLINE_WEIGHTS)
     assert data["offline"][0]["gain"] == pytest.approx(0.0)  # weight 0: greedy's choice

@@ -11,11 +11,12 @@ from experiment_scripts import load
 from placement_positions import mid_game_placements, row_five_open
 
 from pu_sim import bots
-from pu_sim._build_check import import_core
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import ntuple_values as nt
-from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
+from pu_sim.bots import fitted
+from pu_sim.engine import load_rules
+from pu_sim.engine.core import import_core
+from pu_sim.lab import ntuple_values as nt
+from pu_sim.lab import probes
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.testing import (
     ScenarioGame,
     find_placement,
@@ -281,7 +282,7 @@ def test_the_packaged_table_is_the_reports_fit():
     for array in ("window", "line"):
         assert np.array_equal(packaged[array], reported[array])
     assert np.abs(packaged["window"]).sum() > 0  # a fit, not the all-zero stand-in
-    rows = read_report_manifest(run)["results"]["paired"]
+    rows = read_report_manifest(run).to_json()["results"]["paired"]
     fast = [r for r in rows if r["bot"] == "greedy_tuned_fast" and r["weight"] == 0.5]
     assert fast and fast[0]["gain"] - fast[0]["half_width"] > 0
 
@@ -293,7 +294,7 @@ def test_smoke_run_writes_a_report_and_leaves_the_packaged_table(tmp_path):
         script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     )
     out = tmp_path / "bots" / "ntuple_values" / "smoke"
-    results = read_report_manifest(out)["results"]
+    results = read_report_manifest(out).to_json()["results"]
     assert results["decisions"] >= 4 * 10  # every placement of 4 games
     assert {r["weight"] for r in results["paired"]} == {nt.CONTROL, *nt.WEIGHTS}
     assert 0 <= results["three_player"]["ahead"] <= 1

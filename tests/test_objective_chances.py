@@ -9,9 +9,10 @@ import pytest
 from experiment_scripts import load
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import objective_chances as oc
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.bots import fitted
+from pu_sim.lab import objective_chances as oc
+from pu_sim.lab import probes
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame, marked_drawing, square_move
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,7 +21,7 @@ REPORT = ROOT / "reports" / "bots" / "objective_chances" / "20000-games-seed-37"
 
 def committed() -> dict:
     """The committed measurement's numbers (its report manifest's results)."""
-    return read_report_manifest(REPORT)["results"]
+    return read_report_manifest(REPORT).to_json()["results"]
 
 
 COMPLEX, RUBIK, AMAZON, CROWD_SOURCE = 37, 38, 46, 55  # 3x3 civ, 3x3 tech, water area
@@ -159,7 +160,7 @@ def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
         script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     )
     out = tmp_path / "bots" / "objective_chances" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert np.shape(data["chance"]) == (len(oc.GROUPS), oc.MISSING, oc.ROUNDS + 1)
     assert sum(sum(map(sum, g)) for g in data["seen"]) > 8 * 10  # cards x rounds
     assert "## 3x3 rectangle" in (out / "README.md").read_text()

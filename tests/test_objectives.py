@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pu_sim
-from pu_sim.planet_text import TERRAIN_CHARS
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import TERRAINS, TRACKS
+from pu_sim.rules.planet_text import TERRAIN_CHARS
 from pu_sim.testing import ScenarioGame, empty_drawing
 
 Cell = tuple[int, int]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pu_sim.bots.fitting import paired_builds
+from pu_sim.lab import paired_builds
 
 
 def games(scores: list[int]) -> pl.DataFrame:

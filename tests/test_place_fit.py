@@ -12,9 +12,10 @@ from experiment_scripts import load
 from placement_positions import mid_game_placements, row_five_open, straight_three
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.bots import fitted
+from pu_sim.lab import placement_values as pv
+from pu_sim.lab import probes
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.testing import (
     ScenarioGame,
     find_placement,
@@ -159,7 +160,7 @@ def test_greedy_adds_the_scaled_table_to_its_best_six_placements():
 def test_the_placement_table_is_the_committed_fit(rules):
     """pu_sim/data/fitted/place_fit is what the report's fit writes, the core
     holds it, and the fit chose better than greedy on its held-out games."""
-    report = read_report_manifest(REPORT)["results"]
+    report = read_report_manifest(REPORT).to_json()["results"]
     table = fitted.load_table("place_fit")["values"]
     assert np.array_equal(table, pv.table_arrays(report)["values"])
     assert np.array_equal(rules.core.fitted_arrays()["place_fit"], table)
@@ -194,7 +195,7 @@ def test_smoke_run_writes_a_report_and_leaves_the_table(tmp_path):
         script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     )
     out = tmp_path / "bots" / "placement_values" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert np.shape(data["fit"]["table"]) == (pv.PHASES, pv.N_FEATURES)
     assert data["decisions"] >= 2 * 10  # every placement of 2 games
     assert "| 13+ |" in (out / "README.md").read_text()

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from slow_placement import core_placements, slow_placements
 
-from pu_sim._build_check import import_core
+from pu_sim.engine.core import constants
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
@@ -24,7 +24,7 @@ from pu_sim.testing import (
 )
 
 Cell = tuple[int, int]
-LEVEL = import_core().CONSTANTS
+LEVEL = constants()
 DONE = 0xFFFF
 PLANET_KEYS = ("ksb_4156", "arashi", "cerberus", "charybdis", "gaia", "k_273", "k_aax",
                "lacuna", "oblivion", "pajitnov", "persephone", "petra", "tartarus")  # fmt: skip

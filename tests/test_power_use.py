@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 from experiment_scripts import load
 
-from pu_sim.bots.fitting import power_use as use
+from pu_sim.lab import power_use as use
 
 
 def rows(bot: str, used: list[bool], *, power: str = "use tech 4", rounds=None):

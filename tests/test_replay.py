@@ -9,7 +9,7 @@ import pytest
 import pu_sim
 from pu_sim.cli import main
 from pu_sim.rules import RuleOptions
-from pu_sim.simulation.replay import replay, run_table
+from pu_sim.simulation.replay import replay
 from pu_sim.simulation.runfolder import RunFolderError, read_manifest
 
 
@@ -63,7 +63,7 @@ def test_play_with_the_runs_flags_is_the_same_game(tmp_path, capsys):
 def test_the_recorded_table_is_the_runs_own(tmp_path):
     pu_sim.run(2, out=tmp_path, players=2, bots="search:budget=2", seed=1,
                options=RuleOptions(event_deck=True, event_deck_mix=(5, 8, 7)))  # fmt: skip
-    table = run_table(read_manifest(tmp_path))
+    table = read_manifest(tmp_path).table_setup()
     assert table.options.event_deck_mix == (5, 8, 7)
     assert [b.label for b in table.seat_bots()] == ["search:budget=2"] * 2
     assert table.seat_bots()[0].params["budget"] == 2.0

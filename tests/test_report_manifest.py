@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from pu_sim.report.manifest import (
-    KEYS,
+from pu_sim.simulation.manifest import (
     REPORT_FORMAT,
+    ReportManifest,
     ReportManifestError,
     read_report_manifest,
     write_report_manifest,
@@ -32,16 +32,18 @@ def test_a_written_manifest_reads_back_with_every_key(tmp_path):
     )  # fmt: skip
     assert path == report / "manifest.json"
     manifest = read_report_manifest(report)
-    assert list(manifest) == list(KEYS) and manifest["format"] == REPORT_FORMAT
-    assert manifest["config"] == {"n_games": 10, "decks": [[7, 7, 6]]}
+    on_disk = json.loads(path.read_text())
+    assert list(on_disk) == list(ReportManifest.KEYS)
+    assert manifest.format == REPORT_FORMAT == on_disk["format"]
+    assert manifest.config == {"n_games": 10, "decks": [[7, 7, 6]]}
     # A run beneath the report is stored relative to it, any other absolute:
     # the folder joined with each entry finds every run.
-    assert manifest["runs"] == ["runs/a", elsewhere.resolve().as_posix()]
-    assert [(report / r).resolve() for r in manifest["runs"]] == [
+    assert manifest.runs == ["runs/a", elsewhere.resolve().as_posix()]
+    assert [(report / r).resolve() for r in manifest.runs] == [
         (report / "runs" / "a").resolve(), elsewhere.resolve(),
     ]  # fmt: skip
-    assert (manifest["games"], manifest["results"]) == (12, {"share": 0.25})
-    assert manifest["versions"]["rules"] >= 1 and manifest["created"]
+    assert (manifest.games, manifest.results) == (12, {"share": 0.25})
+    assert manifest.versions["rules"] >= 1 and manifest.created
 
 
 def test_folders_without_a_report_manifest_are_named(tmp_path):

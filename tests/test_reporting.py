@@ -13,10 +13,11 @@ from synthetic_games import multiplayer_frame, solo_frame, write_run
 
 from pu_sim.analysis.calibration import TargetTable
 from pu_sim.report import markdown, reporting, runs
-from pu_sim.report.manifest import read_report_manifest
 from pu_sim.report.sections import boards
 from pu_sim.simulation import runfolder
-from pu_sim.studies.script import simulate_run
+from pu_sim.simulation.manifest import read_report_manifest
+from pu_sim.simulation.plan import Plan
+from pu_sim.studies.harness import play_run
 
 PUBLISHED = TargetTable.published()
 
@@ -57,9 +58,11 @@ def test_balanced_corporations_report_no_difference(tmp_path, monkeypatch):
     assert (out / "tables" / "corporation_strength.csv").is_file()
     assert "**Paired design (corporations):**" in readme
     assert (out / "tables" / "corporation_paired.csv").is_file()
-    manifest = read_report_manifest(out)  # the one shape of every report
+    manifest = read_report_manifest(out).to_json()  # one shape, every report
     assert manifest["runs"] == [run.resolve().as_posix()]  # not beneath: absolute
-    assert manifest["config"] == {"fair": runfolder.read_manifest(run)["config"]}
+    assert manifest["config"] == {
+        "fair": runfolder.read_manifest(run).to_json()["config"]
+    }
     assert (manifest["study"], manifest["games"]) == ("synthetic", 1500)
     assert any(
         "no corporation's win rate" in h for h in manifest["results"]["headlines"]
@@ -118,11 +121,11 @@ def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
     readme = (out / "README.md").read_text()
     assert "## Solo scores" in readme and "## Seat order" in readme
     assert "| `solo` |" in readme and "| `two` |" in readme
-    assert read_report_manifest(out)["runs"] == ["runs/solo", "runs/two"]
+    assert read_report_manifest(out).to_json()["runs"] == ["runs/solo", "runs/two"]
     # Rebuilding the study in place keeps its title (stored in its manifest).
     reporting.write_report(study, study)
     assert (study / "README.md").read_text().startswith("# My study\n")
-    assert read_report_manifest(study)["title"] == "My study"
+    assert read_report_manifest(study).to_json()["title"] == "My study"
 
 
 def test_default_out_dir_is_reports_study_run(tmp_path, monkeypatch):
@@ -143,12 +146,12 @@ def test_a_runner_folder_is_read_with_its_metadata_and_versions(tmp_path):
         metadata={"study": "x", "name": "duel", "pairing": "p2"})  # fmt: skip
     info = runs.run_info(folder)
     assert (info.study, info.name, info.pairing) == ("x", "duel", "p2")
-    assert (info.entropy, info.players, info.n_games, info.group_size) == (
+    assert (info.seed, info.players, info.n_games, info.group_size) == (
         123, 2, 8, 2,
     )  # fmt: skip
     assert (
         info.versions["git_revision"]
-        == runfolder.read_manifest(folder)["git"]["revision"]
+        == runfolder.read_manifest(folder).to_json()["git"]["revision"]
     )
     out = reporting.write_report(folder, tmp_path / "out")
     assert f"- rules version: {RULES_VERSION}" in (out / "README.md").read_text()
@@ -191,9 +194,9 @@ def test_missing_data_and_folders_are_clear_errors(tmp_path):
 
 
 def test_a_study_run_goes_through_the_runner_and_resumes(tmp_path, monkeypatch):
-    run = simulate_run(tmp_path / "study" / "duo", study="study", n_games=12,
-                       seed=3, n_jobs=1, players=2, bots=["greedy", "random"],
-                       pairing="x")  # fmt: skip
+    plan = Plan.of(players=2, bots=["greedy", "random"], seed=3)
+    run = play_run(tmp_path / "study" / "duo", plan, 12, study="study", jobs=1,
+                   pairing="x")  # fmt: skip
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["n_games"] == 12 and manifest["metadata"]["pairing"] == "x"
     assert manifest["status"] == "complete" and manifest["versions"]["rules"] >= 1
@@ -201,8 +204,7 @@ def test_a_study_run_goes_through_the_runner_and_resumes(tmp_path, monkeypatch):
     assert parts
     # The same call again finds the run finished and plays nothing.
     before = parts[0].stat().st_mtime_ns
-    simulate_run(run, study="study", n_games=12, seed=3, n_jobs=1, players=2,
-                 bots=["greedy", "random"], pairing="x")  # fmt: skip
+    play_run(run, plan, 12, study="study", jobs=1, pairing="x")
     assert parts[0].stat().st_mtime_ns == before
     assert len(json.loads((run / "manifest.json").read_text())["sessions"]) == 2
     no_simulation(monkeypatch)
@@ -238,12 +240,15 @@ def test_percentages_never_round_to_never_or_always():
 def test_a_run_record_without_games_is_replayed_not_refused(tmp_path):
     from pu_sim.simulation.runfolder import RunFolderError
 
-    kwargs = {"study": "s", "n_games": 6, "n_jobs": 1, "players": 2, "bots": "random"}
-    run = simulate_run(tmp_path / "r", seed=1, **kwargs)
+    def play(path, seed):
+        plan = Plan.of(players=2, bots="random", seed=seed)
+        return play_run(path, plan, 6, study="s", jobs=1)
+
+    run = play(tmp_path / "r", 1)
     with pytest.raises(RunFolderError):  # games of another run: never overwritten
-        simulate_run(run, seed=2, **kwargs)
+        play(run, 2)
     shutil.rmtree(run / "data")  # the games deleted, the manifest left
-    simulate_run(run, seed=2, **kwargs)
+    play(run, 2)
     assert json.loads((run / "manifest.json").read_text())["config"]["seed"] == 2
 
 
@@ -316,7 +321,7 @@ def test_a_report_folder_rebuilds_from_the_runs_its_manifest_lists(tmp_path):
     # The report folder holds no runs; its manifest names them, in their order.
     assert reporting.main([str(out)]) == 0
     assert (out / "README.md").read_text() == first
-    manifest = read_report_manifest(out)
+    manifest = read_report_manifest(out).to_json()
     assert (manifest["title"], manifest["command"], manifest["config"]) == (
         "Two runs", "make it", {"n": 1},
     )  # fmt: skip
@@ -333,7 +338,7 @@ def test_python_m_pu_sim_report_rebuilds_a_report(tmp_path):
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert done.stdout.strip() == str(tmp_path / "r" / "README.md")
-    manifest = read_report_manifest(tmp_path / "r")
+    manifest = read_report_manifest(tmp_path / "r").to_json()
     assert (
         manifest["command"] == f"python -m pu_sim.report {run} --out {tmp_path / 'r'}"
     )
@@ -343,4 +348,4 @@ def test_a_report_never_overwrites_a_run_manifest(tmp_path):
     run = write_run(tmp_path / "run", multiplayer_frame(50, 2))
     with pytest.raises(ValueError, match="is a run folder"):
         reporting.write_report(run, run)
-    assert runfolder.read_manifest(run)["n_games"] == 50
+    assert runfolder.read_manifest(run).to_json()["n_games"] == 50

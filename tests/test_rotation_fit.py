@@ -12,8 +12,8 @@ from rotation_positions import rotation_decisions
 import pu_sim
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import probes
 from pu_sim.game import Game
+from pu_sim.lab import probes
 
 DENY_WIDTH = int(CONSTANTS["ROTATION_DENY_WIDTH"])
 # greedy_tuned with the rotation valued by its tiles' sketch (as before the

@@ -13,13 +13,13 @@ from experiment_scripts import load
 from rotation_positions import rotation_decisions
 
 from pu_sim import bots
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import rotation_round as rr
+from pu_sim.bots import fitted
 from pu_sim.game import Game
-from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
+from pu_sim.lab import probes
+from pu_sim.lab import rotation_round as rr
 from pu_sim.simulation.in_memory import play_range
-from pu_sim.simulation.seeds import RootSeed
+from pu_sim.simulation.manifest import read_report_manifest
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.table import TableSetup
 
 LEARNED = rr.learned_bot()
@@ -88,23 +88,17 @@ def test_reading_the_learned_value_draws_nothing_from_the_game():
 @pytest.mark.parametrize("players", [1, 2])
 def test_solo_and_two_player_games_are_played_as_without_it(players):
     """The commander turns the station only with 3+ players (SS-3)."""
-    rules = load_rules().data
-    root = RootSeed(entropy=0, k0=5, k1=6)
 
     def scores(bot: bots.BotSpec) -> np.ndarray:
-        spec = TableSetup(players=players, bots=bot).lower(rules)
-        return np.asarray(play_range(spec, root, 0, 12)["score"])
+        plan = Plan.of(TableSetup(players=players, bots=bot), seed=5)
+        return np.asarray(play_range(plan, 0, 12)["score"])
 
     assert np.array_equal(scores(LEARNED), scores(RULE))
 
 
 def test_the_learned_value_changes_three_player_play():
-    rules = load_rules().data
-    root = RootSeed(entropy=0, k0=5, k1=6)
-    spec = {
-        b.label: TableSetup(players=3, bots=b).lower(rules) for b in (LEARNED, RULE)
-    }
-    a, b = (np.asarray(play_range(s, root, 0, 6)["score"]) for s in spec.values())
+    plans = [Plan.of(TableSetup(players=3, bots=b), seed=5) for b in (LEARNED, RULE)]
+    a, b = (np.asarray(play_range(p, 0, 6)["score"]) for p in plans)
     assert not np.array_equal(a, b)
 
 
@@ -137,7 +131,7 @@ def test_the_packaged_table_is_the_reports_fit():
     (run,) = sorted(REPORT.iterdir())
     reported = fitted.load_table("rotation_round", run / "table")
     assert np.array_equal(TABLE, reported["coef"])
-    rows = read_report_manifest(run)["results"]["paired"]
+    rows = read_report_manifest(run).to_json()["results"]["paired"]
     assert len(rows) == 3
     assert all(r["ahead"] - r["half_width"] > 0.5 for r in rows)
 
@@ -149,7 +143,7 @@ def test_smoke_run_writes_a_report_and_leaves_the_packaged_table(tmp_path):
         script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1", "--write"]) == 0
     )
     out = tmp_path / "bots" / "rotation_round" / "smoke"
-    results = read_report_manifest(out)["results"]
+    results = read_report_manifest(out).to_json()["results"]
     assert results["decisions"] >= 4 * 15  # every commander's rotation of 4 games
     assert [r["players"] for r in results["paired"]] == [3, 3, 4]
     assert all(0 <= r["ahead"] <= 1 for r in results["paired"])

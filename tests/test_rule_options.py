@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from pu_sim import _core
+from pu_sim.engine.flags import option_flags
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.options import TABLE_OPTIONS, flag_name
 
@@ -93,7 +94,7 @@ def test_each_flag_option_value_sets_its_own_flag(name):
     )
     base = RuleOptions(**{name: baseline})
     for value in CHOICES[name].values:
-        bits = replace(base, **{name: value}).flags() ^ base.flags()
+        bits = option_flags(replace(base, **{name: value})) ^ option_flags(base)
         member = members.get(flag_name(name, value))
         assert bits == (int(member) if member is not None else 0), (name, value)
 
@@ -109,4 +110,4 @@ def test_the_table_options_set_no_flag():
         neighbour_objectives=False,
         private_objectives=True,
     )
-    assert changed.flags() == default.flags()
+    assert option_flags(changed) == option_flags(default)

@@ -37,7 +37,9 @@ def test_a_part_damaged_in_the_middle_is_found_replayed_and_told(tmp_path):
     assert result.games_played == 5
     assert len(result.repaired) == 1
     assert bad.name in result.repaired[0] and "games 5..9" in result.repaired[0]
-    assert read_manifest(tmp_path)["sessions"][-1]["repaired"] == list(result.repaired)
+    assert read_manifest(tmp_path).to_json()["sessions"][-1]["repaired"] == list(
+        result.repaired
+    )
     assert_frame_equal(games(tmp_path), reference)
 
 

@@ -23,7 +23,8 @@ from polars.testing import assert_frame_equal
 import pu_sim
 from pu_sim.rules import RULES_VERSION, RuleOptions
 from pu_sim.simulation import runfolder, runner
-from pu_sim.simulation.in_memory import RootSeed
+from pu_sim.simulation.files import atomic_open
+from pu_sim.simulation.manifest import write_manifest
 from pu_sim.simulation.runner import (
     RunError,
     RunFolderError,
@@ -31,6 +32,7 @@ from pu_sim.simulation.runner import (
     run,
     scan_run,
 )
+from pu_sim.simulation.seeds import RootSeed
 
 ROOT = Path(pu_sim.__file__).resolve().parents[1]
 ENUMS = ("corporation", "planet", "bot", "status", "end_trigger", "solo_band")
@@ -97,7 +99,7 @@ def test_paired_groups_are_identical_across_batch_boundaries(tmp_path):
     a = games(tmp_path / "a")
     assert_frame_equal(a, games(tmp_path / "b"))
     assert_frame_equal(a, pu_sim.simulate(12, group_size=3, **kw))
-    assert read_manifest(tmp_path / "a")["config"]["group_size"] == 3
+    assert read_manifest(tmp_path / "a").to_json()["config"]["group_size"] == 3
     # a group shares its setup (the event deck), groups differ
     decks = a.group_by((pl.col("game_id") // 3).alias("group")).agg(
         pl.col("deck_green").n_unique().alias("decks"), pl.col("deck_green").first()
@@ -150,7 +152,7 @@ def test_empty_run_has_the_schema(tmp_path):
     frame = result.scan().collect()
     assert frame.height == 0
     assert frame.columns[:3] == ["game_id", "seat", "n_players"]
-    assert read_manifest(tmp_path)["status"] == "complete"
+    assert read_manifest(tmp_path).to_json()["status"] == "complete"
 
 
 # ---------------------------------------------------------------------------------
@@ -167,9 +169,9 @@ def test_manifest_records_the_run(tmp_path):
         n_jobs=2, options=options, metadata={"study": "demo", "pairing": "p1"},
     )  # fmt: skip
     elapsed = time.perf_counter() - started
-    m = read_manifest(tmp_path)
+    m = read_manifest(tmp_path).to_json()
     assert m["metadata"] == {"study": "demo", "pairing": "p1"}
-    assert m == result.manifest  # the returned manifest is the file's
+    assert m == result.manifest.to_json()  # the returned manifest is the file's
     assert m["status"] == "complete" and m["error"] is None
     assert (m["n_games"], m["completed_games"], m["completed_batches"]) == (20, 20, 4)
     assert m["batch_size"] == 6 and m["backend"] == "threads" and m["n_jobs"] == 2
@@ -191,7 +193,7 @@ def test_manifest_records_the_run(tmp_path):
     assert config["bots"][1]["kind"] == "random"
     assert m["table"]["bot_labels"] == ["random", "tidy"]
     root = RootSeed.from_seed(77)
-    assert m["seed"] == {"entropy": 77, "root_key": [root.k0, root.k1]}
+    assert m["seed"] == {"entropy": 77, "spawn_key": [], "root_key": [root.k0, root.k1]}
     versions = m["versions"]
     assert versions["rules"] == RULES_VERSION
     assert versions["engine"] == pu_sim._core.ENGINE_VERSION
@@ -240,13 +242,13 @@ def test_resume_skips_finished_batches_and_can_extend(tmp_path):
     assert (bigger.games_played, bigger.games_resumed) == (13, 20)
     assert_frame_equal(games(tmp_path), pu_sim.simulate(33, players=2, bots="random",
                                                         seed=3))  # fmt: skip
-    m = read_manifest(tmp_path)
+    m = read_manifest(tmp_path).to_json()
     assert len(m["sessions"]) == 3 and m["n_games"] == 33
 
 
 def test_seed_none_resumes_with_the_recorded_seed(tmp_path):
     run(6, out=tmp_path, players=1, bots="random", seed=None)
-    entropy = read_manifest(tmp_path)["seed"]["entropy"]
+    entropy = read_manifest(tmp_path).to_json()["seed"]["entropy"]
     run(10, out=tmp_path, players=1, bots="random", seed=None)
     expected = pu_sim.simulate(10, players=1, bots="random", seed=entropy)
     assert_frame_equal(games(tmp_path), expected)
@@ -279,8 +281,8 @@ def test_a_folder_with_a_different_run_is_refused(tmp_path, change, message):
 def test_a_folder_made_by_other_versions_is_refused(tmp_path):
     run(4, out=tmp_path, players=1, bots="random", seed=3)
     m = read_manifest(tmp_path)
-    m["versions"]["engine"] = -1
-    runfolder.write_manifest(tmp_path, m)
+    m.versions["engine"] = -1
+    write_manifest(tmp_path, m)
     with pytest.raises(RunFolderError, match=r"engine version -1 here \d+"):
         run(4, out=tmp_path, players=1, bots="random", seed=3)
 
@@ -355,7 +357,7 @@ def test_interrupt_keeps_finished_batches_and_resumes(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "write_part", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run(20, out=tmp_path, **kw)
-    m = read_manifest(tmp_path)
+    m = read_manifest(tmp_path).to_json()
     assert m["status"] == "interrupted" and m["completed_batches"] == 2
     assert len(parts(tmp_path)) == 2 and not hidden(tmp_path)
     monkeypatch.setattr(runner, "write_part", real)
@@ -363,7 +365,7 @@ def test_interrupt_keeps_finished_batches_and_resumes(tmp_path, monkeypatch):
     assert (result.games_resumed, result.games_played) == (8, 12)
     assert_frame_equal(games(tmp_path), pu_sim.simulate(20, players=2, bots="random",
                                                         seed=9))  # fmt: skip
-    statuses = [s["status"] for s in read_manifest(tmp_path)["sessions"]]
+    statuses = [s["status"] for s in read_manifest(tmp_path).to_json()["sessions"]]
     assert statuses == ["interrupted", "complete"]
 
 
@@ -376,7 +378,7 @@ def test_a_full_disk_loses_nothing_and_leaves_no_partial_file(tmp_path, monkeypa
         calls.append(first)
         if len(calls) < 3:
             return real(data_dir, first, n, data)
-        with runfolder.atomic_open(data_dir / runfolder.part_name(first, n)) as fh:
+        with atomic_open(data_dir / runfolder.part_name(first, n)) as fh:
             fh.write(data[: len(data) // 2])
             raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -384,7 +386,7 @@ def test_a_full_disk_loses_nothing_and_leaves_no_partial_file(tmp_path, monkeypa
     with pytest.raises(RunError, match=r"No space left on device.*resume"):
         run(25, out=tmp_path, **kw)
     assert len(parts(tmp_path)) == 2 and not hidden(tmp_path)
-    m = read_manifest(tmp_path)
+    m = read_manifest(tmp_path).to_json()
     assert m["status"] == "interrupted" and "No space left" in m["error"]
     monkeypatch.setattr(runner, "write_part", real)
     run(25, out=tmp_path, **kw)
@@ -458,14 +460,14 @@ def test_killed_cli_run_resumes_to_the_uninterrupted_result(
         assert "run the same command to resume" in err and "Traceback" not in err
     saved = check_no_partial_files(out)
     assert 30 <= saved < 600
-    assert read_manifest(out)["status"] == status
+    assert read_manifest(out).to_json()["status"] == status
     resumed = cli(*KILL_ARGS, "--out", str(out))
     stdout, err = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, err
     assert f"resumed: {saved:,} games were already done" in stdout
     assert not hidden(out)
     assert_frame_equal(games(out), kill_reference)
-    assert read_manifest(out)["status"] == "complete"
+    assert read_manifest(out).to_json()["status"] == "complete"
 
 
 def _children(pid: int) -> list[int]:
@@ -496,7 +498,7 @@ def test_a_killed_worker_process_stops_the_run_cleanly(tmp_path, kill_reference)
     assert "TerminatedWorkerError" in err and "resume" in err
     assert err.count("\n") == 1 and "Traceback" not in err
     check_no_partial_files(out)
-    assert read_manifest(out)["status"] == "interrupted"
+    assert read_manifest(out).to_json()["status"] == "interrupted"
     resumed = cli(*args)
     _, err = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, err
@@ -539,8 +541,11 @@ def _dask_runs(distributed, tmp_path, kw, reference) -> None:
     ) as cluster:  # fmt: skip
         result = run(30, out=tmp_path / "remote", scheduler=cluster.scheduler_address,
                       **kw)  # fmt: skip
-    assert result.manifest["backend"] == "dask" and result.manifest["workers"] == 2
-    assert result.manifest["scheduler"].startswith("tcp://127.0.0.1:")
+    assert (
+        result.manifest.to_json()["backend"] == "dask"
+        and result.manifest.to_json()["workers"] == 2
+    )
+    assert result.manifest.to_json()["scheduler"].startswith("tcp://127.0.0.1:")
     assert_frame_equal(games(tmp_path / "remote"), reference)
     run(30, out=tmp_path / "local", backend="dask", n_jobs=2, **kw)
     assert_frame_equal(games(tmp_path / "local"), reference)

@@ -11,8 +11,8 @@ from polars.testing import assert_frame_equal
 
 import pu_sim
 from pu_sim import _core, bots
-from pu_sim.bots import probes
 from pu_sim.game import Game
+from pu_sim.lab import probes
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import frame_violations
 

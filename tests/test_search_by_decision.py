@@ -6,11 +6,11 @@ from __future__ import annotations
 from experiment_scripts import load
 
 import pu_sim
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import search_by_decision as sbd
-from pu_sim.bots.fitting.common import seat_outcomes
 from pu_sim.game import Game
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.lab import probes
+from pu_sim.lab import search_by_decision as sbd
+from pu_sim.lab.common import seat_outcomes
+from pu_sim.simulation.manifest import read_report_manifest
 
 
 def test_unsearched_games_are_the_presets_own_games():
@@ -42,7 +42,7 @@ def test_a_searched_group_changes_play_and_the_smoke_report(tmp_path):
     script = load("bots/search_by_decision")
     assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
     out = tmp_path / "bots" / "search_by_decision" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert [g["group"] for g in data["groups"]] == list(script.SMOKE["groups"])
     assert "| place |" in (out / "README.md").read_text()
     assert script.Config().groups == tuple(sbd.GROUPS)  # the full study: every group

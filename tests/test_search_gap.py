@@ -7,10 +7,10 @@ import pytest
 from experiment_scripts import load
 
 import pu_sim
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import search_gap as sg
 from pu_sim.game import SCORE_KEYS, Game
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.lab import probes
+from pu_sim.lab import search_gap as sg
+from pu_sim.simulation.manifest import read_report_manifest
 
 
 def test_the_greedy_side_is_the_presets_own_games():
@@ -66,7 +66,7 @@ def test_smoke_report(tmp_path):
     script = load("bots/search_gap")
     assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
     out = tmp_path / "bots" / "search_gap" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     assert [r["column"] for r in data["categories"]][: len(SCORE_KEYS)] == list(
         SCORE_KEYS
     )

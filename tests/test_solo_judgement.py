@@ -1,4 +1,4 @@
-"""The solo-judgement study (pu_sim.bots.fitting.solo_judgement): greedy_tuned's
+"""The solo-judgement study (pu_sim.lab.solo_judgement): greedy_tuned's
 best two solo placements judged by rollouts and by cheaper readings."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from experiment_scripts import load
 
-from pu_sim.bots import probes
-from pu_sim.bots.fitting import solo_judgement as sj
-from pu_sim.bots.fitting.common import round_part, round_part_labels
-from pu_sim.report.manifest import read_report_manifest
+from pu_sim.lab import probes
+from pu_sim.lab import solo_judgement as sj
+from pu_sim.lab.common import round_part, round_part_labels
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame
 
 
@@ -90,7 +90,7 @@ def test_smoke_run_writes_a_report(tmp_path):
     script = load("bots/solo_judgement")
     assert script.main(["--smoke", "--out", str(tmp_path), "--jobs", "1"]) == 0
     out = tmp_path / "bots" / "solo_judgement" / "smoke"
-    results = read_report_manifest(out)["results"]
+    results = read_report_manifest(out).to_json()["results"]
     assert results["games"] == 2 and results["decisions"] >= 2 * 15
     assert len(results["rows"]) == 2 + len(sj.HORIZONS) + 2
     assert all(np.isfinite(r["per_game"]) for r in results["rows"])

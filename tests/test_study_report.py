@@ -15,14 +15,13 @@ from pu_sim.report.policies import find_policies
 from pu_sim.report.runs import load_runs, run_info
 from pu_sim.report.sections import survival
 from pu_sim.report.sections.warnings import confounded_runs
-from pu_sim.rules import load_rules
 from pu_sim.simulation import runfolder
 from pu_sim.simulation.in_memory import play_range, play_range_traced
+from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.runner import RunFolderError, run
-from pu_sim.simulation.seeds import RootSeed
 from pu_sim.simulation.table import table_of
+from pu_sim.studies import harness
 from pu_sim.studies import main as study
-from pu_sim.studies import script
 
 
 def set_metadata(path, **metadata):
@@ -48,10 +47,9 @@ def edit_manifest(path, **changes):
 def test_tracing_round_scores_leaves_the_games_unchanged():
     table = table_of(None, {"players": 4, "bots": "greedy", "corporations": "random",
                             "planets": "random"})  # fmt: skip
-    spec = table.lower(load_rules().data)
-    root = RootSeed.from_seed(5)
-    plain = play_range(spec, root, 3, 6)
-    traced, rounds = play_range_traced(spec, root, 3, 6)
+    plan = Plan.of(table, seed=5)
+    plain = play_range(plan, 3, 6)
+    traced, rounds = play_range_traced(plan, 3, 6)
     assert np.array_equal(plain, traced)
     rounds = feel.validate_round_scores(rounds)
     assert sorted(rounds["game_id"].unique().to_list()) == list(range(3, 9))
@@ -83,7 +81,7 @@ def test_a_run_keeps_round_scores_only_when_asked(tmp_path):
     assert rounds["game_id"].n_unique() == 6
     games = traced.scan().collect()
     assert games.equals(plain.scan().collect())
-    assert traced.manifest["config"]["round_scores"] is True
+    assert traced.manifest.to_json()["config"]["round_scores"] is True
     with pytest.raises(RunFolderError, match="round_scores"):
         run(6, out=tmp_path / "traced", **kwargs)  # resumed with another setting
 
@@ -272,47 +270,55 @@ def test_policies_come_from_roles_or_else_from_the_games(tmp_path):
 def test_the_study_plays_the_strong_bot_at_every_player_count():
     config = study.Config()
     assert (config.bot.label, config.second.label) == ("greedy_tuned", "greedy_learned")
-    plan = dict(study._plan(config))
-    primary = [k for k in plan.values() if k["extra"]["role"] == "primary"]
-    assert sorted(k["players"] for k in primary) == [2, 3, 4, 5, 6]
-    assert all(k["round_scores"] for k in primary)
-    solo = [k for k in plan.values() if k["players"] == 1]
-    assert {k["bots"].label for k in solo} == {
+    runs = {name: (key, kw) for name, key, kw in study._runs(config)}
+    primary = [(k, kw) for k, kw in runs.values() if kw["extra"]["role"] == "primary"]
+    assert sorted(kw["table"]["players"] for _, kw in primary) == [2, 3, 4, 5, 6]
+    assert all(kw["round_scores"] for _, kw in primary)
+    solo = [kw for _, kw in runs.values() if kw["table"]["players"] == 1]
+    assert {kw["table"]["bots"].label for kw in solo} == {
         "random", "greedy", "greedy_tuned", config.second.label}  # fmt: skip
-    second = {k["players"]: k for k in plan.values() if k["extra"]["role"] == "second"}
+    second = {kw["table"]["players"]: (k, kw) for k, kw in runs.values()
+              if kw["extra"]["role"] == "second"}  # fmt: skip
     assert sorted(second) == [2, 3, 4, 5, 6]
-    for p, kwargs in second.items():  # the same setups as the primary's, all of them
-        first = next(k for k in primary if k["players"] == p)
-        assert (kwargs["seed"], kwargs["pairing"]) == (first["seed"], first["pairing"])
+    for p, (key, kwargs) in second.items():  # the same setups as the primary's
+        first_key, first = next(
+            (k, kw) for k, kw in primary if kw["table"]["players"] == p
+        )
+        assert (key, kwargs["pairing"]) == (first_key, first["pairing"])
         assert kwargs["n_games"] == first["n_games"] and not kwargs["round_scores"]
+    keys = {key for key, _ in runs.values()}  # solo runs each have their own
+    assert len([k for k in keys if k[0] != "setups"]) == 5
+
+
+def start(argv: list[str]) -> study.Config:
+    return harness.start("main", study.Config(), argv, doc=None, smoke={},
+                         check=study._check).config  # fmt: skip
 
 
 def test_bot_and_second_are_study_options():
-    args = script.cli(["--bot", "greedy"], description="x", policies=True)
-    config = study.with_bot(study.Config(), args.bot, args.second)
+    config = start(["--bot", "greedy"])
     assert (config.bot.label, config.second.label) == ("greedy", "greedy_learned")
-    config = study.with_bot(study.Config(), "greedy_learned", None)  # not itself
+    config = start(["--bot", "greedy_learned"])  # not itself
     assert (config.bot.label, config.second.label) == ("greedy_learned", "greedy_tuned")
-    config = study.with_bot(study.Config(), None, "search:budget=2")
+    config = start(["--second", "search:budget=2"])
     assert config.second.kind == "search" and config.second.params["budget"] == 2
-    config = study.with_bot(study.Config(), None, "greedy")
+    config = start(["--second", "greedy"])
     assert (config.bot.label, config.second.label) == ("greedy_tuned", "greedy")
-    with pytest.raises(ValueError, match="must differ"):
-        study.with_bot(study.Config(), "greedy", "greedy")
-    with pytest.raises(SystemExit):
-        script.cli(["--bot", "no_such_bot"], description="x", policies=True)
-    with pytest.raises(SystemExit):  # only scripts that take policies
-        script.cli(["--bot", "greedy"], description="x")
+    for bad in (["--bot", "greedy", "--second", "greedy"], ["--bot", "no_such_bot"]):
+        with pytest.raises(SystemExit):
+            start(bad)
 
 
-def test_pu_sim_study_passes_bot_and_second_to_the_study(monkeypatch, tmp_path):
+def test_pu_sim_study_passes_every_flag_to_the_study(monkeypatch, tmp_path):
     from pu_sim.cli import main
 
-    seen: list[list[str]] = []
-    monkeypatch.setattr(study, "main", lambda argv: seen.append(list(argv)) or 0)
-    assert main(["study", "--smoke", "--bot", "greedy", "--second", "random",
-                 "--out", str(tmp_path)]) == 0  # fmt: skip
-    assert seen[0][-4:] == ["--bot", "greedy", "--second", "random"]
+    seen: list[tuple[list[str], str]] = []
+    monkeypatch.setattr(
+        study, "main", lambda argv, program: seen.append((list(argv), program)) or 0
+    )
+    argv = ["--smoke", "--bot", "greedy", "--second", "random", "--out", str(tmp_path)]
+    assert main(["study", *argv]) == 0
+    assert seen == [(argv, "pu-sim study")]
 
 
 def test_many_runs_are_listed_one_row_per_kind(tmp_path):

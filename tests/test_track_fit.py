@@ -11,11 +11,12 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim._core import CONSTANTS
-from pu_sim.bots import fitted, probes
-from pu_sim.bots.fitting import track_values as tv
-from pu_sim.report.manifest import read_report_manifest
-from pu_sim.rules import load_rules
+from pu_sim.bots import fitted
+from pu_sim.engine import load_rules
+from pu_sim.lab import probes
+from pu_sim.lab import track_values as tv
 from pu_sim.rules.gamedata import TRACKS
+from pu_sim.simulation.manifest import read_report_manifest
 from pu_sim.testing import ScenarioGame, marked_drawing
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +25,7 @@ REPORT = ROOT / "reports" / "bots" / "track_values" / "400-games-seed-79"
 
 def committed() -> dict:
     """The committed fit's numbers (its report manifest's results)."""
-    return read_report_manifest(REPORT)["results"]
+    return read_report_manifest(REPORT).to_json()["results"]
 
 
 def context_reference(game: ScenarioGame, p: int = 0) -> dict[str, float]:
@@ -201,7 +202,7 @@ def test_smoke_run_writes_a_report_and_a_table_only_where_told(tmp_path):
             str(tmp_path / "fitted")]  # fmt: skip
     assert load("bots/track_values").main(args) == 0
     out = tmp_path / "bots" / "track_values" / "smoke"
-    data = read_report_manifest(out)["results"]
+    data = read_report_manifest(out).to_json()["results"]
     fit = data["tables"]["universal_coalition"]
     assert np.shape(fit["cell"]) == (5, 16, 3)
     assert np.shape(fit["context"]) == (5, len(tv.CONTEXT))

@@ -7,7 +7,7 @@ import pytest
 
 from pu_sim import bots
 from pu_sim.bots import GREEDY_WEIGHTS
-from pu_sim.bots.fitting import tuning
+from pu_sim.lab import tuning
 
 
 def concave(optimum: np.ndarray, scales: np.ndarray):

@@ -66,7 +66,7 @@ def test_run_manifest_keeps_the_variant_and_replays_it(
 ) -> None:
     out = tmp_path / "run"
     result = pu_sim.run(4, out=out, seed=9, n_jobs=1, variant=richer, **TABLE)  # type: ignore[arg-type]
-    record = read_manifest(out)["config"]["variant"]
+    record = read_manifest(out).to_json()["config"]["variant"]
     assert record["digest"] == richer.digest
     assert record["files"][0]["text"] == RICHER_COSMOS
     assert Variant.from_manifest(record) == richer

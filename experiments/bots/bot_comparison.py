@@ -18,9 +18,8 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab.common import start
 from pu_sim.report.reporting import write_study_report
-from pu_sim.studies.script import simulate_run
 
 STUDY = "bot_comparison"
 
@@ -49,21 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE)
     config, runs = run.config, []
 
-    def play(name: str, seed: int, players: int, seats: object, pairing: str) -> Path:
+    def play(name: str, players: int, seats: object, pairing: str) -> Path:
         print(f"{STUDY}: {name} ({config.n_games:,} games)", flush=True)
-        return simulate_run(
-            run.folder / "runs" / name, study=STUDY, n_games=config.n_games,
-            n_jobs=run.jobs, seed=seed, players=players, bots=seats,  # type: ignore[arg-type]
-            pairing=pairing,
-        )  # fmt: skip
+        plan = run.plan(pairing, players=players, bots=seats)
+        return run.run(name, plan, config.n_games, pairing=pairing)
 
     for bot in config.solo_bots:
-        runs.append(play(f"solo-{bot.label}", config.seed, 1, bot, "solo"))
+        runs.append(play(f"solo-{bot.label}", 1, bot, "solo"))
     for n, a, b in config.duels:
         pairing = f"{n}p-{a.label}-{b.label}"
         for tag, first, second in (("ab", a, b), ("ba", b, a)):
             seats = [first if i % 2 == 0 else second for i in range(n)]
-            runs.append(play(f"{pairing}-{tag}", config.seed + n, n, seats, pairing))
+            runs.append(play(f"{pairing}-{tag}", n, seats, pairing))
     report = write_study_report(runs, run.folder, title="Bot comparison")
     run.finish(
         title="Bot comparison", games=config.n_games * len(runs), runs=runs,

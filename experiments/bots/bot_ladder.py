@@ -3,7 +3,7 @@
 3-player games of the base game, every 3-subset of the bots in its three
 cyclic seat orders on the same setups, rated by Plackett-Luce (Elo) with a
 head-to-head table; then every bot's paired solo games against the rulebook's
-target (``pu_sim.bots.fitting.ladder``); and the learned bot's targets on
+target (``pu_sim.lab.ladder``); and the learned bot's targets on
 larger paired samples (solo seeds and 3-player setups against greedy_tuned).
 
 Usage: ``python experiments/bots/bot_ladder.py [--games N] [--seed S]
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.bots.fitting import ladder as lad
-from pu_sim.bots.fitting import ladder_report as words
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import ladder as lad
+from pu_sim.lab import ladder_report as words
+from pu_sim.lab.common import start
 from pu_sim.report import plots
 
 STUDY = lad.STUDY
@@ -29,7 +29,7 @@ STUDY = lad.STUDY
 @dataclass(frozen=True, kw_only=True)
 class Config:
     n_games: int = 8  # ladder: setups per seating (every subset x seat order)
-    seed: int = 909  # solo; the ladder plays seed + 1
+    seed: int = 909  # each pairing's runs derive theirs from it
     solo_games: int = 150  # per bot, the same seeds for every bot
     players: int = 3
     bots: tuple[BotSpec, ...] = lad.ladder_bots((8, 64))

@@ -2,7 +2,7 @@
 
 The preset's solo games; the top moves of every decision valued by rollouts,
 weight slopes by finite differences, a ridge fit and a line search on paired
-solo games per iteration (``pu_sim.bots.fitting.weights``).  The fit starts
+solo games per iteration (``pu_sim.lab.weights``).  The fit starts
 from the preset's weights changed by ``--start`` (JSON): a new feature's
 weight, for instance.
 
@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pu_sim import bots
-from pu_sim.bots.fitting import weights as fit
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import weights as fit
+from pu_sim.lab.common import start
 
 STUDY = "fit_greedy"
 

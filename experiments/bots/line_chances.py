@@ -2,7 +2,7 @@
 
 Solo games with random corporations and planets, played by greedy_tuned
 without line chances; every line counted at every round start
-(``pu_sim.bots.fitting.line_chances``).  ``--write`` writes the
+(``pu_sim.lab.line_chances``).  ``--write`` writes the
 ``line_chance`` fitted table.
 
 Usage: ``python experiments/bots/line_chances.py [--games N] [--seed S]
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pu_sim.bots.fitting import line_chances as lc
-from pu_sim.bots.fitting.chance_tables import count_in_chunks
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import line_chances as lc
+from pu_sim.lab.chance_tables import count_in_chunks
+from pu_sim.lab.common import start
 
 STUDY = "line_chances"
 

@@ -1,7 +1,7 @@
 """How much greedy gains by valuing the next round's tiles on the planet each
 placement leaves (the `next_fit` weight): offline rollouts of greedy's best
 placements, then paired solo games at each weight
-(``pu_sim.bots.fitting.next_fit``).
+(``pu_sim.lab.next_fit``).
 
 Usage: ``python experiments/bots/next_fit_values.py [--preset NAME] [--games N]
 [--rollouts R] [--paired N] [--seed S] [--jobs J] [--out reports] [--smoke]``
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pu_sim import bots
-from pu_sim.bots.fitting import next_fit as nf
-from pu_sim.bots.fitting.common import in_chunks, start
+from pu_sim.lab import next_fit as nf
+from pu_sim.lab.common import in_chunks, start
 from pu_sim.report import plots
 
 STUDY = "next_fit_values"

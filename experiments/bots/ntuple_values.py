@@ -1,6 +1,6 @@
 """The learned planet value: an n-tuple network fitted within decisions to rollouts
 of the fast bot's best placements, then played in paired solo games
-(``pu_sim.bots.fitting.ntuple_values``).  ``--write`` writes the ``ntuple``
+(``pu_sim.lab.ntuple_values``).  ``--write`` writes the ``ntuple``
 fitted table; the report folder always keeps the fit under ``table/``.
 
 Usage: ``python experiments/bots/ntuple_values.py [--games N] [--rollouts R]
@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pu_sim.bots import fitted
-from pu_sim.bots.fitting import ntuple_values as nt
-from pu_sim.bots.fitting.common import in_chunks, start
+from pu_sim.lab import ntuple_values as nt
+from pu_sim.lab.common import in_chunks, start
 from pu_sim.report import plots
+from pu_sim.simulation.seeds import derive
 
 STUDY = "ntuple_values"
 
@@ -57,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the fit beside the report (readable without installing it), and the
     # packaged tables with it for the paired games
     fitted.write_table("ntuple", arrays, provenance, run.folder / "table")
-    paired_seed = c.seed + 1
+    paired_seed = derive(c.seed, STUDY, "paired")
     with tempfile.TemporaryDirectory() as folder:
         tables = Path(folder)
         shutil.copytree(fitted.FITTED_DIR, tables, dirs_exist_ok=True)

@@ -2,7 +2,7 @@
 
 Solo games with random corporations and planets, played by greedy_tuned
 without objective chances; every kept private card counted at every round
-start (``pu_sim.bots.fitting.objective_chances``).  ``--write`` writes the
+start (``pu_sim.lab.objective_chances``).  ``--write`` writes the
 ``objective_chance`` fitted table.
 
 Usage: ``python experiments/bots/objective_chances.py [--games N] [--seed S]
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pu_sim.bots.fitting import objective_chances as oc
-from pu_sim.bots.fitting.chance_tables import count_in_chunks
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import objective_chances as oc
+from pu_sim.lab.chance_tables import count_in_chunks
+from pu_sim.lab.common import start
 
 STUDY = "objective_chances"
 

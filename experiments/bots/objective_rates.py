@@ -2,7 +2,7 @@
 
 Solo base games (Universal Coalition on KSB-4156, balanced 7/7/6 event deck)
 through a run folder; per card, the share of the games that kept it in which
-it was met (``pu_sim.bots.fitting.objective_rates``).  ``--write`` writes the
+it was met (``pu_sim.lab.objective_rates``).  ``--write`` writes the
 ``objective_rate`` fitted table the setup discard reads.
 
 Usage: ``python experiments/bots/objective_rates.py [--games N] [--seed S]
@@ -17,11 +17,10 @@ from dataclasses import dataclass
 import polars as pl
 
 from pu_sim import bots
-from pu_sim.bots.fitting import objective_rates as rates_
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import objective_rates as rates_
+from pu_sim.lab.common import start
 from pu_sim.report import plots
 from pu_sim.simulation.runner import scan_run
-from pu_sim.studies.script import simulate_run
 
 STUDY = "objective_rates"
 
@@ -39,11 +38,9 @@ SMOKE = {"n_games": 60}
 def main(argv: Sequence[str] | None = None) -> int:
     run = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE, table="objective_rate")
     config, bot = run.config, bots.parse(run.config.bot)
-    played = simulate_run(
-        run.folder / "runs" / bot.label, study=STUDY, n_games=config.n_games,
-        seed=config.seed, n_jobs=run.jobs, players=1,
-        corporations="universal_coalition", planets="ksb_4156", bots=bot,
-    )  # fmt: skip
+    plan = run.plan(players=1, corporations="universal_coalition",
+                    planets="ksb_4156", bots=bot)  # fmt: skip
+    played = run.run(bot.label, plan, config.n_games)
     games = scan_run(played).collect()
     rates = rates_.card_rates(games)
     (run.folder / "tables").mkdir(parents=True, exist_ok=True)

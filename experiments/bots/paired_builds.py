@@ -1,7 +1,7 @@
 """The paired effect of a bot change: the same games under two builds.
 
 Run ``play`` once in each checkout with the same arguments (``PYTHONPATH``
-picks the build), then ``compare`` the two files (pu_sim.bots.fitting.
+picks the build), then ``compare`` the two files (pu_sim.lab.
 paired_builds)::
 
     PYTHONPATH=../before python experiments/bots/paired_builds.py play \\
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pu_sim.bots.fitting import paired_builds
+from pu_sim.lab import paired_builds
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 
 Greedy_tuned's best placements (place_fit 0) at every placement of solo games
 valued by rollouts and fitted on their afterstate features
-(``pu_sim.bots.fitting.placement_values``).  ``--write`` writes the
+(``pu_sim.lab.placement_values``).  ``--write`` writes the
 ``place_fit`` fitted table.
 
 Usage: ``python experiments/bots/placement_values.py [--games N] [--rollouts R]
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pu_sim.bots.fitting import placement_values as pv
-from pu_sim.bots.fitting.common import in_chunks, start
+from pu_sim.lab import placement_values as pv
+from pu_sim.lab.common import in_chunks, start
 
 STUDY = "placement_values"
 

@@ -1,7 +1,7 @@
 """Power use: how often the bots use each corporation's powers when offered.
 
 Slow-path games per corporation and bot record every power offered to the
-corporation's seat and whether the bot took it (``pu_sim.bots.fitting.
+corporation's seat and whether the bot took it (``pu_sim.lab.
 power_use``); fast-path games give each corporation's outcomes. A power the
 strongest fast bot ignores makes a balance study wrong for its corporation.
 
@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pu_sim.bots.fitting import power_use as use
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import power_use as use
+from pu_sim.lab.common import start
 from pu_sim.rules.loading import load_game_data
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS
 
 STUDY = "power_use"
 
@@ -38,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = start(STUDY, Config(), argv, doc=__doc__, smoke=SMOKE)
     config = run.config
     corporations = [  # in the data's order
-        c.key for c in load_game_data().corporations if c.key in PLAYABLE_CORPORATIONS
+        c.key for c in load_game_data().corporations if c.playable
     ]
     rows = use.power_use(
         config.bots, corporations, players=config.players, n_games=config.n_games,

@@ -1,6 +1,6 @@
 """The learned rotation value: the commander's station rotation fitted to rollouts
 of every kept rotation in 3-player games, then played in paired 3- and 4-player
-games (``pu_sim.bots.fitting.rotation_round``).  ``--write`` writes the
+games (``pu_sim.lab.rotation_round``).  ``--write`` writes the
 ``rotation_round`` fitted table; the report folder always keeps the fit under
 ``table/``.
 
@@ -20,9 +20,10 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import fitted
-from pu_sim.bots.fitting import rotation_round as rr
-from pu_sim.bots.fitting.common import in_chunks, share_row, start
+from pu_sim.lab import rotation_round as rr
+from pu_sim.lab.common import in_chunks, share_row, start
 from pu_sim.report import plots
+from pu_sim.simulation.seeds import derive
 
 STUDY = "rotation_round"
 
@@ -52,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     provenance = fitted.Provenance(command=run.command, seed=c.seed,
                                    report=run.folder.as_posix())  # fmt: skip
     fitted.write_table("rotation_round", arrays, provenance, run.folder / "table")
-    paired_seed = c.seed + 1
+    paired_seed = derive(c.seed, STUDY, "paired")
     learned, fast = rr.learned_bot(), rr.rule_bot()
     tuned = bots.parse("greedy_tuned")
     with tempfile.TemporaryDirectory() as folder:
@@ -66,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
     results = {
         "games": c.n_games, "rollouts": c.rollouts, "seed": c.seed,
-        "served": fast.label, "paired_seed": paired_seed, "decisions": len(records),
+        "served": fast.label, "paired_seed": paired_seed.label,
+        "decisions": len(records),
         "coef": arrays["coef"].tolist(), "held_out": rr.held_out(records, coef),
         "curve": rr.training_curve(records),
         "paired": paired, "seconds": round(time.perf_counter() - started, 1),

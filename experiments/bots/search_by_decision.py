@@ -2,7 +2,7 @@
 
 The preset's solo base games, searching (the preset's best 2 moves, 4
 rollouts each) only the decisions of one group at a time, paired with the
-preset's own games (``pu_sim.bots.fitting.search_by_decision``).
+preset's own games (``pu_sim.lab.search_by_decision``).
 
 With ``--players`` above 1 seat 0 alone searches, in base games of that many
 players, valuing its moves by its margin over the best opponent.
@@ -22,8 +22,8 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from pu_sim import bots
-from pu_sim.bots.fitting import search_by_decision as sbd
-from pu_sim.bots.fitting.common import seat_outcomes, start
+from pu_sim.lab import search_by_decision as sbd
+from pu_sim.lab.common import seat_outcomes, start
 
 STUDY = "search_by_decision"
 GROUPS = tuple(sbd.GROUPS)

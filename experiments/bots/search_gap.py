@@ -1,7 +1,7 @@
 """Where the search bot's extra medals come from, and how far apart greedy's
 two best placements truly are: paired games of the preset and the search bot
 by scoring category and private card, then rollouts of the preset's two best
-placements (``pu_sim.bots.fitting.search_gap``).
+placements (``pu_sim.lab.search_gap``).
 
 Usage: ``python experiments/bots/search_gap.py [--preset NAME] [--games N]
 [--budget B] [--placement-games N] [--rollouts R] [--seed S] [--jobs J]
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pu_sim import bots
-from pu_sim.bots.fitting import search_gap as sg
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import search_gap as sg
+from pu_sim.lab.common import start
 from pu_sim.report import plots
 
 STUDY = "search_gap"

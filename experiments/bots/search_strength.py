@@ -1,5 +1,5 @@
 """Search bot against greedy: paired solo scores and speed at several budgets,
-then a 2-player duel (``pu_sim.bots.fitting.search_strength``).  Search
+then a 2-player duel (``pu_sim.lab.search_strength``).  Search
 settings are BUDGETxWIDTH; the search bots use the greedy bot's weights.
 
 Usage: ``python experiments/bots/search_strength.py [--games N]
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pu_sim import bots
-from pu_sim.bots.fitting import search_strength as ss
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import search_strength as ss
+from pu_sim.lab.common import start
 
 STUDY = "search_strength"
 

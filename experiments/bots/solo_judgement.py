@@ -1,6 +1,6 @@
 """What the learned bot's solo target asks: greedy_tuned's best two solo placements
 judged by rollouts, by short play-outs and by afterstate readings
-(``pu_sim.bots.fitting.solo_judgement``).
+(``pu_sim.lab.solo_judgement``).
 
 Usage: ``python experiments/bots/solo_judgement.py [--games N] [--rollouts R]
 [--redeals D] [--seed S] [--jobs J] [--out reports] [--smoke]``
@@ -12,8 +12,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pu_sim.bots.fitting import solo_judgement as sj
-from pu_sim.bots.fitting.common import in_chunks, start
+from pu_sim.lab import solo_judgement as sj
+from pu_sim.lab.common import in_chunks, start
 from pu_sim.report import plots
 
 STUDY = "solo_judgement"

@@ -1,7 +1,7 @@
 """Track values: what advancing each tracker is worth, fitted to rollouts.
 
 Every track choice of greedy_tuned's solo games (track_fit 0) valued by
-rollouts and fitted per corporation (``pu_sim.bots.fitting.track_values``);
+rollouts and fitted per corporation (``pu_sim.lab.track_values``);
 held-out games decide which corporations get a row.  ``--write`` writes the
 ``track_fit`` fitted table.  The base game's corporation (Universal
 Coalition) plays ``--base-games`` games, the others ``--games``.
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pu_sim.bots.fitting import track_values as tv
-from pu_sim.bots.fitting.common import start
-from pu_sim.rules import load_rules
+from pu_sim.engine import load_rules
+from pu_sim.lab import track_values as tv
+from pu_sim.lab.common import start
 
 STUDY = "track_values"
 KEYS = tuple(c.key for c in load_rules().data.corporations)

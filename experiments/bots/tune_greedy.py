@@ -3,7 +3,7 @@
 A cross-entropy search over the greedy weights (solo score plus 4-player win
 share, common random numbers per generation), optionally warm-started again
 per corporation, then validated on held-out seeds
-(``pu_sim.bots.fitting.tuned_greedy``).  A report folder whose manifest holds
+(``pu_sim.lab.tuned_greedy``).  A report folder whose manifest holds
 the searches of the same config replays only the validation.
 
 Usage: ``python experiments/bots/tune_greedy.py [--games N] [--seed S]
@@ -18,9 +18,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pu_sim.bots.fitting import tuned_greedy as tg
-from pu_sim.bots.fitting import tuned_greedy_report as words
-from pu_sim.bots.fitting.common import start
+from pu_sim.lab import tuned_greedy as tg
+from pu_sim.lab import tuned_greedy_report as words
+from pu_sim.lab.common import start
 from pu_sim.simulation.provenance import git_revision
 
 STUDY = tg.STUDY

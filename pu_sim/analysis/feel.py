@@ -4,8 +4,9 @@ Two inputs.  The result frame (one row per (game, seat)) gives each game's
 final scores, ``rounds`` and ``end_trigger`` (``cannot_place``: a player could
 not place a tile, 9.1 A; ``depot_empty``, 9.1 B; ``events``: the event deck's
 last card, 9.1 C).  The *round score table* gives each seat's score after
-every round, for lead changes; its schema is defined here
-(:data:`ROUND_SCORE_SCHEMA`, checked by :func:`validate_round_scores`):
+every round, for lead changes; its schema is the run folder's
+(:data:`pu_sim.simulation.frames.ROUND_SCORE_SCHEMA`, checked by
+:func:`validate_round_scores`):
 
 =========  =======  ==========================================================
 column     dtype    meaning
@@ -35,14 +36,7 @@ import polars as pl
 
 from pu_sim.analysis import stats
 from pu_sim.analysis.frame import Frame
-
-ROUND_SCORE_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.UInt64(),
-    "round": pl.UInt8(),
-    "seat": pl.UInt8(),
-    "score": pl.Int16(),
-}
-"""The round score table's columns and dtypes (plus an optional ``run``)."""
+from pu_sim.simulation.frames import ROUND_SCORE_SCHEMA
 
 _RANGES = {
     "game_id": (0, 2**64 - 1),

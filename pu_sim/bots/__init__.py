@@ -3,8 +3,9 @@
 A core bot is a kind plus a parameter vector (:mod:`pu_sim.bots.specs`): the
 random bot, the greedy bot with named weights and its tuned presets, and the
 search bot.  :mod:`pu_sim.bots.fitted` reads and writes the greedy bot's fitted
-tables (run-time data the rules load); :mod:`pu_sim.bots.fitting` holds the
-bot-development studies the scripts under ``experiments/bots/`` run.
+tables (run-time data the engine loads); :mod:`pu_sim.bots.python` is the
+protocol of a bot written in Python.  Bot development (fitting, the ladder,
+the search studies) is the lab, :mod:`pu_sim.lab`, above every other layer.
 
 Examples
 --------

@@ -6,14 +6,17 @@ objectives' base rates, the learned planet and rotation values).  Each is a
 file pair in ``pu_sim/data/fitted/``:
 ``<name>.npz`` holds the arrays, ``<name>.toml`` says how they were made (the
 command, the seed, the engine version, the date) and what every axis means.
-The rules load them into the compiled core at run time
-(:func:`pu_sim.rules.load_rules`), so a refit writes files and needs no build.
+The engine loads them into the compiled core at run time
+(:func:`pu_sim.engine.load_rules`), so a refit writes files and needs no build.
 
 Why one module: the layout of each table (its arrays, their axes and the core
 constants that size them) is declared once, in :data:`TABLES`; loading checks
 every file against it (one error naming the file, the array and the expected
-and found shapes), writing checks the arrays before any file is touched, and
-:func:`core_arrays` lowers the tables to the layout the core copies.
+and found shapes), writing checks the arrays before any file is touched.  The sizes the
+core indexes by (its ``CONSTANTS``) come from the caller: this module is
+pure data and never imports the core; the engine passes them whenever it
+loads the tables to play (:mod:`pu_sim.engine.rules`, which also lowers them
+to the core's layout), and the lab when it writes one.
 
 The track table is keyed by corporation key (its ``corporations`` array), not
 by the corporation count compiled into the core: a corporation without an
@@ -35,7 +38,7 @@ import datetime as dt
 import hashlib
 import io
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,10 +71,13 @@ class Axis:
     size: int | str
     extra: int = 0
 
-    def expected(self, constants: Mapping[str, int]) -> int:
-        """The size the core expects."""
-        base = self.size if isinstance(self.size, int) else int(constants[self.size])
-        return base + self.extra
+    def expected(self, constants: Mapping[str, int] | None) -> int | None:
+        """The size the core expects (None: a core size, and no sizes given)."""
+        if isinstance(self.size, int):
+            return self.size + self.extra
+        if constants is None:
+            return None
+        return int(constants[self.size]) + self.extra
 
 
 @dataclass(frozen=True)
@@ -87,8 +93,10 @@ class Layout:
     axes: Mapping[str, str]
     keyed: bool = False
 
-    def shape(self, array: str, constants: Mapping[str, int]) -> tuple[int, ...]:
-        """The expected shape of one array without the key axis."""
+    def shape(
+        self, array: str, constants: Mapping[str, int] | None
+    ) -> tuple[int | None, ...]:
+        """The expected shape of one array without the key axis (None: any size)."""
         return tuple(a.expected(constants) for a in self.arrays[array])
 
 
@@ -307,13 +315,6 @@ class FittedTables(Mapping[str, FittedTable]):
 # --------------------------------------------------------------------------------
 
 
-def _constants() -> Mapping[str, int]:
-    """The core's sizes (the core is imported only when a table is checked)."""
-    from pu_sim._build_check import import_core
-
-    return import_core().CONSTANTS  # type: ignore[no-any-return]
-
-
 def check_arrays(
     name: str,
     arrays: Mapping[str, npt.ArrayLike],
@@ -329,7 +330,6 @@ def check_arrays(
     if name not in TABLES:
         raise FittedTableError(f"{where}: no fitted table is called {name!r}")
     layout = TABLES[name]
-    constants = _constants() if constants is None else constants
     expected = set(layout.arrays) | ({KEYS} if layout.keyed else set())
     if set(arrays) != expected:
         missing = sorted(expected - set(arrays))
@@ -355,7 +355,9 @@ def check_arrays(
     for array in layout.arrays:
         values = np.asarray(arrays[array])
         want = lead + layout.shape(array, constants)
-        if values.shape != want:
+        if len(values.shape) != len(want) or any(
+            w is not None and w != v for w, v in zip(want, values.shape, strict=True)
+        ):
             raise FittedTableError(
                 f"{where}: array {array!r} has shape {values.shape}, expected {want}"
                 + (f" (one row per entry of {KEYS!r})" if layout.keyed else "")
@@ -376,8 +378,16 @@ def check_arrays(
 # --------------------------------------------------------------------------------
 
 
-def load_table(name: str, folder: str | Path | None = None) -> FittedTable:
-    """Read and check one table from ``folder`` (default: the packaged ones)."""
+def load_table(
+    name: str,
+    folder: str | Path | None = None,
+    constants: Mapping[str, int] | None = None,
+) -> FittedTable:
+    """Read and check one table from ``folder`` (default: the packaged ones).
+
+    ``constants``: the core's sizes to check the shapes against (see
+    :func:`check_arrays`).
+    """
     base = Path(FITTED_DIR if folder is None else folder)
     npz, toml = base / f"{name}.npz", base / f"{name}.toml"
     for path in (npz, toml):
@@ -394,13 +404,15 @@ def load_table(name: str, folder: str | Path | None = None) -> FittedTable:
         raise FittedTableError(f"{toml}: invalid TOML ({exc})") from None
     if meta.get("table") != name:
         raise FittedTableError(f"{toml}: describes table {meta.get('table')!r}")
-    return FittedTable(name, check_arrays(name, raw, str(npz)), meta)
+    return FittedTable(name, check_arrays(name, raw, str(npz), constants), meta)
 
 
-def load_fitted(folder: str | Path | None = None) -> FittedTables:
+def load_fitted(
+    folder: str | Path | None = None, constants: Mapping[str, int] | None = None
+) -> FittedTables:
     """Every table of :data:`TABLES` from ``folder`` (default: the packaged ones)."""
     base = Path(FITTED_DIR if folder is None else folder)
-    tables = {name: load_table(name, base) for name in TABLES}
+    tables = {name: load_table(name, base, constants) for name in TABLES}
     return FittedTables(folder=base, tables=tables, digest=tables_digest(tables))
 
 
@@ -417,38 +429,6 @@ def tables_digest(tables: Mapping[str, FittedTable]) -> str:
             h.update(f"{name}/{array}/{values.dtype.str}/{values.shape}".encode())
             h.update(values.tobytes())
     return h.hexdigest()
-
-
-def core_arrays(
-    tables: Mapping[str, FittedTable], corporations: Sequence[str]
-) -> dict[str, Floats]:
-    """The tables in the core's layout (``CoreRules(..., fitted=...)``).
-
-    The track table gets one row per corporation of the rules, in their order:
-    a corporation's own row from the file, zeros when the file has none (keys
-    the rules do not know are left out).
-    """
-    track = tables["track_fit"]
-    rows = track.rows()
-    cell = np.zeros((len(corporations), *track["cell"].shape[1:]))
-    context = np.zeros((len(corporations), *track["context"].shape[1:]))
-    for i, key in enumerate(corporations):
-        if key in rows:
-            cell[i] = track["cell"][rows[key]]
-            context[i] = track["context"][rows[key]]
-    return {
-        "track_cell": cell,
-        "track_context": context,
-        "place_fit": np.asarray(tables["place_fit"]["values"], np.float64),
-        "line_chance": np.asarray(tables["line_chance"]["chance"], np.float64),
-        "objective_chance": np.asarray(
-            tables["objective_chance"]["chance"], np.float64
-        ),
-        "objective_rate": np.asarray(tables["objective_rate"]["rate"], np.float64),
-        "ntuple_window": np.asarray(tables["ntuple"]["window"], np.float64),
-        "ntuple_line": np.asarray(tables["ntuple"]["line"], np.float64),
-        "rotation_round": np.asarray(tables["rotation_round"]["coef"], np.float64),
-    }
 
 
 # --------------------------------------------------------------------------------
@@ -473,13 +453,15 @@ def write_table(
     arrays: Mapping[str, npt.ArrayLike],
     provenance: Provenance,
     folder: str | Path | None = None,
+    constants: Mapping[str, int] | None = None,
 ) -> Path:
     """Check and write ``<name>.npz`` and ``<name>.toml``; returns the npz path.
 
-    Nothing is written unless every array fits the table's layout.
+    Nothing is written unless every array fits the table's layout (with the
+    core's sizes when ``constants`` are given: the lab always gives them).
     """
     base = Path(FITTED_DIR if folder is None else folder)
-    checked = check_arrays(name, arrays, f"{name} (to write)")
+    checked = check_arrays(name, arrays, f"{name} (to write)", constants)
     base.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     np.savez(buffer, **checked)  # type: ignore[arg-type]

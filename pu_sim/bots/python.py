@@ -1,31 +1,36 @@
-"""Bots written in Python: a protocol and a loop that pits them against core bots.
+"""Bots written in Python: the protocol a researcher's bot follows.
 
-The core bots play inside the compiled engine, fast.  A researcher prototyping a
-new idea writes a Python class with one method, ``step(game) -> move``, and
-plays it on the slow path (:class:`pu_sim.game.Game`) against any core bot,
-as OpenSpiel's ``evaluate_bots`` does.  Every decision of a Python bot's seats
-is asked of it; the other seats' core bots answer theirs.  A Python bot that
-proves itself is ported into the core.
+The core bots play inside the compiled engine, fast.  A researcher prototyping
+a new idea writes a Python class with one method, ``step(game) -> move``, and
+seats it at any table like a core bot (``bots=[MyBot(), "greedy_tuned"]``):
+:func:`pu_sim.simulate`, :func:`pu_sim.run` (a run folder that
+``pu-sim report`` reads) and ``pu-sim simulate --bots module:Class`` then play
+on the slow path (:mod:`pu_sim.simulation.python_bots`), every decision of a
+Python bot's seats asked of it and the other seats' core bots answering
+theirs exactly as on the fast path.  A Python bot that proves itself is
+ported into the core.
+
+Reproducible like a core bot: each game gets a fresh copy of the bot (so a
+game never depends on the games before it in its batch), and its optional
+``start(game)`` hook is called first, where a bot that draws random numbers
+seeds them from the game (:class:`RandomBot` does).
 
 Examples
 --------
->>> from pu_sim.bots.python import FirstMoveBot, evaluate_bots
->>> frame = evaluate_bots(2, {0: FirstMoveBot()}, players=2, seed=1)
->>> frame.columns[:4]
-['game_id', 'seat', 'bot', 'score']
+>>> import pu_sim
+>>> from pu_sim.bots.python import FirstMoveBot
+>>> games = pu_sim.simulate(2, players=2, bots=[FirstMoveBot(), "greedy"], seed=1)
+>>> games.filter(seat=0)["bot"].to_list()
+['first_move', 'first_move']
 """
 
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Mapping
-from typing import Protocol, Unpack, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import polars as pl
-
-from pu_sim.game import Game
-from pu_sim.simulation.seeds import SeedLike
-from pu_sim.simulation.table import TableArgs, TableSetup, table_of
+if TYPE_CHECKING:
+    from pu_sim.game import Game
 
 
 @runtime_checkable
@@ -41,6 +46,65 @@ class Bot(Protocol):
         ...
 
 
+def bot_label(bot: Bot) -> str:
+    """A Python bot's label in result frames: its ``name``, else its class name."""
+    name = getattr(bot, "name", None)
+    return name if isinstance(name, str) and name else type(bot).__name__
+
+
+PREFIX = "python:"
+"""How a bot name says "a bot written in Python": ``python:package.module:Class``."""
+
+
+def bot_path(bot: Bot) -> str:
+    """The name that builds this Python bot again: ``python:module:Class``."""
+    cls = type(bot)
+    return f"{PREFIX}{cls.__module__}:{cls.__qualname__}"
+
+
+def load_bot(name: str) -> Bot:
+    """The Python bot a name builds: ``python:package.module:Class``, called bare.
+
+    The class is imported (from ``sys.path``, the working folder included when
+    run from a shell) and called without arguments.  One clear line names the
+    module, the class or the missing ``step`` method otherwise.
+    """
+    import importlib
+    import sys
+
+    path = name.removeprefix(PREFIX)
+    module_name, sep, qualname = path.partition(":")
+    if not name.startswith(PREFIX) or not sep or not module_name or not qualname:
+        raise ValueError(
+            f"a Python bot is named python:package.module:Class, got {name!r}"
+        )
+    if "" not in sys.path:
+        sys.path.insert(0, "")  # the working folder, as `python -m` has it
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(
+            f"Python bot {name!r}: cannot import {module_name!r} ({exc})"
+        ) from None
+    target: object = module
+    for part in qualname.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            raise ValueError(f"Python bot {name!r}: {module_name} has no {qualname!r}")
+    if not callable(target):
+        raise ValueError(f"Python bot {name!r}: {qualname!r} is not a class")
+    try:
+        bot = target()
+    except TypeError as exc:
+        raise ValueError(
+            f"Python bot {name!r}: {qualname}() needs arguments ({exc}); seat an "
+            "instance from Python instead"
+        ) from None
+    if not isinstance(bot, Bot):
+        raise ValueError(f"Python bot {name!r}: {qualname} has no step(game) method")
+    return bot
+
+
 class FirstMoveBot:
     """Always the first legal move: a baseline and a test double."""
 
@@ -52,84 +116,18 @@ class FirstMoveBot:
 
 
 class RandomBot:
-    """A uniformly random legal move from its own generator (reproducible per seed)."""
+    """A uniformly random legal move, drawn from the game's own seed and index."""
 
     name = "python_random"
 
     def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
         self._rng = _random.Random(seed)
+
+    def start(self, game: Game) -> None:
+        """Seed from the bot's seed, the run's root key and the game index."""
+        self._rng = _random.Random(f"{self.seed}/{game.seed.k0}/{game.game_index}")
 
     def step(self, game: Game) -> int:
         """A random legal move."""
         return self._rng.choice(game.legal_moves())
-
-
-def play_game(game: Game, bots: Mapping[int, Bot]) -> list[int]:
-    """Play ``game`` to its end; ``bots[seat]`` decides for that seat.
-
-    Seats without a Python bot are played by their core bots.
-
-    Returns the final scores by seat.  An illegal move from a Python bot raises
-    ValueError naming the decision and the move.
-    """
-    while not game.is_terminal:
-        bot = bots.get(game.decider)
-        if bot is None:
-            game.step()
-            continue
-        move = bot.step(game)
-        if move not in game.legal_moves():
-            raise ValueError(
-                f"{type(bot).__name__} chose {move!r}, not a legal move of "
-                f"seat {game.decider}'s {game.decision} decision"
-            )
-        game.apply(move)
-    return [int(s["score"]) for s in game.scores()]
-
-
-def evaluate_bots(
-    n_games: int,
-    python_bots: Mapping[int, Bot],
-    table: TableSetup | None = None,
-    *,
-    seed: SeedLike = 0,
-    first_game: int = 0,
-    **table_args: Unpack[TableArgs],
-) -> pl.DataFrame:
-    """Play ``n_games`` games with Python bots in some seats; a row per (game, seat).
-
-    ``python_bots`` maps a seat to its Python bot; seats not in it are played
-    by the table's core bots.  The games are games ``first_game ...`` of the
-    table and seed (the same deals as :func:`pu_sim.simulate`), so a Python bot
-    and a core bot compared on the same seeds face the same tiles, boards and
-    events.  Rows: ``game_id, seat, bot`` (the Python bot's ``name`` or class
-    name, else the core bot's label), ``score, rank, won``.
-    """
-    table = table_of(table, table_args)
-    if not python_bots:
-        raise ValueError("evaluate_bots needs at least one Python bot")
-    for seat, bot in python_bots.items():
-        if not 0 <= seat < table.players:
-            raise ValueError(
-                f"seat {seat} is not a seat of a {table.players}-player table"
-            )
-        if not isinstance(bot, Bot):
-            raise TypeError(f"seat {seat}: {bot!r} has no step(game) method")
-    core_labels = [b.label for b in table.seat_bots()]
-    rows: list[dict[str, object]] = []
-    for i in range(first_game, first_game + n_games):
-        game = Game(table, seed=seed, game_index=i)
-        scores = play_game(game, python_bots)
-        ranks = [s["rank"] for s in game.scores()]
-        for seat, score in enumerate(scores):
-            python_bot = python_bots.get(seat)
-            label = (
-                getattr(python_bot, "name", type(python_bot).__name__)
-                if python_bot is not None
-                else core_labels[seat]
-            )
-            rows.append(
-                {"game_id": i, "seat": seat, "bot": label, "score": score,
-                 "rank": int(ranks[seat]), "won": ranks[seat] == 1}
-            )  # fmt: skip
-    return pl.DataFrame(rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -96,28 +97,17 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def study(args: argparse.Namespace) -> int:
-    """The main study (:mod:`pu_sim.studies.main`)."""
+def study(argv: Sequence[str]) -> int:
+    """The main study (:mod:`pu_sim.studies.main`), with its own flags."""
     from pu_sim.studies import main as main_study
 
-    argv = ["--jobs", str(args.jobs), "--out", str(args.out)]
-    if args.games is not None:
-        argv += ["--games", str(args.games)]
-    if args.seed is not None:
-        argv += ["--seed", str(args.seed)]
-    if args.smoke:
-        argv.append("--smoke")
-    for file in args.variant:
-        argv += ["--variant", str(file)]
-    for flag in ("bot", "second"):
-        if getattr(args, flag, None) is not None:
-            argv += [f"--{flag}", getattr(args, flag)]
-    return main_study.main(argv)
+    return main_study.main(argv, program="pu-sim study")
 
 
 def report(args: argparse.Namespace) -> int:
     """The report of a run folder, a study folder of runs, or a report folder."""
-    from pu_sim.simulation.runfolder import MANIFEST, find_run_folders, read_manifest
+    from pu_sim.simulation.manifest import MANIFEST, read_manifest
+    from pu_sim.simulation.runfolder import find_run_folders
 
     folder: Path = args.run_folder
     if folder.is_file():
@@ -127,7 +117,7 @@ def report(args: argparse.Namespace) -> int:
     runs = find_run_folders(folder)
     if not runs and not (folder / MANIFEST).is_file():  # a report names its runs
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
-    manifest: dict[str, Any] = read_manifest(folder) if runs == [folder] else {}
+    manifest = read_manifest(folder) if runs == [folder] else None
     try:
         from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -135,10 +125,10 @@ def report(args: argparse.Namespace) -> int:
             f"reports are not available in this installation: {exc} "
             "(pu_sim.report.reporting could not be imported)"
         ) from None
-    if manifest.get("status", "complete") != "complete":
+    if manifest is not None and manifest.status != "complete":
         print(
-            f"pu-sim: note: the run is {manifest['status']} "
-            f"({manifest.get('completed_games', 0):,} of {manifest.get('n_games', 0):,}"
+            f"pu-sim: note: the run is {manifest.status} "
+            f"({manifest.completed_games:,} of {manifest.n_games:,}"
             " games); reporting on the finished games",
             file=sys.stderr,
         )
@@ -251,11 +241,11 @@ def listing(args: argparse.Namespace) -> int:
 def version() -> int:
     """The package, rules and engine versions."""
     import pu_sim
-    from pu_sim._build_check import import_core
+    from pu_sim.engine.core import engine_version
     from pu_sim.rules import RULES_VERSION
 
     print(
         f"pu-sim {pu_sim.__version__} (rules {RULES_VERSION}, "
-        f"engine {import_core().ENGINE_VERSION})"
+        f"engine {engine_version()})"
     )
     return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pu_sim.cli import commands
 from pu_sim.cli.parser import build
@@ -17,8 +17,9 @@ from pu_sim.cli.parser import build
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pu-sim`` command."""
-    from pu_sim.simulation.runner import RunError
-
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["study"]:  # the study parses its own flags (one definition)
+        return _guarded(lambda: commands.study(argv[1:]))
     parser = build()
     args = parser.parse_args(argv)
     if args.version:
@@ -28,12 +29,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("pu-sim: error: a command is required (see --help)", file=sys.stderr)
         return 2
     run = {
-        "simulate": commands.simulate, "study": commands.study,
-        "report": commands.report, "play": commands.play, "list": commands.listing,
+        "simulate": commands.simulate, "report": commands.report,
+        "play": commands.play, "list": commands.listing,
         "compare": commands.compare, "balance": commands.balance,
     }[args.command]  # fmt: skip
+    return _guarded(lambda: run(args))
+
+
+def _guarded(command: Callable[[], int]) -> int:
+    """Run a command; a failure becomes one line and its exit status."""
+    from pu_sim.simulation.runner import RunError
+
     try:
-        return run(args)
+        return command()
     except (ValueError, TypeError, ImportError) as exc:
         print(f"pu-sim: error: {one_line(exc)}", file=sys.stderr)
         return 2

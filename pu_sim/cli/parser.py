@@ -7,32 +7,14 @@ line naming the flag (``argument --seed: must be a non-negative integer``).
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
-from pu_sim.cli.table_flags import add_table_arguments, add_variant_argument
-from pu_sim.cli.values import BATCH, GAMES, INDEX, SEED, jobs
+from pu_sim.cli.table_flags import add_table_arguments
+from pu_sim.studies.flags import BATCH, GAMES, INDEX, Parser, add_jobs, add_seed
 
 MAX_GAMES_IN_MEMORY = 10_000_000
 """Without --out a run's summary is all that is kept: more games need a folder."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors and negative values accepted after flags.
-
-    argparse takes ``--deck -1,11,10`` for a flag without its value; treating
-    every ``-<digit>...`` token as a value lets the value's own check name
-    what is wrong with it.
-    """
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._negative_number_matcher = re.compile(r"^-\d[\d,.]*$")
-
-    def error(self, message: str) -> NoReturn:
-        """One line: what was wrong, and where to look."""
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 if TYPE_CHECKING:
@@ -68,9 +50,7 @@ def _running(parser: argparse.ArgumentParser) -> None:
         f"default: a temporary folder, summary only (at most "
         f"{MAX_GAMES_IN_MEMORY:,} games)",
     )  # fmt: skip
-    run.add_argument(
-        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
-    )
+    add_jobs(run)
     run.add_argument(
         "--batch-size", type=BATCH, default=None,
         help="games per core call and per Parquet file (2000)",
@@ -102,45 +82,17 @@ def _simulate(sub: Subcommands) -> None:
         "--games", type=GAMES, default=20_000, help="number of games (20000)"
     )
     add_table_arguments(sim, play=False)
-    sim.add_argument("--seed", type=SEED, default=20240611, help="root seed (20240611)")
+    add_seed(sim)
     _running(sim)
 
 
 def _study(sub: Subcommands) -> None:
-    study = sub.add_parser(
+    sub.add_parser(
         "study",
-        help="the main job: a balance and solo study with its report",
-        description="Play the main study (balance verdicts at 2-6 players "
-        "under two policies, a skill ladder, solo games for the target-score "
-        "calibration) into "
-        "resumable run folders and write its report to OUT/main/<run>/.  The "
-        "same command resumes an interrupted study.",
-    )
-    study.add_argument(
-        "--games", type=GAMES, default=None,
-        help="size: balance games per player count (3000); the other runs are "
-        "multiples of it",
-    )  # fmt: skip
-    study.add_argument("--seed", type=SEED, default=None, help="root seed (20240611)")
-    study.add_argument(
-        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
-    )
-    study.add_argument(
-        "--out", type=Path, default=Path("runs"),
-        help="where the study and its report go (runs/, which git ignores; "
-        "`--out reports` rewrites the committed report)",
-    )  # fmt: skip
-    study.add_argument("--smoke", action="store_true", help="a run of seconds")
-    add_variant_argument(study)
-    study.add_argument(
-        "--bot", default=None,
-        help="the bot at every seat (greedy_tuned); e.g. greedy, 'search:budget=8'",
-    )  # fmt: skip
-    study.add_argument(
-        "--second", default=None,
-        help="the second policy, of another style, that checks the findings "
-        "(default greedy_learned; greedy_tuned when --bot is greedy_learned)",
-    )  # fmt: skip
+        help="the main job: a balance and solo study with its report "
+        "(`pu-sim study --help`: its flags)",
+        add_help=False,
+    )  # parsed by the study's own parser: see main()
 
 
 def _report(sub: Subcommands) -> None:
@@ -166,7 +118,7 @@ def _play(sub: Subcommands) -> None:
         "replays game N of a run folder exactly.",
     )
     add_table_arguments(play, play=True)
-    play.add_argument("--seed", type=SEED, default=1, help="root seed (1)")
+    add_seed(play)
     play.add_argument(
         "--game-index", type=INDEX, default=0, help="game index under the seed (0)"
     )
@@ -195,7 +147,7 @@ def _compare(sub: Subcommands) -> None:
     )
     cmp.add_argument("--games", type=GAMES, default=2000, help="games per arm (2000)")
     add_table_arguments(cmp, play=False)
-    cmp.add_argument("--seed", type=SEED, default=20240611, help="root seed (20240611)")
+    add_seed(cmp)
     arms = cmp.add_argument_group("arms")
     arms.add_argument(
         "--baseline", type=Path, action="append", default=[], metavar="FILE",
@@ -238,9 +190,7 @@ def _balance(sub: Subcommands) -> None:
         help="where the run folders go (default OUT/runs), e.g. under runs/ "
         "while the report goes to reports/",
     )  # fmt: skip
-    bal.add_argument(
-        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
-    )
+    add_jobs(bal)
     bal.add_argument(
         "--backend", choices=("threads", "processes", "dask"), default=None,
         help="threads (default), processes, or dask",

@@ -22,11 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from pu_sim.cli.values import PLAYERS, int_in
 from pu_sim.simulation.table import TableSetup
+from pu_sim.studies.flags import PLAYERS, add_variant, int_in
 
 SEATS_HELP = (
     "comma separates seats, + joins a seat's pool, one entry serves every seat; "
@@ -142,7 +141,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
         help="set any rule option (repeatable), e.g. --option "
         "civ_pick_timing=on_milestone (`pu-sim list options`)",
     )  # fmt: skip
-    add_variant_argument(rules)
+    add_variant(rules)
     rules.add_argument(
         "--events", action=argparse.BooleanOptionalAction, default=None,
         help="use the event deck (default: the rulebook's, on in solo only)",
@@ -155,15 +154,6 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
     rules.add_argument(
         "--private-objectives", action="store_true",
         help="multiplayer private-objective module (deal 2, keep 1)",
-    )  # fmt: skip
-
-
-def add_variant_argument(parser: Any) -> None:
-    """``--variant FILE``, repeatable (simulate, play, study)."""
-    parser.add_argument(
-        "--variant", type=Path, action="append", default=[], metavar="FILE",
-        help="play a variant of the game: a TOML file of changes to the published "
-        "data (repeatable, applied in order; docs/variants.md)",
     )  # fmt: skip
 
 

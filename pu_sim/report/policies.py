@@ -29,6 +29,11 @@ class Policies:
     second: str | None = None
     ladder: tuple[str, ...] = ()
 
+    @property
+    def chosen(self) -> list[str]:
+        """The primary and second policies that exist, in that order."""
+        return [b for b in (self.primary, self.second) if b is not None]
+
     def words(self) -> str:
         """Who played, in one sentence fragment."""
         if self.primary is None:
@@ -45,7 +50,7 @@ def _role_bot(infos: Sequence[RunInfo], role: str) -> str | None:
     """The bot of the runs with this role (their first seat's)."""
     for info in infos:
         if info.role == role and info.bot_specs:
-            return str(info.bot_specs[0].get("label"))
+            return info.bot_specs[0].label
     return None
 
 

@@ -12,8 +12,9 @@ names its runs, so it rebuilds from itself::
 A report covers one run or a study (a folder of run folders): solo rows get
 the target-score calibration, multiplayer rows the balance analyses, and a
 study with both gets both.  Anomalous games (``status != "ok"``) are counted
-and left out.  This module decides which sections a report gets and writes
-it; the sections are in :mod:`pu_sim.report.sections`.
+and left out.  This module writes the report; the sections it writes, in
+order, are registered in :mod:`pu_sim.report.registry` and written by
+:mod:`pu_sim.report.sections`.
 """
 
 from __future__ import annotations
@@ -27,35 +28,18 @@ from typing import Any
 
 import polars as pl
 
-from pu_sim.report.manifest import MANIFEST, read_report_manifest, write_report_manifest
 from pu_sim.report.page import Page
-from pu_sim.report.policies import Policies, find_policies
+from pu_sim.report.policies import find_policies
+from pu_sim.report.registry import SECTIONS, ReportContext, Section
 from pu_sim.report.runs import load_round_scores, load_runs, run_info
-from pu_sim.report.sections.boards import (
-    breakdown_section,
-    cell_section,
-    interaction_section,
-    label_balance,
-)
-from pu_sim.report.sections.bots import bot_section, robustness_section
-from pu_sim.report.sections.calibration import (
-    calibration_robustness,
-    calibration_section,
-)
-from pu_sim.report.sections.feel import feel_section
-from pu_sim.report.sections.rule_sets import side_by_side_section
 from pu_sim.report.sections.runs import runs_facts
-from pu_sim.report.sections.seats import seat_section
-from pu_sim.report.sections.shared import main_bot
-from pu_sim.report.sections.skill import skill_section
-from pu_sim.report.sections.solo import has_deck, solo_boards, solo_summary
-from pu_sim.report.sections.solo_paired import (
-    is_paired_deck_design,
-    paired_calibration_section,
-)
-from pu_sim.report.sections.survival import survival_section
-from pu_sim.report.sections.verdicts import verdict_section
 from pu_sim.report.sections.warnings import warnings_section
+from pu_sim.simulation.manifest import (
+    MANIFEST,
+    ReportManifest,
+    read_report_manifest,
+    write_report_manifest,
+)
 from pu_sim.simulation.runfolder import find_run_folders, is_run_folder
 
 __all__ = ["main", "write_report", "write_study_report"]
@@ -109,78 +93,6 @@ def _with_policy(mp: pl.DataFrame) -> pl.DataFrame:
     return mp.join(pol, on=gk, maintain_order="left")
 
 
-def _multiplayer(
-    page: Page, games: pl.DataFrame, policies: Policies, confounded: Sequence[str]
-) -> None:
-    """The multiplayer sections: one-bot games for balance, mixed ones for bots.
-
-    With a primary (and second) policy, the balance sections read only their
-    games; the other one-bot games (a skill ladder's weaker levels) have
-    their own section.
-    """
-    mp = games.filter(pl.col("n_players") >= 2)
-    if mp.height == 0:
-        return
-    homo = mp.filter(pl.col("n_bots") == 1)
-    mixed = mp.filter(pl.col("n_bots") > 1)
-    verdicts = verdict_section(page, homo, policies)
-    ladder = homo
-    chosen = [b for b in (policies.primary, policies.second) if b is not None]
-    if chosen:
-        homo = homo.filter(pl.col("bot").cast(pl.String).is_in(chosen))
-    seat = seat_section(page, homo.filter(~pl.col("run").is_in(list(confounded))))
-    if homo.height:
-        many = homo["bot"].n_unique() > 1
-        alone = policies.second is None  # else the verdicts headline them
-        who = " and ".join(chosen) or str(main_bot(homo))
-        label_balance(page, homo, "corporation", f"Corporations ({who})", many, alone)
-        label_balance(page, homo, "planet", f"Planets ({who})", many, alone)
-        if verdicts is not None:
-            survival_section(page, ladder, verdicts, policies)
-        main = homo.filter(pl.col("bot") == (policies.primary or main_bot(homo)))
-        cell_section(page, main)
-        interaction_section(page, main)
-        breakdown_section(page, homo)
-    bot_section(page, mixed)
-    robustness_section(page, seat)
-
-
-def _solo(page: Page, games: pl.DataFrame) -> None:
-    """The solo sections: scores, boards, then one calibration per bot.
-
-    Runs marked for the calibration (``role``) are its games when there are
-    any; a skill ladder's solo games then only join the score summary.
-    """
-    solo = games.filter(pl.col("n_players") == 1)
-    if solo.height == 0:
-        return
-    solo_summary(page, solo)
-    if (solo["role"] == "calibration").any():
-        solo = solo.filter(pl.col("role") == "calibration")
-    if not has_deck(solo):
-        return
-    if is_paired_deck_design(solo):  # setups replayed under many decks
-        paired_calibration_section(page, solo)
-        return
-    solo_boards(page, solo)
-    # One calibration per bot: the target is for every board, so corporations
-    # and planets are pooled here (their own difficulty is the section above).
-    split = ["bot"] if solo["bot"].n_unique() > 1 else []
-    if not split:
-        only = str(solo["bot"][0])
-        calibration_section(page, solo, "", f"Solo target calibration ({only})")
-        return
-    fits: dict[str, pl.DataFrame] = {}
-    for key, part in solo.partition_by(
-        split, as_dict=True, maintain_order=True
-    ).items():
-        name = " / ".join(str(k) for k in key)
-        fit = calibration_section(page, part, name, f"Solo target calibration: {name}")
-        if fit is not None:
-            fits[name] = fit
-    calibration_robustness(page, fits)
-
-
 def write_study_report(
     run_dirs: Sequence[Path],
     out_dir: Path,
@@ -190,6 +102,7 @@ def write_study_report(
     command: str | None = None,
     config: Any = None,
     results: Mapping[str, Any] | None = None,
+    sections: Sequence[Section] = SECTIONS,
 ) -> Path:
     """Write one report over several run folders (their rows are pooled).
 
@@ -198,6 +111,8 @@ def write_study_report(
     first run's), ``title``, the ``command`` that made it, ``config`` (default:
     each run's configuration by run name), the runs, and under ``results``
     the headline findings and the files, plus the caller's ``results``.
+    ``sections`` are written in order (default: every registered section,
+    :data:`pu_sim.report.registry.SECTIONS`), after the warnings.
 
     Returns
     -------
@@ -225,12 +140,13 @@ def write_study_report(
     policies = find_policies(infos, ok)
     page = Page(out_dir)
     confounded, set_aside = warnings_section(page, infos)
-    _solo(page, ok)
-    _multiplayer(page, ok.filter(~pl.col("run").is_in(set_aside)), policies, confounded)
-    side_by_side_section(page, ok.filter(pl.col("n_players") >= 2), infos)
-    skill_section(page, ok, policies)
-    if policies.primary is not None:
-        feel_section(page, ok, policies.primary, load_round_scores(run_dirs))
+    ctx = ReportContext(
+        games=ok, infos=infos, policies=policies,
+        round_scores=lambda: load_round_scores(run_dirs),
+        set_aside=list(set_aside), confounded=list(confounded),
+    )  # fmt: skip
+    for section in sections:
+        ctx.results[section.name] = section.write(page, ctx)
     n_games = ok.select(pl.struct("run", "game_id").n_unique()).item()
     study = study or infos[0].study
     heading = title or f"{study}: {out_dir.name}"
@@ -254,7 +170,7 @@ def write_study_report(
     (out_dir / "README.md").write_text("\n\n".join(text) + "\n")
     (out_dir / "study.json").unlink(missing_ok=True)  # the manifest's forerunner
     if config is None:  # plain runs: each run's own configuration
-        config = {i.name: i.manifest.get("config") for i in infos}
+        config = {i.name: i.manifest.config.to_json() for i in infos}
     write_report_manifest(
         out_dir,
         study=study,
@@ -301,7 +217,7 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
     runs, previous = _runs_to_report(run_dir)
     if not runs:
         raise FileNotFoundError(f"no run folders (manifest.json) in {run_dir}")
-    command = previous.get("command") or " ".join(
+    command = (previous.command if previous else None) or " ".join(
         ["python -m pu_sim.report", str(run_dir)]
         + ([] if out_dir is None else ["--out", str(out_dir)])
     )
@@ -312,31 +228,31 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
             info = run_info(run_dir)
             study, name = info.study, info.name
         else:
-            study = str(previous.get("study") or run_dir.resolve().parent.name)
+            study = previous.study if previous else run_dir.resolve().parent.name
             name = run_dir.resolve().name
         out_dir = Path("reports") / study / name
     return write_study_report(
         runs,
         out_dir,
-        title=previous.get("title"),
-        study=previous.get("study"),
+        title=previous.title if previous else None,
+        study=previous.study if previous else None,
         command=command,
-        config=previous.get("config"),
-        results=previous.get("results"),
+        config=previous.config if previous else None,
+        results=previous.results if previous else None,
     )
 
 
-def _runs_to_report(folder: Path) -> tuple[list[Path], dict[str, Any]]:
-    """The runs a folder's report covers, and its report manifest ({} if none).
+def _runs_to_report(folder: Path) -> tuple[list[Path], ReportManifest | None]:
+    """The runs a folder's report covers, and its report manifest (None if none).
 
     A report folder's runs are the ones its manifest lists, in that order,
     then any other run folder below it.
     """
     found = find_run_folders(folder)
     if found == [folder] or not (folder / MANIFEST).is_file():
-        return found, {}
+        return found, None
     previous = read_report_manifest(folder)
-    listed = [folder / run for run in previous["runs"]]
+    listed = [folder / run for run in previous.runs]
     missing = [str(run) for run in listed if not is_run_folder(run)]
     if missing:
         raise FileNotFoundError(

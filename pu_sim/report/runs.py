@@ -18,6 +18,7 @@ import polars as pl
 from pu_sim.analysis.calibration import DECK_COLUMNS
 from pu_sim.simulation import runfolder
 from pu_sim.simulation.frames import SCORE_PARTS
+from pu_sim.simulation.manifest import BotRecord, RunManifest, read_manifest
 
 __all__ = [
     "COLUMNS",
@@ -48,7 +49,7 @@ class RunInfo:
     study: str
     n_games: int | None
     seed: Any
-    entropy: Any
+    root_key: tuple[int, int]
     players: Any
     bots: list[str]
     group_size: int
@@ -56,7 +57,7 @@ class RunInfo:
     versions: dict[str, Any]
     wall_time_s: float | None
     games_per_s: float | None
-    manifest: dict[str, Any] = field(repr=False)
+    manifest: RunManifest = field(repr=False)
     status: str = "complete"
     completed_games: int | None = None
     role: str = ""
@@ -65,7 +66,7 @@ class RunInfo:
     variant: str = "published"  # the variant's name and short digest
     seat_corporations: tuple[Any, ...] = ()
     seat_planets: tuple[Any, ...] = ()
-    bot_specs: tuple[dict[str, Any], ...] = ()
+    bot_specs: tuple[BotRecord, ...] = ()
 
     @property
     def partial(self) -> bool:
@@ -77,41 +78,39 @@ class RunInfo:
         )  # fmt: skip
 
 
-def _bot_text(entry: Any) -> str:
+def _bot_text(entry: BotRecord) -> str:
     """A bot of the manifest as the report names it (greedy: with its changes)."""
-    if isinstance(entry, dict):
-        from pu_sim.bots import PRESETS, SEARCH_PARAMS
+    from pu_sim.bots import PRESETS, SEARCH_PARAMS
 
-        label = str(entry.get("label") or entry.get("kind") or "?")
-        params = entry.get("params") or {}
-        if label in PRESETS and all(
-            params.get(k) == v for k, v in PRESETS[label].items()
-        ):
-            return label
-        if entry.get("kind") == "search":
-            budget, width, minor = (
-                params.get(k, default) for k, (_, default) in SEARCH_PARAMS.items()
-            )
-            over, differs = _closest_preset(params)
-            return (
-                f"{label} (search: {budget:g} rollouts per decision over the {width:g}"
-                f" best moves by {over}'s weights"
-                + (f" with {differs}" if differs else "")
-                + (", placements and tracks only)" if minor == 0 else ")")
-            )
-        if entry.get("kind") == "greedy" and params:
-            from pu_sim.bots import GREEDY_WEIGHTS
-
-            changed = {
-                k: v
-                for k, v in params.items()
-                if k in GREEDY_WEIGHTS and v != GREEDY_WEIGHTS[k]
-            }
-            if changed:
-                inner = ", ".join(f"{k}={v:g}" for k, v in changed.items())
-                return f"{label} (greedy, {inner})"
+    label = entry.label or entry.kind
+    params = entry.params
+    if entry.python is not None:
+        return f"{label} (Python bot {entry.python.removeprefix('python:')})"
+    if label in PRESETS and all(params.get(k) == v for k, v in PRESETS[label].items()):
         return label
-    return str(entry)
+    if entry.kind == "search":
+        budget, width, minor = (
+            params.get(k, default) for k, (_, default) in SEARCH_PARAMS.items()
+        )
+        over, differs = _closest_preset(params)
+        return (
+            f"{label} (search: {budget:g} rollouts per decision over the {width:g}"
+            f" best moves by {over}'s weights"
+            + (f" with {differs}" if differs else "")
+            + (", placements and tracks only)" if minor == 0 else ")")
+        )
+    if entry.kind == "greedy" and params:
+        from pu_sim.bots import GREEDY_WEIGHTS
+
+        changed = {
+            k: v
+            for k, v in params.items()
+            if k in GREEDY_WEIGHTS and v != GREEDY_WEIGHTS[k]
+        }
+        if changed:
+            inner = ", ".join(f"{k}={v:g}" for k, v in changed.items())
+            return f"{label} (greedy, {inner})"
+    return label
 
 
 def _closest_preset(params: dict[str, Any]) -> tuple[str, str]:
@@ -133,49 +132,41 @@ def _closest_preset(params: dict[str, Any]) -> tuple[str, str]:
     return best, ", ".join(options[best])
 
 
-def _variant_text(record: Any) -> str:
-    """A run's variant as a report names it: name and short digest."""
-    if not isinstance(record, dict):
-        return "published"
-    return f"variant {record.get('name')} ({str(record.get('digest'))[:12]})"
-
-
 def run_info(run_dir: Path) -> RunInfo:
     """The key facts of a run folder, read from its manifest."""
     run_dir = Path(run_dir)
-    m = runfolder.read_manifest(run_dir)
-    config = m.get("config") or {}
-    metadata = m.get("metadata") or {}
-    versions = dict(m.get("versions") or {})
-    git = m.get("git")
-    if isinstance(git, dict):  # the runner keeps the checkout beside the versions
-        versions.setdefault("git_revision", git.get("revision"))
-        versions.setdefault("git_dirty", git.get("dirty"))
+    m = read_manifest(run_dir)
+    versions = dict(m.versions)
+    if m.git is not None:  # the runner keeps the checkout beside the versions
+        versions.setdefault("git_revision", m.git.get("revision"))
+        versions.setdefault("git_dirty", m.git.get("dirty"))
+    variant = m.config.variant
     return RunInfo(
         path=run_dir,
-        name=str(metadata.get("name") or run_dir.name),
-        study=str(metadata.get("study") or run_dir.parent.name),
-        n_games=m.get("n_games"),
-        seed=m.get("seed") if config.get("seed") is None else config["seed"],
-        entropy=(m.get("seed") or {}).get("entropy"),
-        players=config.get("players"),
-        bots=[_bot_text(b) for b in config.get("bots") or []],
-        group_size=int(config.get("group_size") or 1),
-        pairing=metadata.get("pairing"),
+        name=m.name or run_dir.name,
+        study=m.study or run_dir.parent.name,
+        n_games=m.n_games,
+        seed=m.config.seed if m.config.seed is not None else m.seed.to_json(),
+        root_key=(m.seed.root_key[0], m.seed.root_key[1]),
+        players=m.config.players,
+        bots=[_bot_text(b) for b in m.config.bots],
+        group_size=max(int(m.config.group_size or 1), 1),
+        pairing=m.pairing,
         versions=versions,
-        wall_time_s=m.get("wall_time_s"),
-        games_per_s=m.get("games_per_s"),
+        wall_time_s=m.wall_time_s,
+        games_per_s=m.games_per_s,
         manifest=m,
-        status=str(m.get("status") or "complete"),
-        completed_games=m.get("completed_games"),
-        role=str(metadata.get("role") or ""),
-        ladder=tuple(str(b) for b in metadata.get("ladder") or ()),
-        options=dict(config.get("options") or {}),
-        variant=_variant_text(config.get("variant")),
-        seat_corporations=tuple(_seat_pools(config.get("corporations"))),
-        seat_planets=tuple(_seat_pools(config.get("planets"))),
-        bot_specs=tuple(b for b in config.get("bots") or [] if isinstance(b, dict)),
-    )
+        status=m.status,
+        completed_games=m.completed_games,
+        role=m.role,
+        ladder=m.ladder,
+        options=dict(m.config.options),
+        variant="published" if variant is None
+        else f"variant {variant.get('name')} ({str(variant.get('digest'))[:12]})",
+        seat_corporations=tuple(_seat_pools(m.config.corporations)),
+        seat_planets=tuple(_seat_pools(m.config.planets)),
+        bot_specs=tuple(m.config.bots),
+    )  # fmt: skip
 
 
 def _seat_pools(value: Any) -> list[Any]:
@@ -203,7 +194,7 @@ def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
                 f"run {info.path} has no data/*.parquet (reports need the run's data)"
             )
         key = (
-            (f"pair:{info.pairing}", str(info.entropy))
+            (f"pair:{info.pairing}", str(info.root_key))
             if info.pairing
             else ("run", str(info.path))
         )

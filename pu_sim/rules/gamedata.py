@@ -122,6 +122,7 @@ class Planet:
     id: int  # BGA planet id 0..12
     key: str  # identifier used in the API, e.g. "ksb_4156", "k_aax"
     name: str  # printed name, e.g. "KSB-4156", "K'aax"
+    playable: bool  # every rule of it is in the engine (a seat may get it)
     complexity: int
     grid: tuple[str, ...]  # 12 strings of 12 legend characters
     row_medals: tuple[int, ...]  # 12 values, row y
@@ -245,6 +246,7 @@ class Corporation:
     id: int  # BGA corporation id 0..8
     key: str  # identifier used in the API, e.g. "universal_coalition"
     name: str  # printed name, e.g. "Universal Coalition"
+    playable: bool  # every rule of it is in the engine (a seat may get it)
     complexity: int
     rovers: int  # rover pieces = rover milestones on the rover track
     tracks: Mapping[str, Track]  # keyed by TRACKS
@@ -350,3 +352,13 @@ class GameData:
     # colour -> adjustment per band:
     solo_target_adjustments: Mapping[str, tuple[int, ...]]
     solo_outcome_bands: tuple[SoloOutcomeBand, ...] = ()  # ordered from worst to best
+
+    @property
+    def playable_corporations(self) -> tuple[str, ...]:
+        """Keys of the corporations a seat may get (``playable`` in the data)."""
+        return tuple(c.key for c in self.corporations if c.playable)
+
+    @property
+    def playable_planets(self) -> tuple[str, ...]:
+        """Keys of the planets a seat may get (``playable`` in the data)."""
+        return tuple(p.key for p in self.planets if p.playable)

@@ -21,7 +21,6 @@ import typing
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final, Literal, Union
 
-from pu_sim._build_check import import_core
 from pu_sim.rules.gamedata import COLOURS, GameData
 
 OptionValue = bool | int | str | tuple[str, ...] | tuple[int, ...] | None
@@ -40,7 +39,8 @@ TABLE_OPTIONS: Final = frozenset(
     }
 )
 """Options the table spec carries as fields of its own (pu_sim.simulation.table);
-the core reads every other option as a ``RuleFlag`` bit (:meth:`RuleOptions.flags`)."""
+the core reads every other option as a ``RuleFlag`` bit
+(:func:`pu_sim.engine.flags.option_flags`)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,10 @@ class RuleOptions:
     wormhole_energy_biomass
         Wormhole energy may advance biomass ``"if_expanded"`` (the same tile grew a
         biomass area; no energy tile can), ``"never"`` (BGA) or ``"always"`` (W1).
+    jump_drive_tech_c_event_boosts
+        Jump Drive tech C may also double an event card's synergy boost (events
+        81, 84, 117, 118), as the card text calls it a synergy boost; False
+        offers the double step only for other boosts, as BGA (corp-J7).
     jump_drive_tech_d
         Jump Drive tech D: the tile's tech terrain optionally acts as energy
         terrain (``"optional_area"``, designer FAQ A13) or, as BGA, mandatorily
@@ -243,6 +247,7 @@ class RuleOptions:
     horizon_tech1_scope: Literal["adjacency_only", "all_checks"] = "adjacency_only"
     republic_tech3_squares: Literal["icons", "terrain"] = "icons"
     wormhole_energy_biomass: Literal["if_expanded", "never", "always"] = "if_expanded"
+    jump_drive_tech_c_event_boosts: bool = True
     jump_drive_tech_d: Literal["optional_area", "mandatory_per_square"] = (
         "optional_area"
     )
@@ -330,11 +335,15 @@ class RuleOptions:
         """Whether games at this player count use the event deck."""
         return players == 1 if self.event_deck is None else self.event_deck
 
-    def deck_spec(
+    def deck_mix(
         self, data: GameData, players: int
-    ) -> tuple[int, tuple[int, int, int]]:
-        """The core's deck mode and colour counts; clear errors for impossible mixes."""
-        core = import_core()
+    ) -> tuple[str, tuple[int, int, int]]:
+        """The deck's mode and colour counts; clear errors for impossible mixes.
+
+        The mode is ``"explicit"`` with the counts, or the name of a random
+        mix (``"random"``, ``"bga_random"``) with zero counts; the engine
+        turns the mode into its code (:mod:`pu_sim.engine.flags`).
+        """
         mix = self.event_deck_mix
         if isinstance(mix, str):
             if mix not in _choices()["event_deck_mix"].values:
@@ -342,7 +351,7 @@ class RuleOptions:
                     f"event_deck_mix must be (green, orange, red), 'random' or "
                     f"'bga_random', got {mix!r}"
                 )
-            return int(core.code(core.DeckMode, mix)), (0, 0, 0)
+            return mix, (0, 0, 0)
         counts = tuple(mix)
         if len(counts) != 3 or not all(isinstance(c, int) and c >= 0 for c in counts):
             raise ValueError(f"event_deck_mix needs three counts >= 0, got {mix!r}")
@@ -362,8 +371,7 @@ class RuleOptions:
                     f"{available} exist with {players} player(s) (solo-only cards are "
                     "removed in multiplayer)"
                 )
-        explicit = int(core.code(core.DeckMode, "explicit"))
-        return explicit, (counts[0], counts[1], counts[2])
+        return "explicit", (counts[0], counts[1], counts[2])
 
     def stack_shapes(self, data: GameData) -> list[int]:
         """Shape index of each stack: interior slots 0..5, then exterior slots 0..5."""
@@ -390,18 +398,6 @@ class RuleOptions:
             out.extend(by_name[n].index for n in names)
         return out
 
-    def flags(self) -> int:
-        """The options as the core's bit flags, each found by :func:`flag_name`.
-
-        An option value without a ``RuleFlag`` member is the engine's baseline.
-        """
-        members = import_core().RuleFlag.__members__
-        bits = 0
-        for name in _choices():
-            if name not in TABLE_OPTIONS:
-                bits |= members.get(flag_name(name, getattr(self, name)), 0)
-        return bits
-
     @classmethod
     def bga(cls) -> RuleOptions:
         """The profile reproducing Board Game Arena on each documented difference."""
@@ -423,6 +419,7 @@ class RuleOptions:
             republic_tech3_squares="terrain",
             space_citizen_decree_counts="all_collected",
             wormhole_energy_biomass="never",
+            jump_drive_tech_c_event_boosts=False,
             jump_drive_tech_d="mandatory_per_square",
             flux_tech1_track="round_start",
             makeshift_tech2_check="on_gain",

@@ -28,8 +28,10 @@ def is_int(value: object) -> bool:
 
 
 def check_seed(seed: object, name: str = "seed") -> None:
-    """A root seed is a non-negative integer, a SeedSequence or None."""
-    if seed is None or isinstance(seed, np.random.SeedSequence):
+    """A root seed is a non-negative integer, a SeedSequence, a RootSeed or None."""
+    from pu_sim.simulation.seeds import RootSeed
+
+    if seed is None or isinstance(seed, np.random.SeedSequence | RootSeed):
         return
     if not is_int(seed) or int(seed) < 0:  # type: ignore[call-overload]
         raise ValueError(f"{name} must be a non-negative integer or None, got {seed!r}")

@@ -2,19 +2,20 @@
 
 The core fills a structured numpy array whose dtype is taken from its C record
 struct; this module owns how that becomes a Polars frame (column order, dtypes,
-labels).  Analyses depend on this schema, never on the engine.
+labels).  Analyses depend on this schema, never on the engine.  It also owns
+the round score table's schema (:data:`ROUND_SCORE_SCHEMA`), which
+:mod:`pu_sim.analysis.feel` checks and reads.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from pu_sim._build_check import import_core
+from pu_sim.engine import core
 from pu_sim.rules.gamedata import GameData
 
 LEADING_COLUMNS = (
@@ -31,18 +32,22 @@ SCORE_PARTS = (
 """The score categories; ``score`` is their sum."""
 
 
-@functools.cache
+ROUND_SCORE_SCHEMA: dict[str, pl.DataType] = {
+    "game_id": pl.UInt64(),
+    "round": pl.UInt8(),
+    "seat": pl.UInt8(),
+    "score": pl.Int16(),
+}
+"""The round score table's columns and dtypes (plus an optional ``run``)."""
+
+
 def code_labels(enum_name: str) -> tuple[str, ...]:
     """Labels of a core enum's codes 0, 1, ..., named by the core's members.
 
     ``"Status"``: anything but "ok" is an anomaly worth a bug report;
     ``"EndTrigger"``: what ended the game.
     """
-    core = import_core()
-    labels = core.labels(getattr(core, enum_name))
-    if list(labels) != list(range(len(labels))):
-        raise ValueError(f"{enum_name} codes are not 0..{len(labels) - 1}")
-    return tuple(labels.values())
+    return core.labels(enum_name)
 
 
 def corporation_enum(data: GameData) -> pl.Enum:
@@ -166,14 +171,12 @@ def solo_target_columns(data: GameData) -> list[pl.Expr]:
 def round_score_frame(
     trace: npt.NDArray[np.int16], first_game: int, none: int
 ) -> pl.DataFrame:
-    """The round score table of a batch (``analysis.feel.ROUND_SCORE_SCHEMA``).
+    """The round score table of a batch (:data:`ROUND_SCORE_SCHEMA`).
 
     ``trace[i, r, p]`` is seat ``p``'s score after round ``r + 1`` of game
     ``first_game + i``, ``none`` where the game did not play that round; the
     table has one row per played (game, round, seat), in that order.
     """
-    from pu_sim.analysis.feel import ROUND_SCORE_SCHEMA
-
     game, rnd, seat = np.nonzero(trace != none)
     return pl.DataFrame(
         {
@@ -186,6 +189,44 @@ def round_score_frame(
     )
 
 
-def empty_records(dtype: np.dtype[np.void], n_rows: int) -> npt.NDArray[np.void]:
-    """A zeroed record array for the core to fill."""
-    return np.zeros(n_rows, dtype=dtype)
+def empty_frame(data: GameData, bot_labels: Sequence[str]) -> pl.DataFrame:
+    """A zero-row result frame: the schema of every batch of a table."""
+    return to_frame(core.empty_records(0), data, bot_labels)
+
+
+def frame_of_schema(
+    schema: Sequence[Sequence[str]], enums: Mapping[str, Sequence[str]]
+) -> pl.DataFrame:
+    """A zero-row frame of a schema a run manifest recorded (no core needed).
+
+    ``schema``: (column, dtype name) pairs as :func:`schema_facts` records
+    them; ``enums``: each Enum column's labels.
+    """
+    columns: dict[str, pl.DataType] = {}
+    for name, dtype in schema:
+        if name in enums:
+            columns[name] = pl.Enum(list(enums[name]))
+        elif dtype.startswith("List("):
+            columns[name] = pl.List(_simple_dtype(dtype[5:-1]))
+        else:
+            columns[name] = _simple_dtype(dtype)
+    return pl.DataFrame(schema=columns)
+
+
+def _simple_dtype(name: str) -> pl.DataType:
+    """A non-nested Polars dtype by its printed name (``UInt64``, ``Boolean``)."""
+    dtype = getattr(pl, name, None)
+    if not (isinstance(dtype, type) and issubclass(dtype, pl.DataType)):
+        raise ValueError(f"a run manifest's schema names an unknown dtype {name!r}")
+    return dtype()
+
+
+def schema_facts(frame: pl.DataFrame) -> tuple[list[list[str]], dict[str, list[str]]]:
+    """A frame's schema as JSON: (name, dtype) pairs and each Enum's labels."""
+    schema = [[name, str(dtype)] for name, dtype in frame.schema.items()]
+    enums = {
+        name: list(dtype.categories)
+        for name, dtype in frame.schema.items()
+        if isinstance(dtype, pl.Enum)
+    }
+    return schema, enums

@@ -8,67 +8,60 @@ streams them into a resumable run folder instead.
 
 from __future__ import annotations
 
-from typing import Any, Unpack
+from typing import Unpack
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 from joblib import Parallel, delayed
 
-from pu_sim._build_check import import_core
-from pu_sim.rules import Variant, load_rules
+from pu_sim.engine import core
 from pu_sim.simulation import frames
 from pu_sim.simulation.checks import check_counts, check_fits_in_memory
-from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed, SeedLike, batches
-from pu_sim.simulation.table import TableArgs, TableSetup, table_of
+from pu_sim.simulation.plan import UNSET, Plan, SeedArg, plan_of
+from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, batches
+from pu_sim.simulation.table import TableArgs, TableSetup
 
 
-def play_range(
-    spec: dict[str, Any],
-    root: RootSeed,
-    first_game: int,
-    n_games: int,
-    variant: Variant | None = None,
-) -> npt.NDArray[np.void]:
-    """Play games [first_game, first_game + n_games) in one GIL-free core call.
+def play_range(plan: Plan, first_game: int, n_games: int) -> npt.NDArray[np.void]:
+    """Play games [first_game, first_game + n_games) of a plan: their seat records.
 
-    Only small picklable values cross here (a variant is its text); every
-    worker (thread, process or cluster node) loads and caches the compiled
-    rules itself.
+    One GIL-free core call; a table with Python bots plays on the slow path
+    (:mod:`pu_sim.simulation.python_bots`) and gives the same records.  Only
+    the plan crosses to a worker (thread, process or cluster node), which
+    loads and caches the compiled rules itself.
     """
-    core = import_core()
-    out = frames.empty_records(core.RECORD_DTYPE, n_games * int(spec["n_players"]))
-    rules = load_rules(variant=variant)
-    core.play_batch(rules.core, spec, root.k0, root.k1, first_game, out)
-    return out
+    if plan.python_bots:
+        from pu_sim.simulation.python_bots import play_python_range
+
+        return play_python_range(plan, first_game, n_games)
+    return core.play_batch(plan.rules.core, plan.spec, plan.key, first_game, n_games)
 
 
 def play_range_traced(
-    spec: dict[str, Any],
-    root: RootSeed,
-    first_game: int,
-    n_games: int,
-    variant: Variant | None = None,
+    plan: Plan, first_game: int, n_games: int
 ) -> tuple[npt.NDArray[np.void], pl.DataFrame]:
     """:func:`play_range` plus the games' round score table.
 
     The same games (tracing only reads the game between rounds), and each
     seat's score after every round (:func:`frames.round_score_frame`).
     """
-    core = import_core()
-    players = int(spec["n_players"])
-    out = frames.empty_records(core.RECORD_DTYPE, n_games * players)
-    trace = np.empty((n_games, core.TRACE_ROUNDS, players), dtype=np.int16)
-    rules = load_rules(variant=variant)
-    core.play_batch(rules.core, spec, root.k0, root.k1, first_game, out, trace)
-    return out, frames.round_score_frame(trace, first_game, core.TRACE_NONE)
+    if plan.python_bots:
+        raise ValueError(
+            "round scores are kept on the fast path only: a table with a Python "
+            "bot plays without them (drop round_scores)"
+        )
+    out, trace, none = core.play_batch_traced(
+        plan.rules.core, plan.spec, plan.key, first_game, n_games
+    )
+    return out, frames.round_score_frame(trace, first_game, none)
 
 
 def simulate(
     n_games: int,
-    table: TableSetup | None = None,
+    table: TableSetup | Plan | None = None,
     *,
-    seed: SeedLike = None,
+    seed: SeedArg = UNSET,
     n_jobs: int = -1,
     batch_size: int = DEFAULT_BATCH_SIZE,
     backend: str | None = None,
@@ -88,10 +81,11 @@ def simulate(
         ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``) with its
         defaults:
         solo, Universal Coalition on KSB-4156, the greedy bot, the reference's
-        rule options.
+        rule options.  Or a :class:`pu_sim.simulation.plan.Plan` (a table and a
+        seed, lowered once).
     seed
         Root seed (a non-negative int, a SeedSequence, or None for fresh
-        entropy).
+        entropy); default :data:`~pu_sim.simulation.seeds.DEFAULT_SEED`.
     n_jobs
         Parallel workers (joblib; threads by default, since the core releases
         the GIL); -1, the default, uses every core.  Results do not depend on it.
@@ -120,25 +114,15 @@ def simulate(
     True
     """
     check_counts(n_games, batch_size, n_jobs)
-    table = table_of(table, table_args)
-    table.check_games(n_games)
-    rules = load_rules(variant=table.variant)
-    spec = table.lower(rules.data)
-    core = import_core()
-    check_fits_in_memory(n_games * table.players, core.RECORD_DTYPE.itemsize)
-    root = RootSeed.from_seed(seed)
+    plan = plan_of(table, seed, table_args)
+    plan.table.check_games(n_games)
+    check_fits_in_memory(n_games * plan.players, core.record_dtype().itemsize)
     jobs = list(batches(n_games, batch_size))
     if n_jobs == 1 and backend is None:
-        parts = [play_range(spec, root, s, n, table.variant) for s, n in jobs]
+        parts = [play_range(plan, s, n) for s, n in jobs]
     else:
         parallel = Parallel(n_jobs=n_jobs, prefer="threads", backend=backend)
-        parts = list(
-            parallel(
-                delayed(play_range)(spec, root, s, n, table.variant) for s, n in jobs
-            )
-        )
-    records = (
-        np.concatenate(parts) if parts else frames.empty_records(core.RECORD_DTYPE, 0)
-    )
-    frame = frames.to_frame(records, rules.data, spec["bot_labels"])  # type: ignore[arg-type]
+        parts = list(parallel(delayed(play_range)(plan, s, n) for s, n in jobs))
+    records = np.concatenate(parts) if parts else core.empty_records(0)
+    frame = frames.to_frame(records, plan.rules.data, plan.bot_labels)
     return frame.sort("game_id", "seat")

@@ -40,13 +40,14 @@ def game_versions() -> dict[str, Any]:
     knowledge played).
     """
     import pu_sim
-    from pu_sim._build_check import import_core
-    from pu_sim.rules import RULES_VERSION, load_rules
+    from pu_sim.engine import load_rules
+    from pu_sim.engine.core import engine_version
+    from pu_sim.rules import RULES_VERSION
 
     return {
         "pu_sim": pu_sim.__version__,
         "rules": RULES_VERSION,
-        "engine": import_core().ENGINE_VERSION,
+        "engine": engine_version(),
         "rules_digest": load_rules().digest,
         "fitted_digest": load_rules().fitted_digest,
     }

@@ -64,34 +64,37 @@ import numpy as np
 import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-from pu_sim._build_check import import_core
-from pu_sim.rules import Variant, load_rules
+from pu_sim.bots.python import bot_path
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
+from pu_sim.simulation.files import DATA, LOCK, RunFolderError, locked
+from pu_sim.simulation.frames import schema_facts
 from pu_sim.simulation.in_memory import play_range, play_range_traced
-from pu_sim.simulation.runfolder import (
-    DATA,
-    FORMAT,
-    LOCK,
+from pu_sim.simulation.manifest import (
     MANIFEST,
+    BotRecord,
+    RunConfig,
+    RunManifest,
+    SeedRecord,
+    SessionRecord,
+    plain,
+    read_manifest,
+    write_manifest,
+)
+from pu_sim.simulation.plan import UNSET, Plan, SeedArg, _Unset, plan_of
+from pu_sim.simulation.runfolder import (
     ROUND_SCORES,
-    RunFolderError,
     StrPath,
     encode_part,
-    jsonable,
-    locked,
     missing_ranges,
     parse_part_name,
     part_damage,
     part_files,
-    read_manifest,
     remove_temporaries,
     scan_run,
-    schema_facts,
-    write_manifest,
     write_part,
 )
-from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed, SeedLike
+from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed
 from pu_sim.simulation.table import TableArgs, TableSetup, table_of
 
 __all__ = [
@@ -106,10 +109,6 @@ __all__ = [
 
 BACKENDS = {"threads": "threading", "processes": "loky", "dask": "dask"}
 """Our backend names and the joblib backends they select."""
-
-IDENTITY = ("players", "corporations", "planets", "bots", "options",
-            "unique_asymmetric", "group_size", "variant")  # fmt: skip
-"""Arguments that decide the games: a folder resumes only with the same ones."""
 
 VERSION_KEYS = ("pu_sim", "rules", "engine", "rules_digest", "fitted_digest")
 """Versions that decide the games: a folder resumes only with the same ones."""
@@ -141,7 +140,7 @@ class RunResult:
     wall_time_s, games_per_s
         This call's wall time and speed (start-up and writing included).
     manifest
-        The final manifest (as :func:`read_manifest` returns it).
+        The final manifest (:class:`pu_sim.simulation.manifest.RunManifest`).
     repaired
         What this call found damaged or missing in the folder and played
         again, one sentence each (also in the manifest's session entry).
@@ -154,7 +153,7 @@ class RunResult:
     batches_played: int
     wall_time_s: float
     games_per_s: float
-    manifest: dict[str, Any]
+    manifest: RunManifest
     repaired: tuple[str, ...] = ()
 
     def scan(self) -> pl.LazyFrame:
@@ -164,10 +163,10 @@ class RunResult:
 
 def run(
     n_games: int,
-    table: TableSetup | None = None,
+    table: TableSetup | Plan | None = None,
     *,
     out: StrPath,
-    seed: SeedLike = None,
+    seed: SeedArg = UNSET,
     n_jobs: int = -1,
     batch_size: int = DEFAULT_BATCH_SIZE,
     backend: str | None = None,
@@ -190,12 +189,15 @@ def run(
         The table, as for :func:`pu_sim.simulate`: a
         :class:`pu_sim.TableSetup` or its fields as keywords (``players``,
         ``corporations``, ``planets``, ``bots``, ``options``,
-        ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``).  A
+        ``unique_asymmetric``, ``group_size``, ``paired``, ``variant``), or a
+        :class:`~pu_sim.simulation.plan.Plan` (a table and a seed).  A
         variant's full text and digest go into the manifest; the folder
         resumes only with the same variant.
     seed
-        Root seed.  None draws fresh entropy for a new folder and reuses the
-        recorded one when resuming.
+        Root seed.  Not given: :data:`~pu_sim.simulation.seeds.DEFAULT_SEED`
+        for a new folder, the recorded one when resuming; None draws fresh
+        entropy for a new folder (recorded) and reuses the recorded one when
+        resuming.
     n_jobs
         Parallel workers (-1, the default: every core).  Ignored with a dask
         scheduler, which uses every worker thread of the cluster.
@@ -243,38 +245,38 @@ def run(
     >>> from pu_sim.simulation.runner import run
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     result = run(8, out=tmp, players=2, bots="random", seed=1, paired=True)
-    ...     result.manifest["status"], result.scan().collect().height
+    ...     result.manifest.status, result.scan().collect().height
     ('complete', 16)
     """
     started_at = time.perf_counter()
     check_counts(n_games, batch_size, n_jobs)
-    check_seed(seed)
-    table = table_of(table, table_args)
+    if not isinstance(seed, _Unset):
+        check_seed(seed)
+    path = Path(out)
+    # refuse a foreign folder before creating anything; a resumed run without
+    # a seed keeps its recorded one
+    plan = _run_plan(table, seed, table_args, _previous_manifest(path))
+    table = plan.table
     table.check_games(n_games)
     players = table.players
     name = _backend_name(backend, scheduler)
-    rules = load_rules(variant=table.variant)
-    spec = table.lower(rules.data)
+    rules = plan.rules
+    spec = plan.spec
     arguments = {
-        "n_games": n_games, "out": out, **_table_fields(table), "seed": seed,
-        "n_jobs": n_jobs, "batch_size": batch_size, "backend": backend,
-        "scheduler": scheduler, "progress": progress, "metadata": metadata,
-        "round_scores": bool(round_scores),
+        "n_games": n_games, "out": out, **_table_fields(table),
+        "seed": _seed_arg(seed, plan), "n_jobs": n_jobs, "batch_size": batch_size,
+        "backend": backend, "scheduler": scheduler, "progress": progress,
+        "metadata": metadata, "round_scores": bool(round_scores),
     }  # fmt: skip
-    labels: list[str] = list(spec["bot_labels"])  # type: ignore[call-overload]
-    empty = frames.to_frame(
-        frames.empty_records(import_core().RECORD_DTYPE, 0), rules.data, labels
-    )
+    empty = frames.empty_frame(rules.data, plan.bot_labels)
     config = _config(arguments, table, table.groups, name)
-    path = Path(out)
-    _previous_manifest(path)  # refuse a foreign folder before creating anything
     schema, enums = schema_facts(empty)
     versions = {**provenance.game_versions(), **provenance.library_versions()}
-    table_json = _plain(spec)
+    table_json = plain(spec)
 
     with _parallel(name, n_jobs, scheduler) as (parallel, workers), locked(path):
         previous = _previous_manifest(path)
-        root = _root_seed(seed, previous)
+        root = plan.seed
         if previous is not None:
             _check_same_run(path, previous, config, table_json, root, versions, schema)
             _check_n_games(path, previous, n_games)
@@ -282,47 +284,29 @@ def run(
         done, repaired = _finished_parts(path, players, dict(empty.schema), previous)
         todo = missing_ranges(n_games, done, batch_size)
         session = _session(name, n_jobs, workers, scheduler, batch_size)
-        session["repaired"] = repaired
-        manifest: dict[str, Any] = {
-            "format": FORMAT,
-            "status": "running",
-            "n_games": n_games,
-            "completed_games": sum(n for _, n in done),
-            "completed_batches": len(done),
-            "batch_size": batch_size,
-            "config": config,
-            "table": table_json,
-            "seed": {"entropy": root.entropy, "root_key": [root.k0, root.k1]},
-            "versions": versions,
-            "git": session["git"],
-            "machine": provenance.machine(),
-            "backend": name,
-            "n_jobs": n_jobs,
-            "workers": workers,
-            "scheduler": scheduler,
-            "schema": schema,
-            "enums": enums,
-            "created": (previous or {}).get("created", session["started"]),
-            "updated": session["started"],
-            "wall_time_s": 0.0,
-            "games_per_s": None,
-            "sessions": [*(previous or {}).get("sessions", []), session],
-            "error": None,
-            "metadata": config["metadata"] or {},
-        }
+        session.repaired = repaired
+        manifest = RunManifest(
+            status="running", n_games=n_games,
+            completed_games=sum(n for _, n in done), completed_batches=len(done),
+            batch_size=batch_size, config=config, table=table_json,
+            seed=SeedRecord.of(root), versions=versions, git=session.git,
+            machine=provenance.machine(), backend=name, n_jobs=n_jobs,
+            workers=workers, scheduler=scheduler, schema=schema, enums=enums,
+            created=previous.created if previous else session.started,
+            updated=session.started,
+            sessions=[*(previous.sessions if previous else []), session],
+            metadata=dict(config.metadata),
+        )  # fmt: skip
         _refresh_totals(manifest, session, started_at)
         try:
             write_manifest(path, manifest)
         except OSError as exc:
             raise RunFolderError(f"cannot write to run folder {path}: {exc}") from None
-        resumed = manifest["completed_games"]
+        resumed = manifest.completed_games
         bar = _progress_bar(progress, n_games, resumed, (metadata or {}).get("name"))
         try:
             with _on_sigterm_interrupt():
-                tasks = (
-                    delayed(_play_part)(spec, root, f, n, table.variant, round_scores)
-                    for f, n in todo
-                )
+                tasks = (delayed(_play_part)(plan, f, n, round_scores) for f, n in todo)
                 _write_as_finished(path, parallel(tasks), manifest, session, bar,
                                    started_at)  # fmt: skip
         except KeyboardInterrupt:
@@ -332,19 +316,19 @@ def run(
             message = _describe(exc)
             _stop(path, manifest, session, started_at, "interrupted", message)
             raise RunError(
-                f"run stopped: {message}; {manifest['completed_games']:,} of "
+                f"run stopped: {message}; {manifest.completed_games:,} of "
                 f"{n_games:,} games are saved in {path}; run the same command "
                 "again to resume"
             ) from exc
         finally:
             bar.close()
         _stop(path, manifest, session, started_at, "complete", None, strict=True)
-    played = session["games_played"]
+    played = session.games_played
     wall = time.perf_counter() - started_at
     return RunResult(
         path=path, n_games=n_games, games_played=played, games_resumed=resumed,
-        batches_played=session["batches_played"], wall_time_s=wall,
-        games_per_s=played / wall if wall > 0 else 0.0, manifest=_plain(manifest),
+        batches_played=session.batches_played, wall_time_s=wall,
+        games_per_s=played / wall if wall > 0 else 0.0, manifest=manifest,
         repaired=tuple(repaired),
     )  # fmt: skip
 
@@ -355,12 +339,7 @@ def run(
 
 
 def _play_part(
-    spec: dict[str, Any],
-    root: RootSeed,
-    first: int,
-    n: int,
-    variant: Variant | None = None,
-    rounds: bool = False,
+    plan: Plan, first: int, n: int, rounds: bool = False
 ) -> tuple[int, int, bytes, bytes | None]:
     """One batch on a worker: its range and Parquet bytes, and its round scores'.
 
@@ -372,13 +351,11 @@ def _play_part(
     """
     trace = None
     if rounds:
-        records, table = play_range_traced(spec, root, first, n, variant)
+        records, table = play_range_traced(plan, first, n)
         trace = encode_part(table)
     else:
-        records = play_range(spec, root, first, n, variant)
-    frame = frames.to_frame(
-        records, load_rules(variant=variant).data, spec["bot_labels"]
-    )
+        records = play_range(plan, first, n)
+    frame = frames.to_frame(records, plan.rules.data, plan.bot_labels)
     del records
     return first, n, encode_part(frame), trace
 
@@ -386,8 +363,8 @@ def _play_part(
 def _write_as_finished(
     path: Path,
     results: Iterable[tuple[int, int, bytes, bytes | None]],
-    manifest: dict[str, Any],
-    session: dict[str, Any],
+    manifest: RunManifest,
+    session: SessionRecord,
     bar: Any,
     started_at: float,
 ) -> None:
@@ -399,10 +376,10 @@ def _write_as_finished(
                 _write(path / ROUND_SCORES, first, size, rounds)
             _write(path / DATA, first, size, data)
             del data
-            session["games_played"] += size
-            session["batches_played"] += 1
-            manifest["completed_games"] += size
-            manifest["completed_batches"] += 1
+            session.games_played += size
+            session.batches_played += 1
+            manifest.completed_games += size
+            manifest.completed_batches += 1
             bar.update(size)
             if time.perf_counter() - last_manifest > MANIFEST_EVERY_S:
                 _refresh_totals(manifest, session, started_at)
@@ -536,40 +513,61 @@ def _backend_name(backend: str | None, scheduler: str | None) -> str:
 
 def _config(
     arguments: dict[str, Any], table: TableSetup, group_size: int, backend: str
-) -> dict[str, Any]:
+) -> RunConfig:
     """Every argument of run(), as plain JSON values (seats broadcast)."""
+    python = table.python_seats()
+    labels = table.seat_labels()
     bots = [
-        {"kind": b.kind, "label": b.label, "params": dict(b.params)}
-        for b in table.seat_bots()
+        BotRecord("python", labels[s], {}, bot_path(python[s]))
+        if s in python
+        else BotRecord(b.kind, b.label, dict(b.params))
+        for s, b in enumerate(table.seat_bots())
     ]
     config = dict(arguments)
     config.update(
         out=os.fspath(arguments["out"]),
         corporations=table.per_seat(table.corporations, "corporations"),
         planets=table.per_seat(table.planets, "planets"),
-        bots=bots,
+        bots=[b.to_json() for b in bots],
         options=table.rule_options.as_dict(),
         variant=None if table.variant is None else table.variant.manifest(),
         group_size=group_size,
         backend=backend,
-        seed=_seed_arg(arguments["seed"]),
+        metadata=dict(arguments["metadata"] or {}),
     )
-    return _plain(config)  # type: ignore[no-any-return]
+    return RunConfig.from_json(plain(config))
 
 
-def _seed_arg(seed: SeedLike) -> object:
-    """The seed as given, in JSON (a SeedSequence by its entropy and spawn key)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
+def _seed_arg(seed: SeedArg, plan: Plan) -> object:
+    """The seed argument in JSON: an int as given, else the entropy and spawn key.
+
+    Not given: the default seed, or the recorded seed a resumed run keeps.
+    """
+    if isinstance(seed, _Unset):  # a plan's seed, a resumed run's or the default
+        if not plan.seed.spawn_key:
+            return plan.seed.entropy
+        return {"entropy": plan.seed.entropy, "spawn_key": list(plan.seed.spawn_key)}
+    if isinstance(seed, np.random.SeedSequence | RootSeed):
+        root = RootSeed.from_seed(seed)
+        return {"entropy": root.entropy, "spawn_key": list(root.spawn_key)}
     return seed
 
 
-def _plain(value: object) -> Any:
-    """What JSON would give back: compare new values with a loaded manifest."""
-    return json.loads(json.dumps(jsonable(value)))
+def _run_plan(
+    table: TableSetup | Plan | None,
+    seed: SeedArg,
+    table_args: TableArgs,
+    previous: RunManifest | None,
+) -> Plan:
+    """The run's plan; a resumed run given no seed (or None) keeps its own."""
+    if isinstance(table, Plan) or previous is None or seed not in (UNSET, None):
+        if seed is None and not isinstance(table, Plan):
+            return Plan.of(table_of(table, table_args), seed=None)
+        return plan_of(table, seed, table_args)
+    return Plan.of(table_of(table, table_args), seed=previous.root_seed())
 
 
-def _previous_manifest(path: Path) -> dict[str, Any] | None:
+def _previous_manifest(path: Path) -> RunManifest | None:
     """The folder's manifest; None for a new or empty folder; refuse other folders."""
     if not path.exists():
         return None
@@ -586,40 +584,32 @@ def _previous_manifest(path: Path) -> dict[str, Any] | None:
     return None
 
 
-def _root_seed(seed: SeedLike, previous: dict[str, Any] | None) -> RootSeed:
-    """The run's root seed; a resumed run without a seed keeps its own."""
-    if seed is None and previous is not None:
-        k0, k1 = previous["seed"]["root_key"]
-        return RootSeed(entropy=previous["seed"]["entropy"], k0=k0, k1=k1)
-    return RootSeed.from_seed(seed)
-
-
 def _check_same_run(
     path: Path,
-    previous: dict[str, Any],
-    config: dict[str, Any],
+    previous: RunManifest,
+    config: RunConfig,
     table: dict[str, Any],
     root: RootSeed,
     versions: dict[str, Any],
     schema: list[list[str]],
 ) -> None:
     """Refuse to resume a folder whose games would differ from this call's."""
-    problems = _config_differences(previous["config"], config)
-    if not problems and previous["table"] != table:
+    problems = _config_differences(previous.config, config)
+    if not problems and previous.table != table:
         problems.append("the table spec differs")
-    if previous["seed"]["root_key"] != [root.k0, root.k1]:
-        old_seed = previous["config"].get("seed")
+    if previous.seed.root_key != [root.k0, root.k1]:
+        old_seed = previous.config.seed
         problems.append(
             f"its recorded root_key does not derive from its seed {old_seed!r} "
             "(the manifest was edited)"
-            if old_seed == config["seed"]
-            else f"seed {old_seed!r} here {config['seed']!r}"
+            if old_seed == config.seed
+            else f"seed {old_seed!r} here {config.seed!r}"
         )
     for key in VERSION_KEYS:
-        old, new = previous["versions"].get(key), versions[key]
+        old, new = previous.versions.get(key), versions[key]
         if old != new:
             problems.append(f"{key} version {old} here {new}")
-    if not problems and previous.get("schema") != schema:
+    if not problems and previous.schema != schema:
         problems.append("the output schema differs")
     if problems:
         raise RunFolderError(
@@ -628,14 +618,14 @@ def _check_same_run(
         )
 
 
-def _config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+def _config_differences(old: RunConfig, new: RunConfig) -> list[str]:
     """What differs between two runs' game-deciding arguments, briefly."""
-    if old.get("players") != new["players"]:
-        return [f"players {old.get('players')} here {new['players']}"]
+    if old.players != new.players:
+        return [f"players {old.players} here {new.players}"]
     out = []
-    for key in IDENTITY:
-        was: Any = old.get(key)
-        now: Any = new[key]
+    for key in RunConfig.IDENTITY:
+        was: Any = getattr(old, key)
+        now: Any = getattr(new, key)
         if was == now:
             continue
         if key == "options":
@@ -647,16 +637,15 @@ def _config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         elif key == "variant":
             out.append(f"variant {_variant_label(was)} here {_variant_label(now)}")
         elif key == "bots":
-            labels = [[b["label"] for b in bots] for bots in (was, now)]
+            labels = [[b.label for b in bots] for bots in (was, now)]
             if labels[0] != labels[1]:
                 out.append(f"bots {','.join(labels[0])} here {','.join(labels[1])}")
             else:
                 out.append("bot parameters differ")
         else:
             out.append(f"{key} {_short(was)} here {_short(now)}")
-    was_traced, now_traced = bool(old.get("round_scores")), bool(new["round_scores"])
-    if was_traced != now_traced:  # older manifests have no such key: untraced
-        out.append(f"round_scores {was_traced} here {now_traced}")
+    if old.round_scores != new.round_scores:  # older manifests: untraced
+        out.append(f"round_scores {old.round_scores} here {new.round_scores}")
     return out
 
 
@@ -667,11 +656,11 @@ def _variant_label(record: dict[str, Any] | None) -> str:
     return f"{record.get('name')!r} ({str(record.get('digest'))[:12]})"
 
 
-def _check_n_games(path: Path, previous: dict[str, Any], n_games: int) -> None:
+def _check_n_games(path: Path, previous: RunManifest, n_games: int) -> None:
     """A run may be extended, never shortened (its games exist)."""
-    if n_games < previous["n_games"]:
+    if n_games < previous.n_games:
         raise RunFolderError(
-            f"{path} holds a run of {previous['n_games']:,} games; asked for "
+            f"{path} holds a run of {previous.n_games:,} games; asked for "
             f"{n_games:,} (extend a run, never shorten it: filter "
             "scan_run(...) on game_id instead)"
         )
@@ -686,7 +675,7 @@ def _finished_parts(
     path: Path,
     players: int,
     schema: dict[str, pl.DataType],
-    previous: dict[str, Any] | None,
+    previous: RunManifest | None,
 ) -> tuple[list[tuple[int, int]], list[str]]:
     """Finished batches on disk, and a note for every batch that must be replayed.
 
@@ -710,7 +699,7 @@ def _finished_parts(
             )
             continue
         done.append((first, n))
-    recorded = int((previous or {}).get("completed_games", 0))
+    recorded = previous.completed_games if previous is not None else 0
     if recorded > found:
         notes.append(
             f"{recorded - found:,} games recorded as finished have no part file "
@@ -726,16 +715,13 @@ def _finished_parts(
 
 def _session(
     backend: str, n_jobs: int, workers: int, scheduler: str | None, batch_size: int
-) -> dict[str, Any]:
+) -> SessionRecord:
     """The manifest entry of this call (each resume adds one)."""
-    return {
-        "started": _now(), "ended": None, "status": "running", "backend": backend,
-        "n_jobs": n_jobs, "workers": workers, "scheduler": scheduler,
-        "batch_size": batch_size,
-        "games_played": 0, "batches_played": 0, "wall_time_s": 0.0,
-        "games_per_s": None, "git": provenance.git_revision(),
-        "hostname": provenance.machine()["hostname"],
-    }  # fmt: skip
+    return SessionRecord(
+        started=_now(), backend=backend, n_jobs=n_jobs, workers=workers,
+        scheduler=scheduler, batch_size=batch_size, git=provenance.git_revision(),
+        hostname=provenance.machine()["hostname"],
+    )  # fmt: skip
 
 
 def _now() -> str:
@@ -743,25 +729,23 @@ def _now() -> str:
 
 
 def _refresh_totals(
-    manifest: dict[str, Any], session: dict[str, Any], started_at: float
+    manifest: RunManifest, session: SessionRecord, started_at: float
 ) -> None:
     """Update this session's and the run's wall time and speed."""
-    session["wall_time_s"] = round(time.perf_counter() - started_at, 3)
-    if session["wall_time_s"] > 0:
-        session["games_per_s"] = round(
-            session["games_played"] / session["wall_time_s"], 1
-        )
-    total_time = sum(s["wall_time_s"] for s in manifest["sessions"])
-    total_games = sum(s["games_played"] for s in manifest["sessions"])
-    manifest["wall_time_s"] = round(total_time, 3)
-    manifest["games_per_s"] = round(total_games / total_time, 1) if total_time else None
-    manifest["updated"] = _now()
+    session.wall_time_s = round(time.perf_counter() - started_at, 3)
+    if session.wall_time_s > 0:
+        session.games_per_s = round(session.games_played / session.wall_time_s, 1)
+    total_time = sum(s.wall_time_s for s in manifest.sessions)
+    total_games = sum(s.games_played for s in manifest.sessions)
+    manifest.wall_time_s = round(total_time, 3)
+    manifest.games_per_s = round(total_games / total_time, 1) if total_time else None
+    manifest.updated = _now()
 
 
 def _stop(
     path: Path,
-    manifest: dict[str, Any],
-    session: dict[str, Any],
+    manifest: RunManifest,
+    session: SessionRecord,
     started_at: float,
     status: str,
     error: str | None = "interrupted",
@@ -769,9 +753,9 @@ def _stop(
     strict: bool = False,
 ) -> None:
     """Record how the session ended; best effort unless ``strict``."""
-    manifest["status"] = session["status"] = status
-    manifest["error"] = error
-    session["ended"] = _now()
+    manifest.status = session.status = status
+    manifest.error = error
+    session.ended = _now()
     _refresh_totals(manifest, session, started_at)
     try:
         write_manifest(path, manifest)

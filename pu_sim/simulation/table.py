@@ -18,38 +18,23 @@ import numpy as np
 
 from pu_sim import bots as bots_mod
 from pu_sim.bots import BotSpec
+from pu_sim.bots.python import PREFIX, Bot, bot_label, load_bot
+from pu_sim.engine.flags import deck_spec, option_flags
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import GameData
 from pu_sim.rules.variant import Variant, VariantChoice, as_variant
 
-PLAYABLE_CORPORATIONS = frozenset(
-    {
-        "universal_coalition",
-        "cosmos_inc",
-        "flux_industries",
-        "horizon_group",
-        "jump_drive",
-        "makeshift",
-        "oasis_ultd",
-        "republic",
-        "wormhole_corp",
-    }
-)
-"""Corporations whose every rule the engine implements: all nine."""
-
-PLAYABLE_PLANETS = frozenset(
-    {
-        "ksb_4156", "arashi", "cerberus", "charybdis", "gaia", "k_273", "k_aax",
-        "lacuna", "oblivion", "pajitnov", "persephone", "petra", "tartarus",
-    }
-)  # fmt: skip
-"""Planets whose every rule the engine implements: all thirteen."""
-
 SeatChoice = str | Sequence[str]
 """One name, ``"random"`` (every playable one), or a sequence of names (a pool)."""
 
-BotChoice = str | BotSpec
-"""A bot by name (``"greedy"``, a preset, ``"search"``) or a :class:`BotSpec`."""
+BotChoice = str | BotSpec | Bot
+"""A bot by name (``"greedy"``, a preset, ``"search"``), a :class:`BotSpec`, or a
+bot written in Python (:class:`pu_sim.bots.python.Bot`, played on the slow path)."""
+
+PYTHON_STAND_IN = "greedy"
+"""The core bot that stands in for a Python bot's seat in the core's table spec:
+never asked to decide there, it is how a looking-ahead core bot (search, the
+endgame rollouts) models that seat's play."""
 
 
 class TableArgs(TypedDict, total=False):
@@ -110,7 +95,7 @@ def _resolve(
     kind: str,
     choice: SeatChoice,
     items: Sequence[tuple[str, str, int]],
-    playable: frozenset[str],
+    playable: Sequence[str],
 ) -> list[int]:
     """Ids a seat may receive; clear errors for unknown or unplayable names.
 
@@ -163,9 +148,11 @@ class TableSetup:
         ``"random"`` or a sequence of them (a pool drawn from uniformly per
         game).  Default: the base game's Universal Coalition on KSB-4156.
     bots
-        One bot per seat or one for all: a :class:`BotSpec` or a name
+        One bot per seat or one for all: a :class:`BotSpec`, a name
         (``"random"``, ``"greedy"``, a preset such as ``"greedy_tuned"``,
-        ``"search"``).  Default ``"greedy"``.
+        ``"search"``), or a bot written in Python
+        (:class:`pu_sim.bots.python.Bot`: the table then plays on the slow
+        path).  Default ``"greedy"``.
     options
         Rule options (:class:`pu_sim.rules.RuleOptions`).
     unique_asymmetric
@@ -198,6 +185,7 @@ class TableSetup:
         if self.options is None:  # the usual "use the defaults" of Python APIs
             object.__setattr__(self, "options", RuleOptions())
         object.__setattr__(self, "variant", as_variant(self.variant))
+        object.__setattr__(self, "bots", _python_bots_built(self.bots))
 
     @property
     def rule_options(self) -> RuleOptions:
@@ -234,7 +222,7 @@ class TableSetup:
 
     def per_seat(self, value: object, what: str) -> list[object]:
         """Broadcast a single entry to every seat, or check one entry per seat."""
-        if isinstance(value, (str, BotSpec)):
+        if isinstance(value, (str, BotSpec, Bot)):
             return [value] * self.players
         if not isinstance(value, list | tuple):
             raise TypeError(
@@ -252,8 +240,36 @@ class TableSetup:
         return values
 
     def seat_bots(self) -> list[BotSpec]:
-        """The bot of every seat."""
-        return [bots_mod.parse(b) for b in self.per_seat(self.bots, "bots")]  # type: ignore[arg-type]
+        """The core bot of every seat (a Python bot's seat: its stand-in)."""
+        return [
+            bots_mod.parse(PYTHON_STAND_IN if isinstance(b, Bot) else b)  # type: ignore[arg-type]
+            for b in self.per_seat(self.bots, "bots")
+        ]
+
+    def python_seats(self) -> dict[int, Bot]:
+        """The seats a bot written in Python plays, by seat."""
+        return {
+            seat: bot
+            for seat, bot in enumerate(self.per_seat(self.bots, "bots"))
+            if isinstance(bot, Bot)
+        }
+
+    def seat_labels(self) -> list[str]:
+        """Every seat's bot label as result frames show it."""
+        python = self.python_seats()
+        core = [b.label for b in self.seat_bots()]
+        labels = [
+            bot_label(python[s]) if s in python else core[s] for s in range(len(core))
+        ]
+        clash = {bot_label(b) for b in python.values()} & {
+            core[s] for s in range(len(core)) if s not in python
+        }
+        if clash:
+            raise ValueError(
+                "a Python bot is named like a core bot at the table "
+                f"({', '.join(sorted(clash))}): give it another name (its `name`)"
+            )
+        return labels
 
     def lower(self, data: GameData) -> dict[str, object]:
         """Validate against the game data and build the core's table spec."""
@@ -269,33 +285,34 @@ class TableSetup:
         corp_ids = {c.key: c.id for c in data.corporations}
         planet_ids = {p.key: p.id for p in data.planets}
         corp_pools = [
-            _resolve("corporation", c, corps, PLAYABLE_CORPORATIONS)  # type: ignore[arg-type]
+            _resolve("corporation", c, corps, data.playable_corporations)  # type: ignore[arg-type]
             for c in self.per_seat(self.corporations, "corporations")
         ]
         planet_pools = [
-            _resolve("planet", p, planets, PLAYABLE_PLANETS)  # type: ignore[arg-type]
+            _resolve("planet", p, planets, data.playable_planets)  # type: ignore[arg-type]
             for p in self.per_seat(self.planets, "planets")
         ]
         if self.unique_asymmetric:
             _check_unique(corp_pools, "corporation", 0, corp_ids)
             _check_unique(planet_pools, "planet", 0, planet_ids)
         seat_bots = self.seat_bots()
-        labels = sorted({b.label for b in seat_bots})
+        seat_labels = self.seat_labels()
+        labels = sorted(set(seat_labels))
         options = self.rule_options
         deck_mode, deck_mix = (0, (0, 0, 0))
         if options.uses_events(self.players):
-            deck_mode, deck_mix = options.deck_spec(data, self.players)
+            deck_mode, deck_mix = deck_spec(options, data, self.players)
         return {
             "n_players": self.players,
             "corp_pool": [sum(1 << i for i in pool) for pool in corp_pools],
             "planet_pool": [sum(1 << i for i in pool) for pool in planet_pools],
             "unique_asymmetric": int(self.unique_asymmetric),
             "bot_kind": [bots_mod.BOT_KINDS.index(b.kind) for b in seat_bots],
-            "bot_label": [labels.index(b.label) for b in seat_bots],
+            "bot_label": [labels.index(label) for label in seat_labels],
             "bot_labels": labels,
             "bot_params": np.stack([b.vector() for b in seat_bots]),
             "rollout_params": np.stack([b.rollout_vector() for b in seat_bots]),
-            "options": options.flags(),
+            "options": option_flags(options),
             "shift": -1 if options.interior_shift is None else options.interior_shift,
             "rotation": -1
             if options.initial_rotation is None
@@ -308,6 +325,20 @@ class TableSetup:
             "neighbour_objectives": int(options.neighbour_objectives),
             "private_module": int(options.private_objectives),
         }
+
+
+def _python_bots_built(
+    bots: BotChoice | Sequence[BotChoice],
+) -> BotChoice | Sequence[BotChoice]:
+    """Bots with every ``python:module:Class`` name built into its Python bot."""
+    if isinstance(bots, str):
+        return load_bot(bots) if bots.startswith(PREFIX) else bots
+    if isinstance(bots, list | tuple) and any(
+        isinstance(b, str) and b.startswith(PREFIX) for b in bots
+    ):
+        return [load_bot(b) if isinstance(b, str) and b.startswith(PREFIX) else b
+                for b in bots]  # fmt: skip
+    return bots
 
 
 def _check_unique(

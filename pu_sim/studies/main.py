@@ -23,29 +23,25 @@ their manifests under ``runs/``).  Each run's manifest names its bot and its
 role in the study (``metadata.role``), which is how the report knows which
 policy is which.  Flags: ``--games`` (balance games per player count,
 default 3,000; the other runs are multiples of it), ``--bot``, ``--second``,
-``--seed``, ``--jobs``, ``--out`` and ``--smoke``.
+``--seed``, ``--jobs``, ``--out``, ``--variant`` and ``--smoke``, and every other
+field of :class:`Config` (``python -m pu_sim.studies.main --help``).  Every
+run's seed is derived from ``--seed`` by its name (:mod:`pu_sim.studies.harness`);
+the balance, second-policy and ladder runs at one player count share theirs.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.rules import RuleOptions
-from pu_sim.simulation.table import PLAYABLE_CORPORATIONS, PLAYABLE_PLANETS
-from pu_sim.studies.script import (
-    cli,
-    command_line,
-    configure,
-    run_name,
-    simulate_run,
-    with_policies,
-)
+from pu_sim.rules import RuleOptions, load_game_data
+from pu_sim.simulation.seeds import DEFAULT_SEED, KeyPart
+from pu_sim.studies.harness import start
 
 STUDY = "main"
 
@@ -66,8 +62,12 @@ LADDER = (bots.random(), bots.greedy())
 class Config:
     """Sizes are multiples of ``n_games`` (balance games per player count)."""
 
-    n_games: int = 3_000  # 2 min 6 s on 2 cores (2026-12-04, `pu-sim study`)
-    seed: int = 20240611
+    n_games: int = field(
+        default=3_000,  # 2 min 6 s on 2 cores (2026-12-04, `pu-sim study`)
+        metadata={"help": "size: balance games per player count (3000); the other "
+                  "runs are multiples of it"},
+    )  # fmt: skip
+    seed: int = DEFAULT_SEED
     bot: BotSpec = STRONG
     second: BotSpec = SECOND
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
@@ -95,8 +95,8 @@ SMOKE = {
 """A run of seconds: two setups per second-policy and ladder run (the least)."""
 
 ALL_BOARDS = {
-    "corporations": [tuple(sorted(PLAYABLE_CORPORATIONS))],
-    "planets": [tuple(sorted(PLAYABLE_PLANETS))],
+    "corporations": [tuple(sorted(load_game_data().playable_corporations))],
+    "planets": [tuple(sorted(load_game_data().playable_planets))],
 }
 """Every seat draws from every playable corporation and planet."""
 
@@ -106,60 +106,42 @@ def _games(n: float, players: int) -> int:
     return max(2 * players, int(n))
 
 
-def _plan(config: Config) -> list[tuple[str, dict[str, Any]]]:
-    """Every run of the study: (folder name, simulate_run arguments)."""
+def _runs(config: Config) -> list[tuple[str, tuple[KeyPart, ...], dict[str, Any]]]:
+    """Every run of the study: (folder name, seed key, run arguments).
+
+    Runs of one seed key deal the same setups: the balance runs of the two
+    policies and the ladder at one player count are paired that way.
+    """
     n = config.n_games
-    runs: list[tuple[str, dict[str, Any]]] = []
+    runs: list[tuple[str, tuple[KeyPart, ...], dict[str, Any]]] = []
     for mix in config.fixed_decks:
-        runs.append(
-            (
-                "solo-deck-{}-{}-{}".format(*mix),
-                {
-                    "players": 1,
-                    "n_games": _games(n * config.solo_per_deck, 1),
-                    "options": RuleOptions(event_deck_mix=mix),
-                    "bots": config.bot,
-                    "extra": {"role": "calibration"},
-                },
-            )
-        )
-    runs.append(
-        (
-            "solo-random-decks",
-            {
-                "players": 1,
-                "n_games": _games(n * config.solo_random, 1),
-                "options": RuleOptions(event_deck_mix="random"),
-                "bots": config.bot,
-                "extra": {"role": "calibration"},
-            },
-        )
-    )
+        name = "solo-deck-{}-{}-{}".format(*mix)
+        runs.append((name, (name,), {
+            "table": {"players": 1, "bots": config.bot,
+                      "options": RuleOptions(event_deck_mix=mix)},
+            "n_games": _games(n * config.solo_per_deck, 1),
+            "extra": {"role": "calibration"},
+        }))  # fmt: skip
+    runs.append(("solo-random-decks", ("solo-random-decks",), {
+        "table": {"players": 1, "bots": config.bot,
+                  "options": RuleOptions(event_deck_mix="random")},
+        "n_games": _games(n * config.solo_random, 1),
+        "extra": {"role": "calibration"},
+    }))  # fmt: skip
     for p in config.players:
-        pairing = f"setups-{p}p"
         for role, bot, share in (
             ("primary", config.bot, 1.0),
             ("second", config.second, config.second_share),
         ):
-            runs.append(
-                (
-                    f"{role}-{bot.label}-{p}p",
-                    {
-                        "players": p,
-                        "n_games": _games(n * share, p),
-                        "bots": bot,
-                        "group_size": p,
-                        "pairing": pairing,
-                        **ALL_BOARDS,
-                        "seed": config.seed + 10 * p,
-                        "extra": {"role": role},
-                        "round_scores": config.round_scores and role == "primary",
-                    },
-                )
-            )
+            runs.append((f"{role}-{bot.label}-{p}p", ("setups", p), {
+                "table": {"players": p, "bots": bot, "group_size": p, **ALL_BOARDS},
+                "n_games": _games(n * share, p),
+                "pairing": f"setups-{p}p",
+                "extra": {"role": role},
+                "round_scores": config.round_scores and role == "primary",
+            }))  # fmt: skip
     levels = [*config.ladder, config.bot, config.second]
     for p in config.ladder_players:
-        pairing = f"setups-{p}p"
         for bot in levels:
             if p in config.players and bot in (config.bot, config.second):
                 continue  # the balance runs above are this level's games
@@ -169,75 +151,56 @@ def _plan(config: Config) -> list[tuple[str, dict[str, Any]]]:
                 else config.ladder_share
             )
             boards = ALL_BOARDS if p > 1 else {}
-            runs.append(
-                (
-                    f"ladder-{bot.label}-{p}p",
-                    {
-                        "players": p,
-                        "n_games": _games(n * share, p),
-                        "bots": bot,
-                        "group_size": p,
-                        "pairing": pairing,
-                        **boards,
-                        "seed": config.seed + 10 * p,
-                        "extra": {"role": "ladder"},
-                    },
-                )
-            )
+            runs.append((f"ladder-{bot.label}-{p}p", ("setups", p), {
+                "table": {"players": p, "bots": bot, "group_size": p, **boards},
+                "n_games": _games(n * share, p),
+                "pairing": f"setups-{p}p",
+                "extra": {"role": "ladder"},
+            }))  # fmt: skip
     ladder = [b.label for b in levels]
-    for _, kwargs in runs:
+    for _, _, kwargs in runs:
         kwargs["extra"]["ladder"] = ladder
     return runs
 
 
-def with_bot(config: Config, bot: str | None, second: str | None) -> Config:
-    """The Config with ``--bot`` / ``--second`` applied (:func:`with_policies`).
+def _check(config: Config) -> str | None:
+    """The two policies must differ: a bot cannot check itself."""
+    if config.bot.label == config.second.label:
+        return f"--bot and --second must differ, both are {config.bot.label!r}"
+    return None
 
-    A new ``--bot`` without ``--second`` keeps the default second policy, or
-    takes greedy_tuned when the new bot is that policy.
+
+def main(
+    argv: Sequence[str] | None = None, program: str = "python -m pu_sim.studies.main"
+) -> int:
+    """Run the study and write ``<out>/main/<run>/``; returns 0.
+
+    ``program``: how the study was started (``pu-sim study`` passes its own
+    name), the start of the command its report records.
     """
-    new = with_policies(config, bot, second, fallback=STRONG)
-    if new.bot.label == new.second.label:
-        raise ValueError(f"--bot and --second must differ, both are {new.bot.label!r}")
-    return new
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the study and write ``<out>/main/<run>/``; returns 0."""
     from pu_sim.report.reporting import write_study_report
 
-    args = cli(
-        argv,
-        description="The main job: balance verdicts at strength.",
-        policies=True,
-    )
-    config = with_bot(configure(Config(), args, smoke=SMOKE), args.bot, args.second)
-    out = args.out / STUDY / run_name(config, args.smoke, args.variant)
-    start = time.perf_counter()
+    study = start(
+        STUDY, Config(), argv, doc=__doc__, smoke=SMOKE, out=Path("runs"),
+        program=program, check=_check,
+    )  # fmt: skip
+    config: Config = study.config
+    began = time.perf_counter()
     runs: list[Path] = []
-    for i, (name, kwargs) in enumerate(_plan(config)):
+    for i, (name, key, kwargs) in enumerate(_runs(config)):
         print(f"[{i + 1}] {name}: {kwargs['n_games']:,} games", flush=True)
-        # Runs of one pairing carry one seed so that they deal the same setups.
-        kwargs.setdefault("seed", config.seed + i)
-        runs.append(
-            simulate_run(
-                out / "runs" / name,
-                study=STUDY,
-                n_jobs=args.jobs,
-                variant=args.variant,
-                **kwargs,
-            )
-        )
-    played = time.perf_counter() - start
+        plan = study.plan(*key, **kwargs.pop("table"))
+        runs.append(study.run(name, plan, **kwargs))
+    played = time.perf_counter() - began
     report = write_study_report(
         runs,
-        out,
+        study.folder,
         title="pu_sim main study: balance verdicts",
         study=STUDY,
-        command=command_line("-m pu_sim.studies.main", argv),
+        command=study.command,
         config=config,
     )
-    total = time.perf_counter() - start
+    total = time.perf_counter() - began
     print(
         f"played in {played:.0f} s, report in {total - played:.0f} s; "
         f"total {total:.0f} s"

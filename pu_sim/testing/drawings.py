@@ -3,16 +3,16 @@
 A scenario starts from a planet's empty drawing (:func:`empty_drawing`), marks
 the squares the situation needs (:func:`marked_drawing`) and hands the text to
 :meth:`pu_sim.testing.ScenarioGame.set_planet`; the text format is
-:mod:`pu_sim.planet_text`'s.
+:mod:`pu_sim.rules.planet_text`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pu_sim.planet_text import Cell
-from pu_sim.rules import Rules
+from pu_sim.engine import Rules
 from pu_sim.rules.gamedata import Planet
+from pu_sim.rules.planet_text import Cell
 
 
 def empty_drawing(planet: Planet, *, lifepods: bool = False) -> str:

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from pu_sim.engine import Rules
 from pu_sim.game import Game
-from pu_sim.planet_text import Cell, parse_planet, rows_of
-from pu_sim.rules import Rules
 from pu_sim.rules.gamedata import TERRAINS, TRACKS
+from pu_sim.rules.planet_text import Cell, parse_planet, rows_of
 
 
 class ScenarioGame(Game):

@@ -24,8 +24,9 @@ from joblib import effective_n_jobs
 from pu_sim.analysis.clusters import Method
 from pu_sim.analysis.stats import Correction
 from pu_sim.rules.variant import Variant, VariantChoice, as_variant
-from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE
-from pu_sim.simulation.table import TableArgs, TableSetup, table_of
+from pu_sim.simulation.plan import UNSET, Plan, SeedArg, plan_of
+from pu_sim.simulation.seeds import DEFAULT_BATCH_SIZE, RootSeed
+from pu_sim.simulation.table import TableArgs, TableSetup
 from pu_sim.variants.effects import effect_table
 from pu_sim.variants.knowledge import changes, published_knowledge
 
@@ -33,8 +34,6 @@ __all__ = ["PUBLISHED", "Comparison", "compare"]
 
 PUBLISHED = "published"
 """The baseline arm's name when the table plays the published game."""
-
-DEFAULT_SEED = 20240611
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ class Comparison:
     baseline: str
     table: TableSetup
     n_games: int
-    seed: int
+    seed: RootSeed
     games: Mapping[str, pl.DataFrame | pl.LazyFrame]
     effects: pl.DataFrame
     runs: Mapping[str, Path] = field(default_factory=dict)
@@ -90,9 +89,9 @@ class Comparison:
 def compare(
     variants: VariantChoice | Sequence[VariantChoice],
     n_games: int,
-    table: TableSetup | None = None,
+    table: TableSetup | Plan | None = None,
     *,
-    seed: int = DEFAULT_SEED,
+    seed: SeedArg = UNSET,
     out: str | Path | None = None,
     runs_dir: str | Path | None = None,
     n_jobs: int = -1,
@@ -149,7 +148,8 @@ def compare(
     >>> list(result.arms)
     ['published', 'variant']
     """
-    base = table_of(table, table_args)
+    plan = plan_of(table, seed, table_args)
+    base = plan.table
     arms = _arms(base.variant, _variant_list(variants))
     base.check_games(n_games)
     if batch_size is None:
@@ -158,20 +158,19 @@ def compare(
     games: dict[str, pl.DataFrame | pl.LazyFrame] = {}
     runs: dict[str, Path] = {}
     for name, variant in arms.items():
-        arm_table = dataclasses.replace(base, variant=variant)
+        arm = Plan.of(dataclasses.replace(base, variant=variant), seed=plan.seed)
         if out is None:
             from pu_sim.simulation.in_memory import simulate
 
             games[name] = simulate(
-                n_games, arm_table, seed=seed, n_jobs=n_jobs, batch_size=batch_size,
-                backend=backend,
+                n_games, arm, n_jobs=n_jobs, batch_size=batch_size, backend=backend
             )  # fmt: skip
             continue
         from pu_sim.simulation.runner import run
 
         folder = Path(runs_dir if runs_dir is not None else Path(out) / "runs") / name
         result = run(
-            n_games, arm_table, out=folder, seed=seed, n_jobs=n_jobs,
+            n_games, arm, out=folder, n_jobs=n_jobs,
             batch_size=batch_size, backend=backend, scheduler=scheduler,
             progress=progress,
             metadata={"study": "compare", "name": name, "pairing": "compare"},
@@ -184,7 +183,7 @@ def compare(
         confidence=confidence, correction=correction, method=method,
     )  # fmt: skip
     comparison = Comparison(
-        arms=arms, baseline=baseline, table=base, n_games=n_games, seed=seed,
+        arms=arms, baseline=baseline, table=base, n_games=n_games, seed=plan.seed,
         games=games, effects=effects, runs=runs, confidence=confidence,
         correction=correction,
     )  # fmt: skip

@@ -12,7 +12,6 @@ folders; ``figures/win-<arm>.png`` the forest plot of the win-rate changes.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -21,13 +20,12 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from pu_sim.report import plots
+from pu_sim.simulation.manifest import write_report_manifest
 
 if TYPE_CHECKING:
     from pu_sim.variants.compare import Comparison
 
 __all__ = ["one_look", "write_comparison"]
-
-MANIFEST = "compare.json"
 
 
 def _interval(row: dict[str, Any], digits: int) -> str:
@@ -167,24 +165,25 @@ def write_comparison(
                 lines += [f"![{arm}]({figure.relative_to(out).as_posix()})", ""]
         lines += [_pairing_line(effects, arm, comparison.n_games), ""]
     (out / "README.md").write_text("\n".join(lines))
-    manifest = {
-        "study": "compare",
-        "command": command,
-        "n_games": comparison.n_games,
-        "seed": comparison.seed,
-        "baseline": comparison.baseline,
-        "table": {
-            "players": table.players, "corporations": table.corporations,
-            "planets": table.planets, "bots": str(table.bots),
-            "group_size": table.groups,
+    write_report_manifest(
+        out, study="compare", title=f"Comparison: {', '.join(comparison.arms)}",
+        command=command, games=comparison.n_games * len(comparison.arms),
+        runs=list(comparison.runs.values()),
+        config={
+            "n_games": comparison.n_games, "seed": comparison.seed.label,
+            "baseline": comparison.baseline,
+            "table": {
+                "players": table.players, "corporations": table.corporations,
+                "planets": table.planets, "bots": str(table.bots),
+                "group_size": table.groups,
+            },
+            "confidence": comparison.confidence,
+            "correction": comparison.correction,
         },
-        "arms": {
-            arm: None if v is None else v.manifest()
-            for arm, v in comparison.arms.items()
+        results={
+            "arms": {arm: None if v is None else v.manifest()
+                     for arm, v in comparison.arms.items()},
+            "effects": "effects.csv",
         },
-        "runs": {arm: str(path) for arm, path in comparison.runs.items()},
-        "confidence": comparison.confidence,
-        "correction": comparison.correction,
-    }  # fmt: skip
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    )  # fmt: skip
     return out

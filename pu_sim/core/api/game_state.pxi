@@ -124,6 +124,46 @@ cdef class GameState:
         with nogil:
             play_to_end(&self.g, self.rules.R, &self.spec, self.buf, self.scratch, NULL)
 
+    def play_until_seats(self, uint32_t seats):
+        """Play as play_batch does until a seat of ``seats`` (one bit per seat)
+        has a choice of two moves or more: True then, False once the game is
+        over.  The other seats' core bots decide, forced moves are applied and
+        a game without a legal move ends as on the fast path (play_to_end), so
+        a table with Python bots plays the core seats exactly as play_batch."""
+        cdef int n, i
+        if self.scratch == NULL and spec_searches(&self.spec):
+            self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
+            if self.scratch == NULL:
+                raise MemoryError()
+            place_eval_init(&self.scratch.place)
+        while self.g.stage != ST_DONE:
+            n = legal_moves(&self.g, self.rules.R, self.buf)
+            if n == 0:
+                self.g.status = STATUS_NO_LEGAL_MOVE
+                finish_game(&self.g, self.rules.R)
+                return False
+            if n > 1 and (seats >> self.g.decider) & 1:
+                return True
+            i = 0 if n == 1 else bot_choose(&self.g, self.rules.R, &self.spec,
+                                            self.scratch, self.buf, n)
+            if i < 0 or i >= n:
+                self.g.status = STATUS_BAD_MOVE
+                finish_game(&self.g, self.rules.R)
+                return False
+            apply_move(&self.g, self.rules.R, self.buf[i])
+            advance(&self.g, self.rules.R)
+        return False
+
+    def records_into(self, out, uint64_t game_index):
+        """Write the finished game's seat records into ``out`` (RECORD_DTYPE, one
+        row per seat) exactly as play_batch writes them for game ``game_index``."""
+        cdef SeatRecord[::1] rec = out
+        if self.g.stage != ST_DONE:
+            raise ValueError("the game is not over")
+        if rec.shape[0] != self.g.n_players:
+            raise ValueError(f"records_into needs {self.g.n_players} rows")
+        write_records(&self.g, self.rules.R, &self.spec, game_index, &rec[0])
+
     def resolve_pool(self):
         """Drive the active player's pool until a decision is needed (True) or
         the pool is done (False), without advancing past it (scenario tests,
@@ -517,7 +557,7 @@ cdef class GameState:
     def objective_states(self, int p):
         """Player p's private cards as (card id, chance group or -1, units still
         missing, met) quadruples: what the greedy's objective chances read
-        (pu_sim.bots.fitting.objective_chances)."""
+        (pu_sim.lab.objective_chances)."""
         self._check_player(p)
         cdef const Player_t* pl = &self.g.pl[p]
         cdef int i, card, missing

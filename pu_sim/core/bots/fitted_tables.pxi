@@ -36,9 +36,9 @@ cdef enum:
 
 cdef struct FittedTables_t:
     # [corporation][track][position][part of the game], greedy's units
-    double track_cell[N_CORPS][N_TRACKS][TRACK_FIT_POSITIONS][TRACK_FIT_PHASES]
+    double track_cell[MAX_CORPS][N_TRACKS][TRACK_FIT_POSITIONS][TRACK_FIT_PHASES]
     # [corporation][track][context entry]: x the player's track_context
-    double track_context[N_CORPS][N_TRACKS][TRACK_FIT_CONTEXT]
+    double track_context[MAX_CORPS][N_TRACKS][TRACK_FIT_CONTEXT]
     # [part of the game][feature], greedy's units
     double place_fit[PLACE_FIT_PHASES][N_PLACE_FEATURES]
     # [meteorite][open squares][round - 1], the last round entry: the game's end
@@ -56,11 +56,11 @@ cdef struct FittedTables_t:
 
 
 cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
-    """Copy the tables (pu_sim.bots.fitted.core_arrays) after checking each size."""
+    """Copy the tables (pu_sim.engine.rules.fitted_arrays) after checking each size."""
     _fill(arrays, "track_cell", f.track_cell, np.float64,
-          N_CORPS * N_TRACKS * TRACK_FIT_POSITIONS * TRACK_FIT_PHASES)
+          MAX_CORPS * N_TRACKS * TRACK_FIT_POSITIONS * TRACK_FIT_PHASES)
     _fill(arrays, "track_context", f.track_context, np.float64,
-          N_CORPS * N_TRACKS * TRACK_FIT_CONTEXT)
+          MAX_CORPS * N_TRACKS * TRACK_FIT_CONTEXT)
     _fill(arrays, "place_fit", f.place_fit, np.float64,
           PLACE_FIT_PHASES * N_PLACE_FEATURES)
     _fill(arrays, "line_chance", f.line_chance, np.float64,
@@ -85,12 +85,12 @@ cdef object _copy_doubles(const void* src, tuple shape):
 
 
 cdef dict fitted_arrays(const FittedTables_t* f):
-    """The tables as the core holds them (copies), shaped like core_arrays'."""
+    """The tables as the core holds them (copies), shaped like fitted_arrays'."""
     return {
         "track_cell": _copy_doubles(
-            f.track_cell, (N_CORPS, N_TRACKS, TRACK_FIT_POSITIONS, TRACK_FIT_PHASES)),
+            f.track_cell, (MAX_CORPS, N_TRACKS, TRACK_FIT_POSITIONS, TRACK_FIT_PHASES)),
         "track_context": _copy_doubles(
-            f.track_context, (N_CORPS, N_TRACKS, TRACK_FIT_CONTEXT)),
+            f.track_context, (MAX_CORPS, N_TRACKS, TRACK_FIT_CONTEXT)),
         "place_fit": _copy_doubles(f.place_fit, (PLACE_FIT_PHASES, N_PLACE_FEATURES)),
         "line_chance": _copy_doubles(
             f.line_chance, (2, LINE_CHANCE_SQUARES, LINE_CHANCE_ROUNDS + 1)),

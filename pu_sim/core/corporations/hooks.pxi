@@ -180,10 +180,10 @@ cdef inline void corp_track_choice(Game_t* g, const Rules_t* R, int p, Item_t it
         jump_track_choice(g, R, p, it, t)
 
 
-cdef inline bint corp_synergy_twice(const Game_t* g, int p) noexcept nogil:
-    """Whether a synergy boost may be taken twice now (standard: never)."""
+cdef inline bint corp_synergy_twice(const Game_t* g, int p, const Item_t* it) noexcept nogil:
+    """Whether the synergy boost `it` may be taken twice now (standard: never)."""
     if g.pl[p].corp == CORP_JUMP:
-        return jump_synergy_twice(g, p)
+        return jump_synergy_twice(g, p, it)
     return False
 
 

@@ -141,7 +141,11 @@ cdef inline void jump_rover_moved(Game_t* g, int p, int fx, int fy, int x, int y
 
 # ---- tech C (3): a synergy twice ---------------------------------------------------------
 
-cdef inline bint jump_synergy_twice(const Game_t* g, int p) noexcept nogil:
+cdef inline bint jump_synergy_twice(const Game_t* g, int p, const Item_t* it) noexcept nogil:
+    """Once per round, any synergy boost, an event card's too (corp-J7).  BGA does
+    not offer the double step for an event card's boost (the option's BGA value)."""
+    if it.a == SYN_EVENT and g.options & OPT_JUMP_DRIVE_TECH_C_EVENT_BOOSTS_OFF:
+        return False
     return jump_has_tech(&g.pl[p], 3) and not (g.pl[p].used_round >> 3) & 1
 
 

@@ -35,8 +35,8 @@ cdef enum:
     N_SHAPES = 12
     N_STACKS = 12               # 6 interior (small) + 6 exterior (large) stacks
     STACK_SIZE = 12
-    N_PLANETS = 13
-    N_CORPS = 9
+    MAX_PLANETS = 16            # room for the data's planets (a pool is 16 bits)
+    MAX_CORPS = 16              # room for the data's corporations (likewise)
     N_CIV = 36
     CIV_PER_RANK = 9
     N_EVENTS = 60
@@ -86,7 +86,7 @@ cpdef enum TechLimit:
 
 # ==== planet masks (Rules_t.pmask[planet][kind]) ==============================
 
-# The compiler (pu_sim.rules.compile) fills them by name: pu_sim._core.PM_GRID, ...
+# The compiler (pu_sim.engine.compile) fills them by name: pu_sim._core.PM_GRID, ...
 cpdef enum:
     PM_GRID = 0                 # grid squares
     PM_ICE = 1                  # printed planetary ice
@@ -147,7 +147,7 @@ cdef enum:
 # ==== civ card operations (compiled from civ_cards.toml) ======================
 # Rule: OP_ + the operation the compiler gives a card effect: its op in
 # civ_cards.toml, or collect_lifepods, score_patches, score_lifepod_bonus for the
-# effects it narrows by their parameters (pu_sim.rules.compile._card_op).
+# effects it narrows by their parameters (pu_sim.engine.compile._card_op).
 cpdef enum CardOp:
     OP_NONE = 0
     OP_ADVANCE_DISTINCT_TRACKERS = 1            # arg: number of distinct trackers
@@ -229,7 +229,7 @@ cpdef enum Item:
     # c 2+ = that many steps (Oasis water on ice)
     IT_ADVANCE = 1
     IT_ENERGY = 2               # a: candidate track mask
-    IT_SYNERGY = 3
+    IT_SYNERGY = 3              # a: SYN_EVENT = an event card's boost (Jump Drive tech C)
     IT_PATCH = 4                # a: 1 = may not be stored (end phase)
     IT_ROVER = 5                # rover milestone
     IT_CHOOSE_ADVANCE = 6       # a: track mask, b: steps, c: 1 = claim benefits
@@ -260,6 +260,12 @@ cpdef enum Item:
     IT_KEEP_OBJECTIVE = 31      # Jump Drive tech F: keep one of Game_t.drawn
     IT_FLUX_TRACK = 32          # Flux: a tech unlocked, place the flux token
     IT_STEP = 33                # Makeshift: one step of tracker a (b claim, c no synergy)
+
+# IT_SYNERGY's a: where the boost comes from.  Only Jump Drive tech C tells them
+# apart (option jump_drive_tech_c_event_boosts, corp-J7); the pool resolves both alike.
+cdef enum:
+    SYN_TRACK = 0               # a track's synergy space, or a corporation's power
+    SYN_EVENT = 1               # an event card's "take one synergy boost" (81, 84, 117, 118)
 
 # ==== round stages ============================================================
 # Rule: ST_ + the stage's label (GameState.stage, GameState.start_stage).
@@ -375,6 +381,8 @@ cpdef enum RuleFlag:
     OPT_MAKESHIFT_TECH2_CHECK_ON_GAIN = 1 << 28
     # BGA: row 15 diagonally onto the rover top
     OPT_MAKESHIFT_ROW15_DIAGONAL_TO_ROVER_TOP = 1 << 29
+    # BGA: Jump Drive tech C never doubles an event's boost
+    OPT_JUMP_DRIVE_TECH_C_EVENT_BOOSTS_OFF = 1 << 30
 
 # Event operations (compiled from events.toml) and round rules.  Rule: EV_ + the
 # operation the compiler gives an event's immediate effect (its op in events.toml;
@@ -507,21 +515,21 @@ cdef struct Rules_t:
     uint8_t shape_tiles[N_SHAPES][STACK_SIZE]
     uint8_t seat_pos[MAX_PLAYERS][MAX_PLAYERS]
     # planets
-    uint16_t pmask[N_PLANETS][N_PMASK][GRID]
-    uint8_t row_medal[N_PLANETS][GRID]
-    uint8_t col_medal[N_PLANETS][GRID]
-    uint32_t planet_flags[N_PLANETS]
-    uint8_t city_medals[N_PLANETS]
-    uint8_t subplanet_bonus[N_PLANETS]
+    uint16_t pmask[MAX_PLANETS][N_PMASK][GRID]
+    uint8_t row_medal[MAX_PLANETS][GRID]
+    uint8_t col_medal[MAX_PLANETS][GRID]
+    uint32_t planet_flags[MAX_PLANETS]
+    uint8_t city_medals[MAX_PLANETS]
+    uint8_t subplanet_bonus[MAX_PLANETS]
     # corporations
-    int8_t space[N_CORPS][N_TRACKS][N_POS][N_SPACE_FIELDS]
-    uint8_t score_pos[N_CORPS][N_TRACKS][16]
-    uint8_t tech_level_at[N_CORPS][16]   # standard boards: tech level by tech position
-    uint8_t corp_rovers[N_CORPS]
-    uint8_t tech_limit[N_CORPS][MAX_TECH + 1]     # LIMIT_* per tech level
-    uint8_t tech_activated[N_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
-    uint8_t corp_has_powers[N_CORPS]
-    uint8_t tech_pos[N_CORPS][MAX_TECH + 1]       # tech track index of each milestone
+    int8_t space[MAX_CORPS][N_TRACKS][N_POS][N_SPACE_FIELDS]
+    uint8_t score_pos[MAX_CORPS][N_TRACKS][16]
+    uint8_t tech_level_at[MAX_CORPS][16]   # standard boards: tech level by tech position
+    uint8_t corp_rovers[MAX_CORPS]
+    uint8_t tech_limit[MAX_CORPS][MAX_TECH + 1]     # LIMIT_* per tech level
+    uint8_t tech_activated[MAX_CORPS][MAX_TECH + 1]  # used by choice (a D_POWER option)
+    uint8_t corp_has_powers[MAX_CORPS]
+    uint8_t tech_pos[MAX_CORPS][MAX_TECH + 1]       # tech track index of each milestone
     int8_t flux_space[N_TRACKS][N_POS][N_SPACE_FIELDS]  # Flux tech 3: improved tracks
     uint8_t path_track[24]               # Oasis: the water path, step -> board space
     uint8_t path_row[24]

@@ -159,7 +159,7 @@ cdef bint push_event_effect(Game_t* g, const Rules_t* R, int p) noexcept nogil:
         push_item(g, p, IT_REGRESS, a, R.event_b[e], 0)
     elif op == EV_SYNERGY_BOOST:
         for i in range(a if a > 0 else 1):
-            push_item(g, p, IT_SYNERGY, 0, 0, 0)
+            push_item(g, p, IT_SYNERGY, SYN_EVENT, 0, 0)     # marked for tech C (corp-J7)
     elif op == EV_CHOOSE_SYNERGY_OR_PEEK:
         push_item(g, p, IT_CHOOSE_ONE, 0, 0, 0)
     elif op == EV_GAIN_BIOMASS_PATCHES:

@@ -76,7 +76,7 @@ cdef int legal_moves(const Game_t* g, const Rules_t* R, uint32_t* out) noexcept 
         return 2
     if d == D_ENERGY or d == D_SYNERGY or d == D_TRACK:
         n = gen_track_moves(track_options(g, R, p, &g.item), out)
-        if d == D_SYNERGY and corp_synergy_twice(g, p):
+        if d == D_SYNERGY and corp_synergy_twice(g, p, &g.item):
             for i in range(n):                         # each track once or twice
                 out[n + i] = out[i] | SYNERGY_TWICE
             n *= 2
@@ -290,7 +290,7 @@ cdef void apply_move(Game_t* g, const Rules_t* R, uint32_t mv) noexcept nogil:
         corp_option_answer(g, R, p, g.item, mv == 1)
     elif d == D_CHOOSE_ONE:
         if mv == 0:
-            push_item(g, p, IT_SYNERGY, 0, 0, 0)
+            push_item(g, p, IT_SYNERGY, SYN_EVENT, 0, 0)   # events 117/118 (corp-J7)
         else:
             pl.peeks += 1                              # information only
     elif d == D_KEEP_RESOURCE:

@@ -72,7 +72,7 @@ cdef void begin_track_item(Game_t* g, const Rules_t* R, int p, Item_t it) noexce
     cdef int m = track_options(g, R, p, &it)
     if m == 0:
         return                                        # RS-4: an impossible item is skipped
-    if single_bit(m) and not (it.kind == IT_SYNERGY and corp_synergy_twice(g, p)):
+    if single_bit(m) and not (it.kind == IT_SYNERGY and corp_synergy_twice(g, p, &it)):
         apply_track_choice(g, R, p, it, __builtin_ctz(m))
         return
     g.item = it

@@ -26,9 +26,8 @@ from pu_sim.rules.loading.checks import (
 from pu_sim.rules.loading.effects import read_effects
 from pu_sim.rules.loading.tracks import TRACK_LEN, has_benefit, read_track
 
-__all__ = ["N_CORPORATIONS", "load_corporations"]
+__all__ = ["load_corporations"]
 
-N_CORPORATIONS: Final = 9
 
 _TECH_LIMITS: Final = (
     "passive",
@@ -45,6 +44,7 @@ def _corporation(node: Node) -> Corporation:
     cid = node.get_int("id", lo=0)
     key = node.get_key("corporation")
     name = node.get_str("name")
+    playable = node.get_bool("playable")
     complexity = node.get_int("complexity", lo=1, hi=5)
     rovers = node.get_int("rovers", lo=1)
     tech_slots = node.get_int("tech_slots", default=0, lo=0)
@@ -141,6 +141,7 @@ def _corporation(node: Node) -> Corporation:
         id=cid,
         key=key,
         name=name,
+        playable=playable,
         complexity=complexity,
         rovers=rovers,
         tracks=MappingProxyType(tracks),
@@ -279,6 +280,6 @@ def load_corporations(data: Mapping[str, object]) -> tuple[Corporation, ...]:
     corps = [
         _corporation(node) for node in entries(file, data, "corporation", "corporation")
     ]
-    check_ids(file, "corporation", [c.id for c in corps], range(N_CORPORATIONS))
+    check_ids(file, "corporation", [c.id for c in corps], range(len(corps)))
     check_unique_keys(file, "corporation", [c.key for c in corps])
     return tuple(sorted(corps, key=lambda c: c.id))

@@ -23,9 +23,8 @@ from pu_sim.rules.loading.checks import (
     entries,
 )
 
-__all__ = ["LIFEPODS_PER_PLANET", "N_PLANETS", "load_planets"]
+__all__ = ["LIFEPODS_PER_PLANET", "load_planets"]
 
-N_PLANETS: Final = 13
 LIFEPODS_PER_PLANET: Final = 6
 
 _GRID_CHARS: Final = frozenset(".VHLIPRXCTEQ")
@@ -70,6 +69,7 @@ def _planet(node: Node) -> Planet:
     pid = node.get_int("id", lo=0)
     key = node.get_key("planet")
     name = node.get_str("name")
+    playable = node.get_bool("playable")
     complexity = node.get_int("complexity", lo=1, hi=5)
     grid = node.get_rows("grid")
     if len(grid) != BOARD or any(len(r) != BOARD for r in grid):
@@ -217,6 +217,7 @@ def _planet(node: Node) -> Planet:
         id=pid,
         key=key,
         name=name,
+        playable=playable,
         complexity=complexity,
         grid=grid,
         row_medals=row_medals,
@@ -243,6 +244,6 @@ def load_planets(data: Mapping[str, object]) -> tuple[Planet, ...]:
     file = "planets.toml"
     check_top_level(file, data, {"planet"})
     planets = [_planet(node) for node in entries(file, data, "planet", "planet")]
-    check_ids(file, "planet", [p.id for p in planets], range(N_PLANETS))
+    check_ids(file, "planet", [p.id for p in planets], range(len(planets)))
     check_unique_keys(file, "planet", [p.key for p in planets])
     return tuple(sorted(planets, key=lambda p: p.id))

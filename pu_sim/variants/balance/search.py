@@ -35,7 +35,9 @@ import polars as pl
 from joblib import effective_n_jobs
 
 from pu_sim.analysis.clusters import cluster_win_rates
-from pu_sim.simulation.runfolder import MANIFEST, read_manifest, scan_run
+from pu_sim.simulation.manifest import MANIFEST, read_manifest, write_report_manifest
+from pu_sim.simulation.runfolder import find_run_folders, scan_run
+from pu_sim.simulation.seeds import derive
 from pu_sim.simulation.table import TableSetup
 from pu_sim.variants.balance.objectives import check_objective, evaluate
 from pu_sim.variants.balance.space import Candidate, SearchSpace, read_space
@@ -43,8 +45,8 @@ from pu_sim.variants.compare import Comparison, compare
 
 __all__ = ["Evaluation", "SearchResult", "balance"]
 
-HELD_OUT = 7919
-"""Added to the search's seed for the confirmation games (setups never searched on)."""
+HELD_OUT = "held_out"
+"""The key the confirmation games' seed is derived by (setups never searched on)."""
 
 
 @dataclass(frozen=True)
@@ -151,13 +153,13 @@ def balance(
         if confirm:
             result.confirmations[candidate.key] = compare(
                 candidate.variant, _whole_groups(budget["confirm_games"], table.groups),
-                table, seed=budget["seed"] + HELD_OUT,
+                table, seed=derive(budget["seed"], HELD_OUT),
                 out=folder / "confirm" / candidate.key,
                 runs_dir=runs / "confirm" / candidate.key, n_jobs=n_jobs,
                 backend=backend, scheduler=scheduler, progress=progress,
                 command=command,
             )  # fmt: skip
-    _write_report(result, command)
+    _write_report(result, command, runs)
     return result
 
 
@@ -184,7 +186,7 @@ def _play(
     run_dir = runs / "candidates" / candidate.key
     n = games
     if (run_dir / MANIFEST).is_file():
-        n = max(n, int(read_manifest(run_dir)["n_games"]))  # never shorten a run
+        n = max(n, read_manifest(run_dir).n_games)  # never shorten a run
     args = dict(run_args)
     workers = args.pop("workers")
     run(
@@ -230,8 +232,8 @@ def _target_rates(comparison: Comparison, corporations: list[str] | None) -> lis
     return lines
 
 
-def _write_report(result: SearchResult, command: str | None) -> None:
-    """``out/README.md`` and ``out/search.json``."""
+def _write_report(result: SearchResult, command: str | None, runs: Path) -> None:
+    """``out/README.md``, ``out/evaluations.csv`` and the report manifest."""
     if result.out is None:
         return
     space = result.space
@@ -251,7 +253,8 @@ def _write_report(result: SearchResult, command: str | None) -> None:
         f"{len({e.candidate.key for e in result.evaluations if e.round == 0})} "
         f"candidates on common setups (seed {space.budget['seed']}); the best "
         f"{space.budget['best']} confirmed on held-out setups (seed "
-        f"{space.budget['seed'] + HELD_OUT}, {space.budget['confirm_games']:,} "
+        f"{derive(space.budget['seed'], HELD_OUT).label}, "
+        f"{space.budget['confirm_games']:,} "
         "games per arm).",
         "",
         "## Rounds",
@@ -290,10 +293,14 @@ def _write_report(result: SearchResult, command: str | None) -> None:
             f"Full comparison: `confirm/{key}/README.md`",
         ]  # fmt: skip
     (out / "README.md").write_text("\n".join(lines) + "\n")
-    state = {
-        "study": "balance", "command": command, "space": space.text,
-        "source": space.source,
-        "best": [c.describe() for c in result.best],
-        "patches": {k: str(p) for k, p in result.patches.items()},
-    }  # fmt: skip
-    (out / "search.json").write_text(json.dumps(state, indent=2) + "\n")
+    write_report_manifest(
+        out, study="balance", title=f"Balance search: {space.name}", command=command,
+        config={"space": space.text, "source": space.source},
+        runs=find_run_folders(runs) if runs.is_dir() else [],
+        games=sum(e.games for e in result.evaluations),
+        results={
+            "best": [c.describe() for c in result.best],
+            "patches": {k: str(p) for k, p in result.patches.items()},
+            "evaluations": "evaluations.csv",
+        },
+    )  # fmt: skip

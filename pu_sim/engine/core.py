@@ -1,0 +1,197 @@
+"""The one door to the compiled core: nothing else in pu_sim imports ``pu_sim._core``.
+
+Everything that deals, plays or compiles reaches the engine through the
+functions here, so the core's Python face is one short list and a missing or
+stale build is explained in one place (sklearn's ``__check_build``).  The core
+is imported on first use, never at import time: reading a saved run or
+analysing a frame needs no C compiler.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from pu_sim._core import CoreRules, GameState
+
+_HERE = Path(__file__).resolve().parents[1]
+"""The package folder, where the compiled core and its sources lie."""
+
+_HOW = (
+    "Build it from a source checkout with `make build` (or "
+    "`pip install --no-build-isolation -e .`), or install the package with "
+    "`pip install .`."
+)
+
+
+def sources_newer_than(binary: Path) -> list[Path]:
+    """Cython sources of a source checkout modified after ``binary`` was built.
+
+    An installed package (no ``setup.py`` beside it) was built from its sources
+    by pip, which copies them after the build, so their times mean nothing.
+    """
+    if not (_HERE.parent / "setup.py").is_file():
+        return []
+    built = binary.stat().st_mtime
+    sources = [*_HERE.glob("_core*.pyx"), *_HERE.glob("*.pxd"), *_HERE.rglob("*.pxi")]
+    return [p for p in sources if p.stat().st_mtime > built]
+
+
+_WARNED: set[tuple[Path, ...]] = set()
+
+
+def import_core() -> ModuleType:
+    """Return ``pu_sim._core``; raise ImportError with build advice if absent.
+
+    In a source checkout whose Cython sources changed after the build, warn:
+    setuptools does not rebuild an editable install by itself.
+    """
+    try:
+        from pu_sim import _core
+    except ImportError as exc:  # pragma: no cover - exercised only without a build
+        raise ImportError(
+            f"pu_sim's compiled core (pu_sim._core) is missing or broken: {exc}. "
+            + _HOW
+        ) from exc
+    stale = sources_newer_than(Path(_core.__file__))
+    if stale and tuple(stale) not in _WARNED:
+        _WARNED.add(tuple(stale))  # once per process, not at every caller
+        warnings.warn(
+            "pu_sim's compiled core is older than "
+            + ", ".join(p.name for p in stale)
+            + ": results come from the old build. "
+            + _HOW,
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return _core
+
+
+# --------------------------------------------------------------------------------
+# Facts of the build
+# --------------------------------------------------------------------------------
+
+
+def engine_version() -> int:
+    """The hand-bumped engine version (a run's games depend on it)."""
+    return int(import_core().ENGINE_VERSION)
+
+
+def constants() -> Mapping[str, int]:
+    """The core's sizes and slots by name (``MAX_TECH``, ``N_POS``, ...)."""
+    return import_core().CONSTANTS  # type: ignore[no-any-return]
+
+
+def record_dtype() -> np.dtype[np.void]:
+    """The structured dtype of one seat's record (the core's C struct)."""
+    return import_core().RECORD_DTYPE  # type: ignore[no-any-return]
+
+
+def module_int(name: str) -> int:
+    """An anonymous integer of the core's module (``PM_GRID``, ``SP_MEDAL``, ...)."""
+    return int(getattr(import_core(), name))
+
+
+# --------------------------------------------------------------------------------
+# The core's enums, by their labels
+# --------------------------------------------------------------------------------
+
+
+def code(enum: str, label: str) -> int:
+    """The code of the member of core enum ``enum`` spelled ``label``.
+
+    ``code("CardOp", "advance_distinct_trackers")`` is
+    ``CardOp.OP_ADVANCE_DISTINCT_TRACKERS``: a data string becomes the core's
+    code by name, so no table in Python mirrors the core.
+    """
+    core = import_core()
+    return int(core.code(getattr(core, enum), label))
+
+
+def label(enum: str, value: int) -> str | None:
+    """The label of code ``value`` of core enum ``enum``."""
+    core = import_core()
+    return core.label(getattr(core, enum)(value))  # type: ignore[no-any-return]
+
+
+@functools.cache
+def labels(enum: str) -> tuple[str, ...]:
+    """Labels of core enum ``enum``'s codes 0, 1, ... (they must be dense)."""
+    core = import_core()
+    by_code = core.labels(getattr(core, enum))
+    if list(by_code) != list(range(len(by_code))):
+        raise ValueError(f"{enum} codes are not 0..{len(by_code) - 1}")
+    return tuple(by_code.values())
+
+
+def members(enum: str) -> Mapping[str, int]:
+    """Every member of core enum ``enum`` by its C name (``OPT_...``)."""
+    core = import_core()
+    return {name: int(v) for name, v in getattr(core, enum).__members__.items()}
+
+
+# --------------------------------------------------------------------------------
+# Dealing and playing
+# --------------------------------------------------------------------------------
+
+
+def core_rules(
+    tables: dict[str, npt.NDArray[Any]], fitted: dict[str, npt.NDArray[np.float64]]
+) -> CoreRules:
+    """The compiled tables and fitted bot tables as the core holds them."""
+    return import_core().CoreRules(tables, fitted)  # type: ignore[no-any-return]
+
+
+def empty_records(n_rows: int) -> npt.NDArray[np.void]:
+    """A zeroed array of ``n_rows`` seat records for the core to fill."""
+    return np.zeros(n_rows, dtype=record_dtype())
+
+
+def play_batch(
+    rules: CoreRules,
+    spec: Mapping[str, Any],
+    key: tuple[int, int],
+    first_game: int,
+    n_games: int,
+) -> npt.NDArray[np.void]:
+    """Games ``[first_game, first_game + n_games)`` in one GIL-free core call."""
+    out = empty_records(n_games * int(spec["n_players"]))
+    import_core().play_batch(rules, dict(spec), key[0], key[1], first_game, out)
+    return out
+
+
+def play_batch_traced(
+    rules: CoreRules,
+    spec: Mapping[str, Any],
+    key: tuple[int, int],
+    first_game: int,
+    n_games: int,
+) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int16], int]:
+    """:func:`play_batch` plus each seat's score after every round.
+
+    Returns the records, the ``(games, rounds, seats)`` score array and the
+    value that marks a round not played.
+    """
+    core = import_core()
+    players = int(spec["n_players"])
+    out = empty_records(n_games * players)
+    trace = np.empty((n_games, core.TRACE_ROUNDS, players), dtype=np.int16)
+    core.play_batch(rules, dict(spec), key[0], key[1], first_game, out, trace)
+    return out, trace, int(core.TRACE_NONE)
+
+
+def deal(
+    rules: CoreRules, spec: Mapping[str, Any], key: tuple[int, int], game_index: int
+) -> GameState:
+    """Game ``game_index`` of a root key, dealt and waiting at its first decision."""
+    state = import_core().GameState.deal(rules, dict(spec), key[0], key[1], game_index)
+    state.advance()
+    return state  # type: ignore[no-any-return]

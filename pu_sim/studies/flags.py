@@ -1,0 +1,119 @@
+"""The flags every command and study shares, each defined once.
+
+``pu-sim`` (:mod:`pu_sim.cli`), the main study, the designer studies under
+``experiments/`` and the bot lab's scripts build their parsers from these:
+one ``--seed`` (its default :data:`~pu_sim.simulation.seeds.DEFAULT_SEED`,
+shown in ``--help``), one ``--jobs``, one ``--variant``, one ``--bot`` and
+``--second``; values are checked as they are parsed, so a bad value gets one
+line naming the flag (``argument --seed: must be a non-negative integer``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pu_sim.simulation.seeds import DEFAULT_SEED
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and negative values accepted after flags.
+
+    argparse takes ``--deck -1,11,10`` for a flag without its value; treating
+    every ``-<digit>...`` token as a value lets the value's own check name
+    what is wrong with it.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\d[\d,.]*$")
+
+    def error(self, message: str) -> NoReturn:
+        """One line: what was wrong, and where to look."""
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def int_in(lo: int, hi: int | None, what: str) -> Callable[[str], int]:
+    """An argparse type: an integer in [lo, hi], the message saying which."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}, got {text!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"{what}, got {text!r}")
+        return value
+
+    return parse
+
+
+def jobs(text: str) -> int:
+    """--jobs: a non-zero integer (-1: all cores)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a non-zero integer (-1: all cores), got {text!r}"
+        )
+    return value
+
+
+SEED = int_in(0, None, "must be a non-negative integer")
+GAMES = int_in(1, None, "must be a positive integer")
+BATCH = int_in(1, 999_999, "must be an integer 1..999999")
+PLAYERS = int_in(1, 6, "must be an integer 1..6")
+INDEX = int_in(0, 2**62 - 1, "must be an integer 0..4611686018427387903")
+
+
+def bot(text: str) -> str:
+    """--bot / --second: a bot name or spec string, checked by :func:`bots.parse`."""
+    from pu_sim.bots import parse
+
+    try:
+        parse(text)
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_seed(parser: Any, default: int = DEFAULT_SEED) -> None:
+    """``--seed``: the root seed, its default shown."""
+    parser.add_argument(
+        "--seed", type=SEED, default=default, help=f"root seed ({default})"
+    )
+
+
+def add_jobs(parser: Any) -> None:
+    """``--jobs``: parallel workers."""
+    parser.add_argument(
+        "--jobs", type=jobs, default=-1, help="parallel workers (-1 = all cores)"
+    )
+
+
+def add_variant(parser: Any) -> None:
+    """``--variant FILE``, repeatable (every command that plays games)."""
+    parser.add_argument(
+        "--variant", type=Path, action="append", default=[], metavar="FILE",
+        help="play a variant of the game: a TOML file of changes to the published "
+        "data (repeatable, applied in order; docs/variants.md)",
+    )  # fmt: skip
+
+
+def add_policies(parser: Any, bot_default: str, second_default: str) -> None:
+    """``--bot`` (every seat's bot) and ``--second`` (the policy that checks it)."""
+    parser.add_argument(
+        "--bot", type=bot, default=None,
+        help=f"the bot at every seat ({bot_default}); a name or spec string, e.g. "
+        "greedy, 'search:budget=8' (`pu-sim list bots`)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--second", type=bot, default=None,
+        help=f"the second policy, of another style, that checks the findings "
+        f"({second_default}; the other of the two when --bot names it)",
+    )  # fmt: skip
