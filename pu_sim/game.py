@@ -13,7 +13,7 @@ written in Python plays through :mod:`pu_sim.bots.python`.
 Examples
 --------
 >>> from pu_sim.game import Game
->>> game = Game(players=1, bots="greedy", seed=3)
+>>> game = Game(players=2, bots="greedy", seed=3)
 >>> game.decision
 'place'
 >>> game.play()

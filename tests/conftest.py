@@ -1,4 +1,10 @@
-"""Shared fixtures; refuse to test a stale compiled core."""
+"""Shared fixtures; refuse to test a stale compiled core; no silent skips in CI.
+
+``PU_SIM_CI=1`` (set by ``.ci/run``) says everything the tests need is there:
+the reference material in ``../shared/reference`` and every test dependency.
+Under it a skipped test is a failure, so a checkout without the reference (or
+without dask) cannot pass CI by skipping what it cannot check.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +27,29 @@ settings.register_profile("dev", max_examples=200, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+"""The rules reference the data tests compare against (beside the checkout)."""
+
+STRICT = os.environ.get("PU_SIM_CI") == "1"
+"""CI: every test must run; a skip (missing data or dependency) fails."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> pytest.TestReport:
+    """Under ``PU_SIM_CI=1`` a skipped test is reported as failed, with its reason."""
+    report: pytest.TestReport = yield
+    if STRICT and report.skipped and not hasattr(report, "wasxfail"):
+        reason = (
+            report.longrepr[2]
+            if isinstance(report.longrepr, tuple)
+            else str(report.longrepr)
+        )
+        report.outcome = "failed"
+        report.longrepr = (
+            f"skipped under PU_SIM_CI=1, where every test must run: {reason}"
+        )
+    return report
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -191,8 +191,11 @@ def test_tech_3_an_energy_tile_lets_a_lifepod_move(rules):
     game.set_depot(0, energy_tile, None)
     game.start_draft(0)
     game.apply(place_move(0, o, x, y))
-    items = [kind for kind, *_ in game.player(0)["items"]]
-    assert "pod_move" in items or game.decision == "pod_move"
+    # the tile's two resources, then the lifepod move tech 3 adds
+    assert game.decision == "order"
+    assert game.player(0)["items"] == [
+        ("advance", CIV, 1, 0), ("energy", 1 << CIV, 0, 0), ("pod_move", 1, 0, 0)
+    ]  # fmt: skip
 
 
 def planet_text(game: ScenarioGame, covered) -> str:
@@ -220,7 +223,8 @@ def test_tech_5_moves_one_lifepod_once_per_round(rules):
     game.apply((loc(CIV, 2) << 8) | AREA)
     info = game.player(0)
     assert info["pods_on_tracks"] == 0 and info["used_round"] == 1 << 5
-    assert game.decision != "power" or 5 not in game.legal_moves()
+    # spent for the round: only the once-a-game tech 2 is still offered
+    assert game.decision == "power" and game.legal_moves() == [2, DONE]
 
 
 def test_only_scoring_area_lifepods_score(rules):

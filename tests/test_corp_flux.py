@@ -147,4 +147,5 @@ def test_tech_5_advances_the_flux_tracker_once_a_round(rules):
     assert game.decision == "power" and 5 in game.legal_moves()
     game.apply(5)
     assert track(game, WATER) == 1
-    assert game.decision != "power" or 5 not in game.legal_moves()
+    assert game.decision is None  # nothing left: tech 5 is spent for the round
+    assert game.player(0)["used_round"] == 1 << 5

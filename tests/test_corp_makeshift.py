@@ -154,7 +154,8 @@ def test_tech_4_steps_any_tracker_down_once_a_round(rules):
     assert game.decision == "regress"
     game.apply(WATER)
     assert place_of(game, WATER) == (WATER, 5)
-    assert game.decision != "power" or 4 not in game.legal_moves()
+    assert game.decision is None  # nothing left: tech 4 is spent for the round
+    assert game.player(0)["used_round"] == 1 << 4
 
 
 def test_tech_5_every_tracker_scores_as_the_highest_on_its_column(rules):

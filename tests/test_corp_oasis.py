@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
@@ -121,15 +123,29 @@ def test_tech_2_round_start_movement_per_rover_on_water(rules):
     assert game.player(0)["round_move"] == 2
 
 
-def test_tech_3_a_tile_on_no_ice_advances_water(rules):
-    game = oasis(rules, {(5, 5): "c"}, tech=3)
+@pytest.mark.parametrize(
+    ("tech_space", "cells", "water_item"),
+    [
+        (TECH_AT[3], [(6, 5), (7, 5)], True),  # land only: one water advance
+        (TECH_AT[3] - 1, [(6, 5), (7, 5)], False),  # tech 2: not yet
+        (TECH_AT[3], [(0, 5), (1, 5)], False),  # (0, 5) is ice
+    ],
+)
+def test_tech_3_a_tile_on_no_ice_advances_water(rules, tech_space, cells, water_item):
+    game = oasis(rules, {(5, 5): "c", (2, 5): "c"})
+    game.set_tracks(0, {"tech": tech_space})
     tile = tile_id(rules, "domino", "civ", "energy")
-    o, x, y = find_placement(rules, tile, [(6, 5), (7, 5)])  # land squares
+    o, x, y = find_placement(rules, tile, cells, part_a=cells[:1])
     game.set_depot(0, tile, None)
     game.start_draft(0)
     game.apply(place_move(0, o, x, y))
-    kinds = [(k, a) for k, a, *_ in game.player(0)["items"]]
-    assert ("advance", WATER) in kinds or track(game, WATER) == 1
+    # the civ resource, the energy (whose only candidate is civ), then the water
+    # advance of tech 3, each waiting for the player; nothing has moved yet
+    expected = [("advance", CIV, 1, 0), ("energy", 1 << CIV, 0, 0)]
+    if water_item:
+        expected.append(("advance", WATER, 1, 0))
+    assert game.player(0)["items"] == expected
+    assert track(game, WATER) == 0 and track(game, CIV) == 0
 
 
 def test_techs_4_and_5_a_water_tile_gives_a_patch_and_a_synergy(rules):

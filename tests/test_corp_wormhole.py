@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
@@ -74,17 +76,24 @@ def test_a_regress_goes_back_one_level(rules):
     assert track(game, BIOMASS) == 5  # level 2
 
 
-def test_unionization_stops_at_level_two(rules):
-    # corp-G1: advance while the board row is below 5
+@pytest.mark.parametrize(("half", "row"), [(0, 5), (1, 6)])
+def test_unionization_stops_at_level_two(rules, half, row):
+    # corp-G1: advance while the board row is below 5; level 1 is rows 2/3,
+    # level 2 rows 5/6, so two advances, ending on the half taken at level 2
     game = wormhole(rules)
     game.give(0, ("raise", 5, 0, 0))
+    branches = 0
     while game.decision in ("track", "branch", "order", "synergy", "patch"):
         moves = game.legal_moves()
         if game.decision == "track":
             game.apply(BIOMASS if BIOMASS in moves else moves[0])
+        elif game.decision == "branch":
+            branches += 1
+            game.apply(half)
         else:
             game.apply(DONE if DONE in moves else moves[0])
-    assert track(game, BIOMASS) in (5, 6)
+    assert branches == 2
+    assert track(game, BIOMASS) == row
 
 
 # ---- biomass from tiles ------------------------------------------------------------------
@@ -104,9 +113,17 @@ def test_a_biomass_tile_advances_only_when_it_grows_a_biomass_area(rules):
     assert track(lone, BIOMASS) == 0 and track(lone, TECH) == 1
     grows = wormhole(rules, {(5, 5): "c", (8, 5): "p"})  # a patch is biomass terrain
     place(rules, grows, tile, [(6, 5), (7, 5)], part_a=[(6, 5)])
-    assert grows.decision == "order" or track(grows, BIOMASS) > 0
-    kinds = [k for k, *_ in grows.player(0)["items"]]
-    assert "advance" in kinds or grows.decision == "branch"
+    # both resources wait, in icon order, for the player to order them
+    assert grows.decision == "order" and track(grows, BIOMASS) == 0
+    items = grows.player(0)["items"]
+    assert items == [("advance", TECH, 1, 0), ("advance", BIOMASS, 1, 0)]
+    grows.apply(1)  # the biomass advance reaches level 1: its branch waits
+    assert grows.player(0)["items"] == [("advance", TECH, 1, 0), ("branch", 0, 0, 0)]
+    grows.apply(1)
+    assert grows.decision == "branch" and sorted(grows.legal_moves()) == [0, 1]
+    grows.apply(1)  # half B: a patch, waiting beside the tech advance
+    assert track(grows, BIOMASS) == 3
+    assert grows.player(0)["items"] == [("advance", TECH, 1, 0), ("patch", 0, 0, 0)]
 
 
 def test_energy_never_offers_biomass_by_default(rules):

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -160,10 +163,12 @@ def test_empty_run_has_the_schema(tmp_path):
 def test_manifest_records_the_run(tmp_path):
     options = RuleOptions(private_objectives=True, event_deck=True)
     bot = pu_sim.bots.greedy("tidy", hole=2.0)
+    started = time.perf_counter()
     result = run(
         20, out=tmp_path, players=2, bots=[bot, "random"], seed=77, batch_size=6,
         n_jobs=2, options=options, metadata={"study": "demo", "pairing": "p1"},
     )  # fmt: skip
+    elapsed = time.perf_counter() - started
     m = read_manifest(tmp_path).to_json()
     assert m["metadata"] == {"study": "demo", "pairing": "p1"}
     assert m == result.manifest.to_json()  # the returned manifest is the file's
@@ -200,7 +205,15 @@ def test_manifest_records_the_run(tmp_path):
         assert re.fullmatch(r"[0-9a-f]{40}", m["git"]["revision"])
         assert isinstance(m["git"]["dirty"], bool)
     assert m["machine"]["cpu_count"] == os.cpu_count()
-    assert m["wall_time_s"] > 0 and m["games_per_s"] > 0
+    # the session's time is within the call's, and the speed is games / time
+    # (speed targets live in the benchmark, never in a timed test)
+    session = m["sessions"][0]
+    assert 0 < m["wall_time_s"] == session["wall_time_s"] <= elapsed
+    assert (
+        m["games_per_s"]
+        == session["games_per_s"]
+        == pytest.approx(20 / m["wall_time_s"], abs=0.05)
+    )
     assert [s["status"] for s in m["sessions"]] == ["complete"]
     assert m["enums"]["solo_band"] and m["enums"]["bot"] == ["random", "tidy"]
     assert not list(tmp_path.glob(".*.tmp"))
@@ -498,14 +511,33 @@ def test_a_killed_worker_process_stops_the_run_cleanly(tmp_path, kill_reference)
 
 
 def test_dask_cluster_gives_the_local_result(tmp_path):
+    # no fixed port (scheduler port 0, its HTTP server on ':0', no dashboard),
+    # so two suites at once cannot collide; 8787 is held to prove it (dask's
+    # default there warns, an error under filterwarnings = error)
     distributed = pytest.importorskip(
         "dask.distributed", reason="dask[distributed] is not installed"
     )
     kw = dict(players=2, bots="greedy", seed=31, batch_size=6)
     reference = pu_sim.simulate(30, players=2, bots="greedy", seed=31)
+    with _dashboard_port_taken():
+        _dask_runs(distributed, tmp_path, kw, reference)
+
+
+@contextlib.contextmanager
+def _dashboard_port_taken() -> Iterator[None]:
+    """Hold dask's default dashboard port 8787, as another suite's cluster would."""
+    with socket.socket() as hold:
+        with contextlib.suppress(OSError):  # taken already: the same situation
+            hold.bind(("0.0.0.0", 8787))
+            hold.listen()
+        yield
+
+
+def _dask_runs(distributed, tmp_path, kw, reference) -> None:
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        host="127.0.0.1",
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        scheduler_port=0, dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
     ) as cluster:  # fmt: skip
         result = run(30, out=tmp_path / "remote", scheduler=cluster.scheduler_address,
                       **kw)  # fmt: skip

@@ -459,7 +459,7 @@ def _dask_client(n_jobs: int, scheduler: str | None) -> Iterator[Any]:
         with (
             dist.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=False,
-                dashboard_address=None,
+                dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
             ) as cluster,
             dist.Client(cluster) as client,
         ):  # fmt: skip
