@@ -108,12 +108,16 @@ def test_cli_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
                      "--corporations", "cosmos_inc,universal_coalition",
                      "--variant", str(path), "--option-variant",
                      "civ_pick_timing=on_milestone", "--jobs", "1",
-                     "--out", str(tmp_path / "cmp"), "--no-progress"])  # fmt: skip
+                     "--out", str(tmp_path / "cmp"), "--runs", str(tmp_path / "runs"),
+                     "--no-progress"])  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
     assert "cosmos-plus3 against published, 2 player(s):" in out
     assert "civ_pick_timing-on_milestone against published" in out
     assert (tmp_path / "cmp" / "README.md").is_file()
+    arms = sorted(p.name for p in (tmp_path / "runs").iterdir())  # --runs: apart
+    assert arms == ["civ_pick_timing-on_milestone", "cosmos-plus3", "published"]
+    assert not (tmp_path / "cmp" / "runs").exists()
 
 
 def test_cli_compare_needs_an_arm(capsys: pytest.CaptureFixture[str]) -> None:

@@ -194,7 +194,8 @@ def compare(args: argparse.Namespace) -> int:
     table = replace(table_from(args), variant=baseline)
     command = " ".join(["pu-sim", *sys.argv[1:]])
     result = run_compare(
-        arms, args.games, table, seed=args.seed, out=args.out, n_jobs=args.jobs,
+        arms, args.games, table, seed=args.seed, out=args.out, runs_dir=args.runs,
+        n_jobs=args.jobs,
         batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
         progress=False if args.no_progress else None,
         confidence=args.confidence, correction=args.correction, command=command,

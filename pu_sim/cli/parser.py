@@ -169,6 +169,11 @@ def _compare(sub: Subcommands) -> None:
         help="multiple-comparison correction over every row (holm)",
     )  # fmt: skip
     _running(cmp)
+    cmp.add_argument(
+        "--runs", type=Path, default=None, metavar="DIR",
+        help="where the arms' run folders go (default OUT/runs), e.g. under runs/ "
+        "while the report goes to reports/",
+    )  # fmt: skip
 
 
 def _balance(sub: Subcommands) -> None:

@@ -100,22 +100,27 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, play: bool) -> None:
     """Players, boards, bots, pairing and rule options (simulate and play)."""
     from pu_sim.bots import BOT_NAMES
 
-    parser.add_argument("--players", type=PLAYERS, default=1, help="players, 1-6 (1)")
+    table = TableSetup()  # the defaults: TableSetup's own, never restated
     parser.add_argument(
-        "--corporations", type=seats, default="universal_coalition",
+        "--players", type=PLAYERS, default=table.players,
+        help=f"players, 1-6 ({table.players})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--corporations", type=seats, default=table.corporations,
         help=f"corporation per seat: {SEATS_HELP}, or 'random' "
-        "(default universal_coalition; `pu-sim list corporations`)",
+        f"(default {table.corporations}; `pu-sim list corporations`)",
     )  # fmt: skip
     parser.add_argument(
-        "--planets", type=seats, default="ksb_4156",
+        "--planets", type=seats, default=table.planets,
         help=f"planet per seat: {SEATS_HELP}, or 'random' "
-        "(default ksb_4156; `pu-sim list planets`)",
+        f"(default {table.planets}; `pu-sim list planets`)",
     )  # fmt: skip
     parser.add_argument(
-        "--bots", type=bot_list, default="greedy",
+        "--bots", type=bot_list, default=table.bots,
         help=f"bot per seat, comma-separated, or one for all: {', '.join(BOT_NAMES)}"
-        "; settings after colons, e.g. search:budget=64:width=2 "
-        "(default greedy; `pu-sim list bots`)",
+        "; settings after colons, e.g. search:budget=64:width=2; a bot written "
+        "in Python as python:module:Class "
+        f"(default {table.bots}; `pu-sim list bots`)",
     )  # fmt: skip
     parser.add_argument(
         "--paired", action="store_true",
