@@ -54,7 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             games = max(2 * n, int(config.n_games * share))
             name = f"{bot.label}-{n}p"
             print(f"{STUDY}: {name} ({games:,} games)", flush=True)
-            plan = study.plan("setups", n, players=n, bots=bot, group_size=n)
+            plan = study.plan(
+                "setups", n, players=n, bots=bot, group_size=n,
+                corporations="random", planets="random",
+            )  # fmt: skip
             runs.append(
                 study.run(
                     name, plan, games, pairing=f"setups-{n}p", extra={"role": role}

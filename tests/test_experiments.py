@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 from pathlib import Path
 
@@ -46,6 +47,10 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
         assert manifest["study"] == module.STUDY and manifest["results"]
         assert manifest["command"].endswith("--smoke")
         assert len(manifest["runs"]) == len(manifests)
+    if name in ("seat_order", "bots/bot_comparison"):  # seats draw every board
+        for m in manifests:
+            config = json.loads(m.read_text())["config"]
+            assert set(config["corporations"]) == set(config["planets"]) == {"random"}
     if name == "bots/bot_ladder":  # the learned bot measured against its targets
         assert "**The learned bot against its targets** (greedy_learned" in readme
     if extra:  # the setup discard's table, written where told

@@ -15,6 +15,7 @@ from pu_sim.report.policies import find_policies
 from pu_sim.report.runs import load_runs, run_info
 from pu_sim.report.sections import survival
 from pu_sim.report.sections.warnings import confounded_runs
+from pu_sim.rules import load_game_data
 from pu_sim.simulation import runfolder
 from pu_sim.simulation.in_memory import play_range, play_range_traced
 from pu_sim.simulation.plan import Plan
@@ -288,6 +289,14 @@ def test_the_study_plays_the_strong_bot_at_every_player_count():
         assert kwargs["n_games"] == first["n_games"] and not kwargs["round_scores"]
     keys = {key for key, _ in runs.values()}  # solo runs each have their own
     assert len([k for k in keys if k[0] != "setups"]) == 5
+    for _, kwargs in runs.values():  # every seat draws from every board
+        table = kwargs["table"]
+        assert table["corporations"] in ("random", ALL_CORPORATIONS), table
+        assert table["planets"] in ("random", ALL_PLANETS), table
+
+
+ALL_CORPORATIONS = [tuple(sorted(load_game_data().playable_corporations))]
+ALL_PLANETS = [tuple(sorted(load_game_data().playable_planets))]
 
 
 def start(argv: list[str]) -> study.Config:

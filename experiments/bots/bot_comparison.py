@@ -50,7 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def play(name: str, players: int, seats: object, pairing: str) -> Path:
         print(f"{STUDY}: {name} ({config.n_games:,} games)", flush=True)
-        plan = run.plan(pairing, players=players, bots=seats)
+        plan = run.plan(pairing, players=players, bots=seats,
+                        corporations="random", planets="random")  # fmt: skip
         return run.run(name, plan, config.n_games, pairing=pairing)
 
     for bot in config.solo_bots:

@@ -100,6 +100,9 @@ ALL_BOARDS = {
 }
 """Every seat draws from every playable corporation and planet."""
 
+RANDOM_BOARDS = {"corporations": "random", "planets": "random"}
+"""The solo seat draws any playable corporation and planet."""
+
 
 def _games(n: float, players: int) -> int:
     """At least two whole setups (a setup is played once per seat)."""
@@ -117,13 +120,13 @@ def _runs(config: Config) -> list[tuple[str, tuple[KeyPart, ...], dict[str, Any]
     for mix in config.fixed_decks:
         name = "solo-deck-{}-{}-{}".format(*mix)
         runs.append((name, (name,), {
-            "table": {"players": 1, "bots": config.bot,
+            "table": {"players": 1, "bots": config.bot, **RANDOM_BOARDS,
                       "options": RuleOptions(event_deck_mix=mix)},
             "n_games": _games(n * config.solo_per_deck, 1),
             "extra": {"role": "calibration"},
         }))  # fmt: skip
     runs.append(("solo-random-decks", ("solo-random-decks",), {
-        "table": {"players": 1, "bots": config.bot,
+        "table": {"players": 1, "bots": config.bot, **RANDOM_BOARDS,
                   "options": RuleOptions(event_deck_mix="random")},
         "n_games": _games(n * config.solo_random, 1),
         "extra": {"role": "calibration"},
@@ -150,7 +153,7 @@ def _runs(config: Config) -> list[tuple[str, tuple[KeyPart, ...], dict[str, Any]
                 if bot == config.second
                 else config.ladder_share
             )
-            boards = ALL_BOARDS if p > 1 else {}
+            boards = ALL_BOARDS if p > 1 else RANDOM_BOARDS
             runs.append((f"ladder-{bot.label}-{p}p", ("setups", p), {
                 "table": {"players": p, "bots": bot, "group_size": p, **boards},
                 "n_games": _games(n * share, p),
