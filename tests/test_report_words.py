@@ -33,7 +33,8 @@ from pu_sim.report.sections.verdicts import verdict_section
 SIG_UP, SIG_DOWN = (2.0, 1.0, 3.0), (-2.0, -3.0, -1.0)
 NOISE = (0.3, -0.7, 1.3)  # not significant, near zero
 NEAR = (1.0, -0.1, 2.1)  # not significant, not shown to differ from SIG_UP
-FAR = (-0.5, -1.5, 0.5)  # not significant, and significantly below SIG_UP
+FAR = (-0.5, -1.5, 0.5)  # not significant, the other sign, its interval below SIG_UP
+SMALLER = (0.5, -0.1, 1.1)  # not significant, same sign, its interval below SIG_UP
 
 
 @pytest.mark.parametrize(
@@ -49,6 +50,8 @@ FAR = (-0.5, -1.5, 0.5)  # not significant, and significantly below SIG_UP
         (NEAR, SIG_UP, "unresolved"),
         (NOISE, NOISE, "unresolved"),
         (NOISE, FAR, "unresolved"),
+        (SIG_UP, SMALLER, "unresolved"),  # a size, not a direction, differs
+        (SMALLER, SIG_UP, "unresolved"),
     ],
 )
 def test_every_verdict_label_for_a_known_pair_of_effects(a, b, label):
@@ -65,8 +68,8 @@ EFFECTS_A = {"Alpha Corp": 4, "Beta Corp": 4, "Gamma Corp": -4, "Delta Corp": -4
 EFFECTS_B = {"Alpha Corp": 4, "Beta Corp": -4, "Gamma Corp": 4, "Delta Corp": -4}
 
 
-def policy_games(bot: str, effects: dict[str, float]) -> pl.DataFrame:
-    frame = multiplayer_frame(400, 4, corp_effect=effects, group_size=4, setup_sd=2,
+def policy_games(bot: str, effects: dict[str, float], n: int = 1200) -> pl.DataFrame:
+    frame = multiplayer_frame(n, 4, corp_effect=effects, group_size=4, setup_sd=2,
                               bot=bot, seed=21)  # fmt: skip
     return frame.with_columns(
         pl.col("bot").cast(pl.String), group=pl.col("game_id") // 4
@@ -99,12 +102,18 @@ def test_the_verdict_column_prints_each_label(two_policy_page):
     assert labels == {
         "Alpha Corp": "robust", "Beta Corp": "bot-dependent",
         "Gamma Corp": "bot-dependent", "Delta Corp": "robust",
-        "North": "unresolved", "South": "unresolved", "East": "unresolved",
+        # a fair planet, declared by chance on one half (the two bots' frames
+        # share their seed, so they share its luck): the other half refutes it
+        "North": "not replicated", "South": "unresolved", "East": "unresolved",
     }  # fmt: skip
     cells = table_cells(page)
     for name, label in labels.items():
-        assert cells[name][4] == f"**{label}**", name  # win verdict, in bold
-        assert cells[name][7] == f"*{label}*", name  # score verdict, in italics
+        size = " (size differs)" if label == "bot-dependent" else ""
+        assert cells[name][4] == f"**{label}**{size}", name  # win verdict, in bold
+        score = table.filter(pl.col("name") == name)["score_label"][0]
+        assert cells[name][8] == f"*{score}*", name  # score verdict, in italics
+        declared = table.filter(pl.col("name") == name)["declared"][0]
+        assert (cells[name][5] == "–") == (declared == "unresolved"), name
 
 
 def test_the_headline_states_robust_findings_both_ways_and_counts_the_rest(
@@ -114,12 +123,13 @@ def test_the_headline_states_robust_findings_both_ways_and_counts_the_rest(
     (headline,) = [h for h in page.headlines if h.startswith("**Robust at")]
     pp = r"[+-]\d+\.\d"
     expected = (
-        r"\*\*Robust at 4 players\*\* \(significant under first and second, same "
-        r"direction; win rate - 1/n\): "
+        r"\*\*Robust at 4 players\*\* \(declared on half of the setups under first "
+        r"and second, confirmed on the other half; win rate - 1/n on the confirming "
+        r"half\): "
         r"Alpha Corp \+\d+\.\d pp \(first\) / \+\d+\.\d pp \(second\); "
         r"Delta Corp -\d+\.\d pp \(first\) / -\d+\.\d pp \(second\)\. "
         r"Not findings: 2 bot-dependent \(Beta Corp, Gamma Corp\), "
-        r"3 unresolved of 7\."
+        r"1 not replicated \(North\), 2 unresolved of 7\."
     )
     assert re.fullmatch(expected, headline), headline
     assert re.search(pp, headline)
@@ -130,7 +140,9 @@ def test_the_win_and_score_verdicts_each_print_in_their_own_column():
     row = {"n_players": 3, "kind": "corporation", "name": "Alpha Corp",
            "win_pp_a": 5.0, "win_lower_a": 1.0, "win_upper_a": 9.0,
            "win_pp_b": 4.0, "win_lower_b": 1.0, "win_upper_b": 7.0,
-           "label": "robust", "score_a": 0.5, "score_lower_a": -0.5,
+           "label": "robust", "declared": "robust", "win_conf_a": 4.5,
+           "win_conf_b": 3.5, "size_differs": False, "score_a": 0.5,
+           "score_lower_a": -0.5,
            "score_upper_a": 1.5, "score_b": 0.2, "score_lower_b": -0.8,
            "score_upper_b": 1.2, "score_label": "unresolved"}  # fmt: skip
     text = section_verdicts._md(pl.DataFrame([row]), "first", "second")
@@ -139,6 +151,7 @@ def test_the_win_and_score_verdicts_each_print_in_their_own_column():
         zip((h.strip() for h in header), (c.strip() for c in cells), strict=True)
     )
     assert got["verdict"] == "**robust**"
+    assert got["confirming half, pp (a / b)"] == "+4.5 / +3.5"
     assert got["score verdict"] == "*unresolved*"
     assert got["win - 1/n, pp (first)"] == "+5.0 [+1.0, +9.0]"
     assert got["score vs table, points (second)"] == "+0.2 [-0.8, +1.2]"
@@ -172,7 +185,7 @@ def test_no_policy_no_verdicts(tmp_path):
 
 def test_every_survival_status_of_a_weaker_bots_finding():
     # the weak bot sees every corporation's effect (4 players, +-4 points)
-    weak = policy_games("weak", EFFECTS_A)
+    weak = policy_games("weak", EFFECTS_A, n=400)
     verdict_rows = [
         ("corporation", "Alpha Corp", 20.0, 20.0, "robust"),  # same way: survives
         ("corporation", "Beta Corp", -20.0, -20.0, "robust"),  # opposite: contradicted
@@ -220,15 +233,28 @@ def test_the_seat_headline_names_a_first_player_edge_only_when_there_is_one(
     if edge == 1.0:  # the boundary matters here: significant means p < 0.05
         assert 0.05 < table["p_adjusted"].min() < 0.5
     if differs:
-        differing = headline.split("Differing from 1/3 after Holm correction: ")[1]
-        assert differing.startswith("seat 0 (first commander) ")
+        marker = "declared on half of the setups and confirmed on the other: "
+        assert headline.split(marker)[1].startswith("seat 0 (first commander) ")
+        assert table.filter(pl.col("seat") == 0)["replicated"].item()
     else:
-        assert headline.endswith(
-            "; no seat's win rate differs from 1/3 after Holm correction."
-        )
+        assert "; no seat's win rate differs from 1/3 on both halves" in headline
+        assert not table["replicated"].any()
     # the rotated setups share their luck, so pairing inside games helps
     section = page.sections[0]
     assert "pairing cut the variance" in section
+
+
+def test_the_seat_headline_says_when_too_few_setups_to_replicate(tmp_path):
+    frame = multiplayer_frame(18, 3, seat_effect=[8.0, 0, 0], group_size=3, seed=5)
+    homo = frame.with_columns(
+        pl.col("bot").cast(pl.String), group=pl.col("game_id") // 3
+    )
+    page = Page(tmp_path)
+    table = seats.seat_section(page, homo)
+    (headline,) = page.headlines
+    assert "too few setups (under 4 per half)" in headline
+    assert "not replicated" not in headline
+    assert not table["replicated"].any()
 
 
 # ---- boards ------------------------------------------------------------------------

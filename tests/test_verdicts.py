@@ -8,7 +8,7 @@ import pytest
 from scipy import stats as sps
 from synthetic_games import multiplayer_frame
 
-from pu_sim.analysis import stats, verdicts
+from pu_sim.analysis import replication, stats, verdicts
 
 SIG = ([2.0], [1.0], [3.0])  # estimate, lower, upper: significant and positive
 
@@ -29,29 +29,29 @@ def test_opposite_significant_directions_are_bot_dependent():
     assert label(SIG, ([-2.0], [-3.0], [-1.0])) == "bot-dependent"
 
 
-def test_one_significant_and_a_significant_difference_is_bot_dependent():
-    """a: 2 +- 1 (se 0.51), b: -0.5 +- 1: the difference 2.5 exceeds 1.96 *
-    sqrt(2) * 0.51 = 1.41, so the policies disagree although b is not
-    significant on its own."""
+def test_one_significant_and_the_other_pointing_away_is_bot_dependent():
+    """b's estimate has the other sign and its interval excludes a's 2.0."""
     other = ([-0.5], [-1.5], [0.5])
     assert label(SIG, other) == "bot-dependent"
     assert label(other, SIG) == "bot-dependent"  # symmetric
+    wide = ([-0.5], [-1.5], [2.5])  # the other sign, but 2.0 inside its interval
+    assert label(SIG, wide) == "unresolved"
 
 
-def test_one_significant_and_the_other_too_noisy_is_unresolved():
-    assert label(SIG, ([1.0], [-0.1], [2.1])) == "unresolved"  # difference 1 < 1.41
+def test_the_same_sign_is_never_bot_dependent():
+    """KSB-4156 at 3 players was 'bot-dependent' at +4.2 / +8.1: a size, not a
+    direction, differed.  Same-sign pairs are robust or unresolved."""
+    smaller = ([0.5], [-0.1], [1.1])  # same sign, excludes 2.0, not significant
+    assert label(SIG, smaller) == "unresolved"
+    assert label(SIG, ([1.0], [-0.1], [2.1])) == "unresolved"
     assert label(SIG, ([0.0], [-9.0], [9.0])) == "unresolved"  # b knows nothing
     assert label(([0.1], [-1.0], [1.2]), ([0.0], [-1.0], [1.0])) == "unresolved"
 
 
-def test_the_interval_rule_asks_the_other_interval_to_exclude_the_estimate():
-    noisy_below = ([0.5], [-0.5], [1.5])  # excludes 2.0, difference 1.5 > 1.41
-    assert label(SIG, noisy_below, disagreement="interval") == "bot-dependent"
-    wide = ([0.5], [-0.5], [2.5])  # includes 2.0
-    assert label(SIG, wide, disagreement="interval") == "unresolved"
-    assert label(SIG, wide) == "unresolved"
-    with pytest.raises(ValueError, match="disagreement"):
-        label(SIG, wide, disagreement="vote")
+@pytest.mark.parametrize("name", verdicts.LABELS)
+def test_every_label_has_its_meaning_in_the_glossary(name):
+    assert len(verdicts.GLOSSARY[name]) > 40
+    assert "size differs" in verdicts.GLOSSARY
 
 
 def test_significance_flags_override_the_intervals():
@@ -187,6 +187,14 @@ def test_verdict_table_labels_known_effects():
     assert got["Delta Corp"] == "bot-dependent"
     scores = dict(zip(corps["name"], corps["score_label"], strict=True))
     assert scores["Alpha Corp"] == "robust" and scores["Delta Corp"] == "bot-dependent"
+    sizes = dict(zip(corps["name"], corps["size_differs"], strict=True))
+    assert sizes["Delta Corp"]  # -4 against +4
+    delta = corps.row(-1, named=True)  # in percentage points, a - b
+    assert delta["win_diff_lower"] < delta["win_diff"] < delta["win_diff_upper"] < -20
+    same = verdicts.verdict_table(a, a, group_size=3)
+    assert not same["size_differs"].any()
+    alpha = corps.row(0, named=True)  # confirmed on the other half, same sign
+    assert alpha["win_conf_a"] > 0 and alpha["win_conf_b"] > 0
     planets = out.filter(pl.col("kind") == "planet")
     assert set(planets["label"]) == {"unresolved"}
     assert out.columns[:4] == ["n_players", "kind", "name", "win_pp_a"]
@@ -210,3 +218,77 @@ def test_setups_that_all_agree_are_no_evidence():
     assert alpha["win_pp_b"] == pytest.approx(50.0)
     assert np.isnan(alpha["win_lower_b"]) and np.isnan(alpha["win_upper_b"])
     assert alpha["label"] == "unresolved"
+
+
+# ---------------------------------------------------------------- replication
+
+
+def half_effect(n_games: int, effect: float, seed: int) -> pl.DataFrame:
+    """Alpha strong on the setups of half 0 only (its key's hash), fair on half 1."""
+    games = multiplayer_frame(n_games, 3, corp_effect={"Alpha Corp": effect},
+                              group_size=3, seed=seed)  # fmt: skip
+    fair = multiplayer_frame(n_games, 3, group_size=3, seed=seed)
+    first, _ = replication.split_halves(games, group_size=3)
+    _, second = replication.split_halves(fair, group_size=3)
+    return pl.concat([first, second]).sort("game_id", "seat")
+
+
+def test_the_halves_split_setups_alike_for_every_policy():
+    a = multiplayer_frame(600, 3, group_size=3, seed=1)
+    b = multiplayer_frame(600, 3, group_size=3, seed=2)  # the same setup keys
+    (a1, a2), (b1, _) = (replication.split_halves(g, group_size=3) for g in (a, b))
+    assert set(a1["game_id"] // 3) == set(b1["game_id"] // 3)
+    assert set(a1["game_id"] // 3).isdisjoint(set(a2["game_id"] // 3))
+    assert a1.height + a2.height == a.height
+    assert 0.4 < a1.height / a.height < 0.6
+
+
+def test_a_finding_of_one_half_only_is_not_replicated():
+    """Alpha is strong on the declaring half only: declared robust, and the
+    other half (where it is fair) does not confirm it."""
+    a, b = half_effect(3000, 6, seed=3), half_effect(3000, 6, seed=3)
+    out = (
+        verdicts.verdict_table(a, b, group_size=3)
+        .filter(pl.col("name") == "Alpha Corp")
+        .row(0, named=True)
+    )
+    assert out["declared"] == "robust" and out["label"] == "not replicated"
+    assert abs(out["win_conf_a"]) < 3  # its size on the confirming half
+
+
+def test_without_replication_the_declared_label_stands():
+    a, b = half_effect(3000, 6, seed=3), half_effect(3000, 6, seed=3)
+    out = (
+        verdicts.verdict_table(a, b, group_size=3, replicate=False)
+        .filter(pl.col("name") == "Alpha Corp")
+        .row(0, named=True)
+    )
+    assert out["label"] == out["declared"] == "robust"
+    assert out["win_conf_a"] is None
+
+
+def test_paired_bot_differences_are_per_setup_differences():
+    """The same setups under two policies that differ by a fixed 4 points for
+    Alpha: the difference is exact, and pairing removes the setup effect."""
+    a = multiplayer_frame(900, 3, corp_effect={"Alpha Corp": 2}, group_size=3,
+                          setup_sd=6, noise_sd=0.0, seed=8)  # fmt: skip
+    b = a.with_columns(
+        score=pl.col("score") - 4 * (pl.col("corporation") == "Alpha Corp")
+    )
+    out = verdicts.bot_differences(a, b, by=["corporation"], value="score",
+                                   group_size=3)  # fmt: skip
+    alpha = out.filter(pl.col("corporation") == "Alpha Corp").row(0, named=True)
+    assert alpha["difference"] == pytest.approx(4.0)
+    assert alpha["se"] == pytest.approx(0.0, abs=1e-9)  # exactly paired
+    other = out.filter(pl.col("corporation") == "Beta Corp").row(0, named=True)
+    assert other["difference"] == pytest.approx(0.0)
+
+
+def test_one_sided_and_confirmed_known_answers():
+    p = replication.one_sided([2.0, -2.0, 0.5], [0.04, 0.04, 0.5], [1, 1, -1])
+    assert p.tolist() == pytest.approx([0.02, 0.98, 0.75])
+    # Holm over the two declared: 0.01 * 2 < 0.05 kept, 0.03 * 1 < 0.05 kept;
+    # 0.001 was not declared, so it is neither adjusted for nor confirmed
+    kept = replication.confirmed([0.01, 0.03, 0.001], [True, True, False])
+    assert kept.tolist() == [True, True, False]
+    assert replication.confirmed([0.03, 0.04], [True, True]).tolist() == [False] * 2

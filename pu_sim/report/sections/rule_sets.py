@@ -35,7 +35,7 @@ def side_by_side(games: pl.DataFrame, sets: dict[str, list[str]]) -> pl.DataFram
         part = games.filter(pl.col("run").cast(pl.String).is_in(runs))
         if part.height == 0:
             continue
-        table = analysis.verdict_table(part, part, cluster=CLUSTER)
+        table = analysis.verdict_table(part, part, cluster=CLUSTER, replicate=False)
         frames.append(
             table.select(
                 pl.lit(rules).alias("rules"),

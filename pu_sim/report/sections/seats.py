@@ -6,11 +6,19 @@ between seats is the turn order (seat 0 is the first commander, rules ST-10).
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
 from pu_sim import analysis
 from pu_sim.analysis import stats
+from pu_sim.analysis.replication import (
+    MIN_HALF_SETUPS,
+    confirmed,
+    one_sided,
+    setups_per_count,
+    split_halves,
+)
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
 from pu_sim.report.page import Page
@@ -41,16 +49,67 @@ def _seat_headlines(page: Page, table: pl.DataFrame) -> None:
             f"{wins} of games against a fair {pct(r0['expected'])} and scores "
             f"{points} points against its table's mean"
         )
-        sig = part.filter(pl.col("significant"))
-        if sig.height == 0:
-            text += f"; no seat's win rate differs from 1/{n} after Holm correction."
+        kept = part.filter(pl.col("replicated"))
+        lost = part.filter(pl.col("declared") & ~pl.col("replicated"))
+        if part["win_conf"].is_null().all():
+            text += (
+                f"; too few setups (under {MIN_HALF_SETUPS} per half) to check a "
+                "seat effect on two independent halves"
+            )
+            lost = lost.clear()
+        elif kept.height == 0:
+            text += (
+                f"; no seat's win rate differs from 1/{n} on both halves of the "
+                "setups (Holm correction)"
+            )
         else:
             items = [
-                f"{_seat_name(r['seat'])} {ci(r, 'win_rate', 'lower', 'upper', '%')}"
-                for r in sig.iter_rows(named=True)
+                f"{_seat_name(r['seat'])} {pct(r['win_conf'])} on the confirming half"
+                for r in kept.iter_rows(named=True)
             ]
-            text += f". Differing from 1/{n} after Holm correction: {'; '.join(items)}."
-        page.headlines.append(text)
+            text += (
+                f". Differing from 1/{n}, declared on half of the setups and "
+                f"confirmed on the other: {'; '.join(items)}"
+            )
+        if lost.height:
+            text += "; not replicated: " + ", ".join(
+                _seat_name(s) for s in lost["seat"].to_list()
+            )
+        page.headlines.append(text + ".")
+
+
+def _seat_wins(homo: pl.DataFrame) -> pl.DataFrame:
+    """Each (player count, bot, seat)'s win rate with its Holm-adjusted p (setups)."""
+    wins = analysis.cluster_win_rates(homo, by=("bot", "seat"), cluster="group")
+    return wins.with_columns(
+        pl.col("bot").cast(pl.String),
+        p_adjusted=pl.Series(stats.adjust(wins["p_value"].to_numpy(), "holm")),
+    )
+
+
+def _replicated(homo: pl.DataFrame) -> pl.DataFrame | None:
+    """Seat effects declared on one half of the setups and confirmed on the other.
+
+    None when a half has too few setups at some player count.
+    """
+    halves = split_halves(homo, cluster="group")
+    if any(setups_per_count(h, "group", 1) < MIN_HALF_SETUPS for h in halves):
+        return None
+    keys = ["n_players", "bot", "seat"]
+    disc, conf = (_seat_wins(h) for h in halves)
+    both = disc.select(*keys, "excess", "p_adjusted").join(
+        conf.select(*keys, "win_rate", "excess", "p_value"),
+        on=keys, how="left", suffix="_conf",
+    )  # fmt: skip
+    declared = (both["p_adjusted"] < 0.05).to_numpy()
+    p_one = one_sided(
+        both["excess_conf"].to_numpy(), both["p_value"].to_numpy(),
+        np.sign(both["excess"].to_numpy()),
+    )  # fmt: skip
+    return both.select(
+        *keys, win_conf="win_rate", declared=pl.Series(declared),
+        replicated=pl.Series(confirmed(p_one, declared)),
+    )  # fmt: skip
 
 
 def _clustered(homo: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
@@ -96,6 +155,14 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
     if homo.height == 0:
         return None
     table = _clustered(homo, analysis.seat_effect(homo, by=("bot",)))
+    halves = _replicated(homo)
+    if halves is None:
+        table = table.with_columns(
+            win_conf=pl.lit(None, pl.Float64), declared=pl.col("significant"),
+            replicated=pl.lit(False),
+        )  # fmt: skip
+    else:
+        table = table.join(halves, on=["n_players", "bot", "seat"], how="left")
     page.table("seat_effect", table)
     rows = [
         [
@@ -106,13 +173,15 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
             ci(r, "win_rate", "lower", "upper", "%"),
             pct(r["expected"]),
             fmt(r["p_adjusted"], "p"),
+            "yes" if r["replicated"] else ("no" if r["declared"] else "–"),
             ci(r, "score_vs_table", "svt_lower", "svt_upper", "+.2f"),
             fmt(r["mean_rank"], ".3f"),
         ]
         for r in table.iter_rows(named=True)
     ]
     header = ["players", "bot", "seat", "games", "win rate [95% CI]", "fair share"]
-    header += ["Holm p", "score vs table mean [95% CI]", "mean rank"]
+    header += ["Holm p", "confirmed on the other half", "score vs table mean [95% CI]",
+               "mean rank"]  # fmt: skip
     _seat_headlines(page, table)
     plot_df = table.with_columns(
         excess_pp=pl.col("excess") * 100,
@@ -174,7 +243,10 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
         "ST-10). Win rates are compared with the fair share 1/n and the score "
         "against the table mean is paired within games, so the game's luck "
         "cancels; intervals and tests treat a setup as the unit (cluster-robust "
-        "over setups, Holm correction over the whole table).",
+        "over setups, Holm correction over the whole table). A seat effect is "
+        "a finding only when it is declared on one half of the setups (Holm) and "
+        "confirmed in the same direction on the other (one-sided, Holm over the "
+        "declared ones): the *confirmed* column; a dash means none was declared.",
         md_table(rows, header),
         pairing,
         *figs,

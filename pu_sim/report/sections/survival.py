@@ -36,7 +36,7 @@ def survival_table(weak: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
     where ``status`` is ``survives``, ``contradicted``, ``not confirmed`` or
     ``missed`` (robust at strength, not significant under the weaker bot).
     """
-    own = analysis.verdict_table(weak, weak, cluster=CLUSTER).select(
+    own = analysis.verdict_table(weak, weak, cluster=CLUSTER, replicate=False).select(
         "n_players",
         "kind",
         "name",
@@ -55,7 +55,7 @@ def survival_table(weak: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
     status = (
         pl.when(significant & robust & same)
         .then(pl.lit("survives"))
-        .when(significant & (pl.col("label") == "unresolved"))
+        .when(significant & pl.col("label").is_in(["unresolved", "not replicated"]))
         .then(pl.lit("not confirmed"))
         .when(significant)
         .then(pl.lit("contradicted"))

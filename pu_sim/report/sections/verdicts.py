@@ -35,7 +35,7 @@ def _pp(r: dict[str, Any], est: str, lo: str, hi: str, spec: str = "+.1f") -> st
 
 def _one_policy(games: pl.DataFrame) -> pl.DataFrame:
     """The one-look table of one policy (its columns ``*_a``), no labels."""
-    table = analysis.verdict_table(games, games, cluster=CLUSTER)
+    table = analysis.verdict_table(games, games, cluster=CLUSTER, replicate=False)
     return table.select(
         "n_players",
         "kind",
@@ -78,11 +78,12 @@ def verdict_section(
         "(cluster-robust, CR1), sorted by the win-rate effect under "
         f"{a_name}. "
         + (
-            "**Verdict** (win rate; *score verdict* for the score): **robust** when "
-            "the effect is significant under both bots in the same direction "
-            "(Holm-adjusted over each bot's table), **bot-dependent** when the bots "
-            "disagree, **unresolved** otherwise. Only robust findings are "
-            "findings; a bot-dependent one says more about the bots than the game."
+            "The setups were split in two halves: every verdict (win rate; *score "
+            "verdict* for the score) is declared on one half and confirmed on the "
+            "other, and the table's estimates are over every setup. "
+            + glossary_text()
+            + " Only robust findings are findings; a bot-dependent one says more "
+            "about the bots than the game."
             if two
             else "No second policy played these setups, so no finding can be "
             "called robust: every effect below is one bot's."
@@ -111,6 +112,14 @@ def verdict_section(
     return table
 
 
+def glossary_text() -> str:
+    """The labels' meanings, from the code that defines them."""
+    return " ".join(
+        f"**{name}**: {meaning}."
+        for name, meaning in analysis.verdicts.GLOSSARY.items()
+    )
+
+
 def _who(a: str, b: str | None) -> str:
     return a if b is None else f"{a}, checked by {b}"
 
@@ -126,7 +135,8 @@ def _md(part: pl.DataFrame, a: str, b: str | None) -> str:
         if b is not None:
             row += [
                 _pp(r, "win_pp_b", "win_lower_b", "win_upper_b"),
-                f"**{r['label']}**",
+                f"**{r['label']}**" + (" (size differs)" if r["size_differs"] else ""),
+                _confirmed(r),
             ]
         row.append(_pp(r, "score_a", "score_lower_a", "score_upper_a"))
         if b is not None:
@@ -137,11 +147,18 @@ def _md(part: pl.DataFrame, a: str, b: str | None) -> str:
         rows.append(row)
     header = ["kind", "name", f"win - 1/n, pp ({a})"]
     if b is not None:
-        header += [f"win - 1/n, pp ({b})", "verdict"]
+        header += [f"win - 1/n, pp ({b})", "verdict", "confirming half, pp (a / b)"]
     header.append(f"score vs table, points ({a})")
     if b is not None:
         header += [f"score vs table, points ({b})", "score verdict"]
     return md_table(rows, header)
+
+
+def _confirmed(r: dict[str, Any]) -> str:
+    """The confirming half's estimates of a declared finding (else a dash)."""
+    if r["declared"] == "unresolved" or r["win_conf_a"] is None:
+        return "–"
+    return f"{fmt(r['win_conf_a'], '+.1f')} / {fmt(r['win_conf_b'], '+.1f')}"
 
 
 def _figure(table: pl.DataFrame, a: str, b: str | None) -> Figure:
@@ -183,27 +200,52 @@ def _caption(a: str, b: str | None) -> str:
 
 
 def _headlines(page: Page, table: pl.DataFrame, a: str, b: str) -> None:
-    """Robust findings as findings; the rest counted, not stated."""
+    """Replicated findings as findings, at their confirming half's size."""
     for (n,), part in table.partition_by(
         "n_players", as_dict=True, maintain_order=True
     ).items():
         robust = part.filter(pl.col("label") == "robust")
         items = [
-            f"{r['name']} {fmt(r['win_pp_a'], '+.1f')} pp ({a}) / "
-            f"{fmt(r['win_pp_b'], '+.1f')} pp ({b})"
+            f"{r['name']} {fmt(r['win_conf_a'], '+.1f')} pp ({a}) / "
+            f"{fmt(r['win_conf_b'], '+.1f')} pp ({b})"
+            + (", sizes differ" if r["size_differs"] else "")
             for r in robust.iter_rows(named=True)
         ]
         dependent = part.filter(pl.col("label") == "bot-dependent")["name"].to_list()
+        lost = part.filter(pl.col("label") == "not replicated")["name"].to_list()
         unresolved = int((part["label"] == "unresolved").sum())
         text = (
-            f"**Robust at {n} players** (significant under {a} and {b}, same "
-            f"direction; win rate - 1/n): "
+            f"**Robust at {n} players** (declared on half of the setups under {a} "
+            f"and {b}, confirmed on the other half; win rate - 1/n on the confirming "
+            "half): "
             + ("; ".join(items) if items else "none")
             + f". Not findings: {len(dependent)} bot-dependent"
             + (f" ({', '.join(dependent)})" if dependent else "")
+            + f", {len(lost)} not replicated"
+            + (f" ({', '.join(lost)})" if lost else "")
             + f", {unresolved} unresolved of {part.height}."
         )
         page.headlines.append(text)
+    _replication(page, table, a, b)
+
+
+def _replication(page: Page, table: pl.DataFrame, a: str, b: str) -> None:
+    """How many declared findings the other half of the setups confirmed."""
+    if table["win_conf_a"].is_null().all():
+        page.headlines.append(
+            f"**Replication ({a}, {b}):** too few setups to split in two halves, "
+            "so no finding was confirmed on setups that did not declare it."
+        )
+        return
+    declared = table.filter(pl.col("declared") != "unresolved")
+    kept = declared.filter(pl.col("label") == pl.col("declared"))
+    robust = declared.filter(pl.col("declared") == "robust")
+    robust_kept = int((robust["label"] == "robust").sum())
+    page.headlines.append(
+        f"**Replication ({a}, {b}; win rates):** {declared.height} findings were "
+        f"declared on one half of the setups and {kept.height} confirmed on the "
+        f"other ({robust.height} declared robust, {robust_kept} confirmed)."
+    )
 
 
 def _agreement(page: Page, homo: pl.DataFrame, a: str, b: str) -> str:
