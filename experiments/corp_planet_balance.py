@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
@@ -48,6 +49,7 @@ class Config:
         sorted(load_game_data().playable_corporations)
     )
     planets: tuple[str, ...] = tuple(sorted(load_game_data().playable_planets))
+    agree_with: tuple[str, ...] = ()  # other studies' report folders to check
 
 
 SMOKE = {"n_games": 12, "players": (1, 2, 3)}
@@ -80,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         study.folder,
         title="Corporation and planet balance",
         command=study.command,
+        agree_with=[Path(f) for f in config.agree_with],
     )
     print(report / "README.md")
     return 0

@@ -102,7 +102,9 @@ def test_main_study_smoke(tmp_path):
     for section in ("## Verdicts at a glance (greedy_tuned, checked by greedy_learned)",
                     "## Solo scores", "## Solo target calibration (greedy_tuned)",
                     "## Seat order and the first commander (greedy_tuned, greedy_learned)",
-                    "## Skill depth (random < greedy < greedy_tuned < greedy_learned)",
+                    "## Skill depth in solo (random < greedy < greedy_tuned < "
+                    "greedy_learned)",
+                    "## Skill depth: mixed tables (greedy_tuned and greedy)",
                     "## Game feel and length (greedy_tuned)",
                     "## Corporation x planet cells (greedy_tuned)"):  # fmt: skip
         assert section in readme

@@ -23,7 +23,7 @@ from polars.testing import assert_frame_equal
 from synthetic_games import CORPS, multiplayer_frame
 
 from pu_sim import analysis
-from pu_sim.analysis import clusters, feel, verdicts
+from pu_sim.analysis import cells, clusters, feel, verdicts
 
 N = 60  # games per run
 
@@ -88,7 +88,7 @@ ANALYSES = {
     "cluster_difference": lambda f: clusters.cluster_difference(
         f, a="Alpha Corp", b="Beta Corp", cluster="group"
     ),
-    "cell_effects": lambda f: verdicts.cell_effects(f, cluster="group"),
+    "cell_effects": lambda f: cells.cell_effects(f, cluster="group"),
     "victory_margins": feel.victory_margins,
     "margin_summary": feel.margin_summary,
     "game_length": feel.game_length,

@@ -288,11 +288,34 @@ def test_the_study_plays_the_strong_bot_at_every_player_count():
         assert (key, kwargs["pairing"]) == (first_key, first["pairing"])
         assert kwargs["n_games"] == first["n_games"] and not kwargs["round_scores"]
     keys = {key for key, _ in runs.values()}  # solo runs each have their own
-    assert len([k for k in keys if k[0] != "setups"]) == 5
+    assert len([k for k in keys if k[0] not in ("setups", "mixed")]) == 5
     for _, kwargs in runs.values():  # every seat draws from every board
         table = kwargs["table"]
         assert table["corporations"] in ("random", ALL_CORPORATIONS), table
         assert table["planets"] in ("random", ALL_PLANETS), table
+
+
+def test_the_mixed_tables_put_the_odd_seat_everywhere_on_shared_setups():
+    config = study.Config()
+    mixed = [(name, key, kw) for name, key, kw in study._runs(config)
+             if kw["extra"]["role"] == "mixed"]  # fmt: skip
+    for p in (2, 3, 4):
+        runs = [(name, key, kw) for name, key, kw in mixed
+                if kw["table"]["players"] == p]  # fmt: skip
+        kinds = 1 if p == 2 else 2  # at 2 players one table is both kinds
+        assert len(runs) == kinds * p
+        assert {key for _, key, _ in runs} == {("mixed", p)}  # the same setups
+        odd_seats = set()
+        for _, _, kw in runs:
+            labels = [b.label for b in kw["table"]["bots"]]
+            odd = [s for s, b in enumerate(labels) if labels.count(b) == 1]
+            odd_seats.add((labels[odd[0]], odd[0]) if p > 2 else tuple(labels))
+            assert set(labels) == {"greedy_tuned", "greedy"}
+            assert kw["table"]["group_size"] == p and kw["n_games"] % p == 0
+        assert len(odd_seats) == kinds * p  # every odd seat, each level
+    assert sum(kw["n_games"] for _, _, kw in mixed) == pytest.approx(
+        5 * config.n_games * config.mixed_share, rel=0.05
+    )
 
 
 ALL_CORPORATIONS = [tuple(sorted(load_game_data().playable_corporations))]
@@ -307,13 +330,16 @@ def start(argv: list[str]) -> study.Config:
 def test_bot_and_second_are_study_options():
     config = start(["--bot", "greedy"])
     assert (config.bot.label, config.second.label) == ("greedy", "greedy_learned")
+    assert config.weak.label == "greedy_tuned"  # the mixed tables face the old bot
+    assert start(["--bot", "greedy", "--weak", "random"]).weak.label == "random"
     config = start(["--bot", "greedy_learned"])  # not itself
     assert (config.bot.label, config.second.label) == ("greedy_learned", "greedy_tuned")
     config = start(["--second", "search:budget=2"])
     assert config.second.kind == "search" and config.second.params["budget"] == 2
     config = start(["--second", "greedy"])
     assert (config.bot.label, config.second.label) == ("greedy_tuned", "greedy")
-    for bad in (["--bot", "greedy", "--second", "greedy"], ["--bot", "no_such_bot"]):
+    for bad in (["--bot", "greedy", "--second", "greedy"], ["--bot", "no_such_bot"],
+                ["--weak", "greedy_tuned"], ["--mixed-players", "1"]):  # fmt: skip
         with pytest.raises(SystemExit):
             start(bad)
 

@@ -8,7 +8,7 @@ import pytest
 from scipy import stats as sps
 from synthetic_games import multiplayer_frame
 
-from pu_sim.analysis import replication, stats, verdicts
+from pu_sim.analysis import cells, rankings, replication, stats, verdicts
 
 SIG = ([2.0], [1.0], [3.0])  # estimate, lower, upper: significant and positive
 
@@ -105,7 +105,9 @@ def test_rank_agreement_known_values_and_a_degenerate_bootstrap():
     0.8, Kendall (5 - 1) / 6; every setup alike, so every resample agrees."""
     a = fixed_scores({"a": 40, "b": 30, "c": 20, "d": 10})
     b = fixed_scores({"a": 45, "b": 35, "c": 5, "d": 15})
-    out = verdicts.rank_agreement(a, b, value="score", n_boot=200).row(0, named=True)
+    out = rankings.rank_agreement(a, b, value="score", n_boot=200).row(
+        0, named=True
+    )
     assert out["labels"] == 4 and out["shared_clusters"] == 30
     assert out["spearman"] == pytest.approx(0.8)
     assert out["kendall"] == pytest.approx(4 / 6)
@@ -116,12 +118,12 @@ def test_rank_agreement_known_values_and_a_degenerate_bootstrap():
 def test_rank_agreement_of_a_policy_with_itself_and_its_reverse():
     games = multiplayer_frame(1500, 3, corp_effect={"Alpha Corp": 3, "Beta Corp": 1,
                               "Delta Corp": -3}, group_size=3, seed=4)  # fmt: skip
-    same = verdicts.rank_agreement(games, games, group_size=3, n_boot=200)
+    same = rankings.rank_agreement(games, games, group_size=3, n_boot=200)
     assert same["spearman"][0] == 1.0 and same["spearman_lower"][0] == 1.0
     flipped = games.with_columns(
         won=pl.col("rank") == pl.col("rank").max().over("game_id")
     )
-    reverse = verdicts.rank_agreement(games, flipped, group_size=3, n_boot=200)
+    reverse = rankings.rank_agreement(games, flipped, group_size=3, n_boot=200)
     assert reverse["spearman"][0] < 0 and reverse["spearman_upper"][0] <= 0.5
 
 
@@ -130,8 +132,8 @@ def test_row_correlations_match_scipy_with_ties():
     a = rng.integers(0, 4, (50, 6)).astype(float)
     b = rng.integers(0, 4, (50, 6)).astype(float)
     keep = (a.std(1) > 0) & (b.std(1) > 0)
-    rho = verdicts.row_spearman(a, b)[keep]
-    tau = verdicts.row_kendall(a, b)[keep]
+    rho = rankings.row_spearman(a, b)[keep]
+    tau = rankings.row_kendall(a, b)[keep]
     assert rho == pytest.approx(
         [sps.spearmanr(x, y).statistic for x, y in zip(a[keep], b[keep], strict=True)]
     )
@@ -145,9 +147,9 @@ def test_row_correlations_match_scipy_with_ties():
 
 def test_cell_effects_adjust_over_every_cell():
     games = multiplayer_frame(3000, 2, corp_effect={"Alpha Corp": 4}, seed=6)
-    holm = verdicts.cell_effects(games, correction="holm")
-    bh = verdicts.cell_effects(games, correction="bh")
-    none = verdicts.cell_effects(games, correction="none")
+    holm = cells.cell_effects(games, correction="holm")
+    bh = cells.cell_effects(games, correction="bh")
+    none = cells.cell_effects(games, correction="none")
     assert holm.height == 4 * 3
     p = holm["p_value"].to_numpy()
     assert holm["p_adjusted"].to_numpy() == pytest.approx(stats.holm(p))
@@ -162,8 +164,8 @@ def test_cell_effects_adjust_over_every_cell():
 
 def test_cell_effects_on_scores_against_the_table():
     games = multiplayer_frame(2000, 2, planet_effect={"North": 5}, seed=8)
-    cells = verdicts.cell_effects(games, value="score_vs_table", correction="bh")
-    north = cells.filter(pl.col("planet") == "North")
+    table = cells.cell_effects(games, value="score_vs_table", correction="bh")
+    north = table.filter(pl.col("planet") == "North")
     assert north["significant"].all() and (north["effect"] > 1.0).all()
 
 

@@ -56,6 +56,7 @@ __all__ = [
 
 # Honest verdicts: cluster-aware intervals, labels under two policies, skill
 # depth, game feel, solo deck calibration.
+from pu_sim.analysis.cells import cell_effects as cell_effects
 from pu_sim.analysis.cluster_stats import cluster_ols as cluster_ols
 from pu_sim.analysis.cluster_stats import design_effect as design_effect
 from pu_sim.analysis.cluster_stats import linear_contrast as linear_contrast
@@ -69,6 +70,7 @@ from pu_sim.analysis.feel import lead_changes as lead_changes
 from pu_sim.analysis.feel import margin_summary as margin_summary
 from pu_sim.analysis.feel import validate_round_scores as validate_round_scores
 from pu_sim.analysis.feel import victory_margins as victory_margins
+from pu_sim.analysis.rankings import rank_agreement as rank_agreement
 from pu_sim.analysis.skill import gain_spread as gain_spread
 from pu_sim.analysis.skill import skill_gains as skill_gains
 from pu_sim.analysis.skill import skill_matrix as skill_matrix
@@ -83,8 +85,6 @@ from pu_sim.analysis.solo_fairness import rounding_stability as rounding_stabili
 from pu_sim.analysis.solo_fairness import split_setups as split_setups
 from pu_sim.analysis.solo_fairness import success_by_deck as success_by_deck
 from pu_sim.analysis.solo_fairness import with_success as with_success
-from pu_sim.analysis.verdicts import cell_effects as cell_effects
 from pu_sim.analysis.verdicts import finding_labels as finding_labels
 from pu_sim.analysis.verdicts import judge_findings as judge_findings
-from pu_sim.analysis.verdicts import rank_agreement as rank_agreement
 from pu_sim.analysis.verdicts import verdict_table as verdict_table

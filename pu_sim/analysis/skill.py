@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 from scipy import stats as sps
+from statsmodels.stats.meta_analysis import combine_effects
 
 from pu_sim.analysis.clusters import (
     DEFAULT_BOOTSTRAP,
@@ -151,11 +152,15 @@ def gain_spread(gains: pl.DataFrame) -> pl.DataFrame:
     """Whether the labels gain alike: a heterogeneity test per player count.
 
     Cochran's Q of :func:`skill_gains`' gains around their precision-weighted
-    mean, ``Q = sum((gain - mean)^2 / se^2)``, against chi-square with
-    ``k - 1`` degrees of freedom; ``spread`` is the noise-corrected standard
-    deviation of the true gains (DerSimonian-Laird, 0 when ``Q <= k - 1``).
-    The test treats the labels' gains as independent; labels sharing games
-    (multiplayer) are negatively correlated, which makes it conservative.
+    mean against chi-square with ``k - 1`` degrees of freedom; ``spread`` is
+    the noise-corrected standard deviation of the true gains
+    (DerSimonian-Laird, 0 when ``Q <= k - 1``), both by statsmodels'
+    ``combine_effects``.  The test treats the labels' gains as independent,
+    which they are in solo (one board per game).  In multiplayer, labels of
+    one table share its games and their estimates are negatively correlated,
+    so the differences between them are noisier than Q assumes and the test
+    rejects too often: multiplayer skill depth is measured on mixed-skill
+    tables instead (:mod:`pu_sim.analysis.mixed_skill`).
 
     Returns
     -------
@@ -177,23 +182,27 @@ def gain_spread(gains: pl.DataFrame) -> pl.DataFrame:
     ):
         ok = part.filter(pl.col("se").is_finite() & (pl.col("se") > 0))
         gain = ok["gain"].to_numpy().astype(np.float64)
-        w = 1.0 / ok["se"].to_numpy().astype(np.float64) ** 2
         k = gain.size
-        mean = float(w @ gain / w.sum()) if k else float("nan")
-        q = float(w @ (gain - mean) ** 2) if k else float("nan")
-        scale = float(w.sum() - (w @ w) / w.sum()) if k else float("nan")
-        tau2 = max(0.0, (q - (k - 1)) / scale) if k > 1 and scale > 0 else 0.0
-        rows.append(
-            {
-                "n_players": n_players,
-                "labels": k,
-                "min_gain": float(gain.min()) if k else float("nan"),
-                "max_gain": float(gain.max()) if k else float("nan"),
-                "mean_gain": mean,
-                "q": q,
-                "df": k - 1,
-                "p_value": float(sps.chi2.sf(q, k - 1)) if k > 1 else float("nan"),
-                "spread": float(np.sqrt(tau2)),
-            }
-        )
-    return pl.DataFrame(rows, schema_overrides={"n_players": gains.schema["n_players"]})
+        nan = float("nan")
+        row = {"n_players": n_players, "labels": k, "df": k - 1, "min_gain": nan,
+               "max_gain": nan, "mean_gain": nan, "q": nan, "p_value": nan,
+               "spread": 0.0}  # fmt: skip
+        if k:
+            row.update(min_gain=float(gain.min()), max_gain=float(gain.max()))
+        if k == 1:
+            row["mean_gain"] = float(gain[0])
+        elif k > 1:
+            meta = combine_effects(
+                gain, ok["se"].to_numpy().astype(np.float64) ** 2, method_re="dl"
+            )
+            row.update(
+                mean_gain=float(meta.mean_effect_fe), q=float(meta.q),
+                p_value=float(sps.chi2.sf(meta.q, k - 1)),
+                spread=float(np.sqrt(max(float(meta.tau2), 0.0))),  # may be < 0
+            )  # fmt: skip
+        rows.append(row)
+    columns = ["n_players", "labels", "min_gain", "max_gain", "mean_gain", "q",
+               "df", "p_value", "spread"]  # fmt: skip
+    return pl.DataFrame(
+        rows, schema_overrides={"n_players": gains.schema["n_players"]}
+    ).select(columns)

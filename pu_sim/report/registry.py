@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -21,6 +22,7 @@ import polars as pl
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies
 from pu_sim.report.runs import RunInfo
+from pu_sim.report.sections.agreement import agreement_section, design_facts
 from pu_sim.report.sections.boards import (
     breakdown_section,
     cell_section,
@@ -63,6 +65,20 @@ class ReportContext:
     set_aside: list[str] = field(default_factory=list)
     confounded: list[str] = field(default_factory=list)
     results: dict[str, Any] = field(default_factory=dict)
+    agree_with: Sequence[Path] = ()
+
+    @functools.cached_property
+    def design(self) -> dict[str, Any]:
+        """The study's policies and its primary games per player count."""
+        primary = self.primary
+        per_count = (
+            primary.group_by("n_players")
+            .agg(pl.struct("run", "game_id").n_unique().alias("games"))
+            .rows()
+            if primary.height
+            else []
+        )
+        return design_facts(self.policies.chosen, dict(per_count))
 
     @functools.cached_property
     def multiplayer(self) -> pl.DataFrame:
@@ -150,6 +166,13 @@ def _verdicts(page: Page, ctx: ReportContext) -> Any:
     return verdict_section(page, ctx.one_bot, ctx.policies)
 
 
+def _agreement(page: Page, ctx: ReportContext) -> Any:
+    """The verdicts against other studies' (``agree_with``)."""
+    return agreement_section(
+        page, ctx.results.get("verdicts"), ctx.agree_with, ctx.design
+    )
+
+
 def _seats(page: Page, ctx: ReportContext) -> Any:
     """Seat order, on runs whose boards rotate over the seats."""
     if ctx.multiplayer.height == 0:
@@ -221,6 +244,7 @@ def _feel(page: Page, ctx: ReportContext) -> None:
 SECTIONS: list[Section] = [
     Section("solo", _solo),
     Section("verdicts", _verdicts),
+    Section("agreement", _agreement),
     Section("seats", _seats),
     Section("corporations", _boards("corporation", "Corporations")),
     Section("planets", _boards("planet", "Planets")),

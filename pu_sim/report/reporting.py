@@ -103,6 +103,7 @@ def write_study_report(
     config: Any = None,
     results: Mapping[str, Any] | None = None,
     sections: Sequence[Section] = SECTIONS,
+    agree_with: Sequence[Path] = (),
 ) -> Path:
     """Write one report over several run folders (their rows are pooled).
 
@@ -113,6 +114,8 @@ def write_study_report(
     the headline findings and the files, plus the caller's ``results``.
     ``sections`` are written in order (default: every registered section,
     :data:`pu_sim.report.registry.SECTIONS`), after the warnings.
+    ``agree_with``: other studies' report folders whose verdicts this one's
+    are compared with (kept in the manifest, so a rebuild compares again).
 
     Returns
     -------
@@ -144,6 +147,7 @@ def write_study_report(
         games=ok, infos=infos, policies=policies,
         round_scores=lambda: load_round_scores(run_dirs),
         set_aside=list(set_aside), confounded=list(confounded),
+        agree_with=[Path(p) for p in agree_with],
     )  # fmt: skip
     for section in sections:
         ctx.results[section.name] = section.write(page, ctx)
@@ -183,6 +187,8 @@ def write_study_report(
         results={
             **(results or {}),
             "headlines": page.headlines,
+            "design": ctx.design,
+            "agree_with": [str(p) for p in agree_with],
             "anomalous_rows": total - ok.height,
             "figures": page.figures,
             "tables": page.tables,
@@ -239,6 +245,7 @@ def write_report(run_dir: Path, out_dir: Path | None = None) -> Path:
         command=command,
         config=previous.config if previous else None,
         results=previous.results if previous else None,
+        agree_with=(previous.results or {}).get("agree_with", []) if previous else (),
     )
 
 

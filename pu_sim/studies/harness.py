@@ -219,9 +219,10 @@ def start(
     ``<n_games>-games-seed-<seed>``); ``check`` returns an error for a Config
     the study cannot run (reported like a bad flag).
 
-    A Config with a ``bot`` and a ``second`` policy: a new ``--bot`` that is
-    the Config's second, without ``--second``, takes the Config's bot as the
-    second (a bot cannot check itself).
+    A Config with a ``bot`` and a ``second`` policy (or a ``weak`` level to
+    face): a new ``--bot`` that is the Config's second (weak), without
+    ``--second`` (``--weak``), takes the Config's bot in its place (a bot
+    cannot check or face itself).
     """
     where = f"{reports}/" if reports else ""
     program = program or f"python experiments/{where}{study}.py"
@@ -292,14 +293,16 @@ def _configured(
         if isinstance(getattr(config, k), BotSpec):
             value = parse_bot(value)
         changes[k] = tuple(value) if isinstance(value, list) else value
-    bot, second = changes.get("bot"), getattr(config, "second", None)
-    if (
-        isinstance(bot, BotSpec)
-        and isinstance(second, BotSpec)
-        and "second" not in changes
-        and bot.label == second.label
-    ):
-        changes["second"] = config.bot  # type: ignore[attr-defined]
+    bot = changes.get("bot")
+    for name in ("second", "weak"):  # a bot cannot check or face itself
+        other = getattr(config, name, None)
+        if (
+            isinstance(bot, BotSpec)
+            and isinstance(other, BotSpec)
+            and name not in changes
+            and bot.label == other.label
+        ):
+            changes[name] = config.bot  # type: ignore[attr-defined]
     return dataclasses.replace(config, **changes)  # type: ignore[type-var]
 
 

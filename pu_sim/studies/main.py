@@ -13,7 +13,12 @@
   not hand-weighted) on the same setups, so every corporation and planet
   finding is labelled robust, bot-dependent or unresolved;
 * a **skill ladder** (random, greedy, the strong bot, the second policy) on
-  the same solo and 4-player setups, for the skill-depth matrix;
+  the same solo and 4-player setups: solo skill depth, and which verdicts
+  survive weaker play;
+* **mixed-skill tables** at 2-4 players (``--mixed-players``): one seat of
+  the strong bot among ``--weak`` seats (default greedy) and, from 3
+  players, one weak seat among strong ones, with the odd seat at every
+  position on the same setups: whether skill pays more with some boards;
 * **solo** games with the strong bot on fixed event decks and random decks,
   for the target-score calibration;
 
@@ -79,7 +84,11 @@ class Config:
     fixed_decks: tuple[Mix, ...] = ((7, 7, 6), (14, 3, 3), (3, 14, 3), (3, 3, 14))
     solo_per_deck: float = 0.075  # x n_games, per fixed deck
     solo_random: float = 0.6  # x n_games, random decks
+    mixed_players: tuple[int, ...] = (2, 3, 4)
+    mixed_share: float = 1.0  # x n_games per player count and kind of table
+    weak: BotSpec = LADDER[-1]  # the weaker level of the mixed tables
     round_scores: bool = True
+    agree_with: tuple[str, ...] = ()  # other studies' report folders to check
 
 
 SMOKE = {
@@ -91,6 +100,8 @@ SMOKE = {
     "ladder_second_share": 0.0,
     "solo_per_deck": 0.5,
     "solo_random": 1.0,
+    "mixed_players": (3,),
+    "mixed_share": 0.0,
 }
 """A run of seconds: two setups per second-policy and ladder run (the least)."""
 
@@ -160,16 +171,50 @@ def _runs(config: Config) -> list[tuple[str, tuple[KeyPart, ...], dict[str, Any]
                 "pairing": f"setups-{p}p",
                 "extra": {"role": "ladder"},
             }))  # fmt: skip
+    runs += _mixed_runs(config)
     ladder = [b.label for b in levels]
     for _, _, kwargs in runs:
         kwargs["extra"]["ladder"] = ladder
     return runs
 
 
+def _mixed_runs(
+    config: Config,
+) -> list[tuple[str, tuple[KeyPart, ...], dict[str, Any]]]:
+    """Mixed-skill tables: one odd seat, at every position in turn.
+
+    One run per kind of table and odd seat; all runs at a player count share
+    their setups, so a setup is played with the odd seat everywhere and the
+    boards rotated (at 2 players one strong and one weak seat is both kinds).
+    """
+    runs: list[tuple[str, tuple[KeyPart, ...], dict[str, Any]]] = []
+    for p in config.mixed_players:
+        per_run = p * max(2, round(config.n_games * config.mixed_share / p / p))
+        kinds = [(config.bot, config.weak)]
+        if p > 2:
+            kinds.append((config.weak, config.bot))
+        for odd, rest in kinds:
+            for seat in range(p):
+                table = tuple(odd if s == seat else rest for s in range(p))
+                name = f"mixed-{odd.label}-among-{rest.label}-{p}p-seat{seat}"
+                runs.append((name, ("mixed", p), {
+                    "table": {"players": p, "bots": table, "group_size": p,
+                              **ALL_BOARDS},
+                    "n_games": per_run,
+                    "pairing": f"mixed-{p}p",
+                    "extra": {"role": "mixed"},
+                }))  # fmt: skip
+    return runs
+
+
 def _check(config: Config) -> str | None:
-    """The two policies must differ: a bot cannot check itself."""
+    """A Config's error: the same bot twice, or mixed tables of one player."""
     if config.bot.label == config.second.label:
         return f"--bot and --second must differ, both are {config.bot.label!r}"
+    if config.mixed_players and config.weak.label == config.bot.label:
+        return f"--weak and --bot must differ, both are {config.bot.label!r}"
+    if any(not 2 <= p <= 6 for p in config.mixed_players):
+        return f"--mixed-players must be 2..6, got {list(config.mixed_players)}"
     return None
 
 
@@ -202,6 +247,7 @@ def main(
         study=STUDY,
         command=study.command,
         config=config,
+        agree_with=[Path(f) for f in config.agree_with],
     )
     total = time.perf_counter() - began
     print(
