@@ -12,13 +12,14 @@ import math
 
 import numpy as np
 import pytest
+import statsmodels.api as sm
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
-from pu_sim.analysis import stats
+from pu_sim.analysis import cluster_stats, stats
 
 counts = st.integers(1, 10**6).flatmap(
     lambda n: st.tuples(st.integers(0, n), st.just(n))
@@ -147,3 +148,96 @@ def test_normal_quantile_is_the_normal_ppf_and_the_t_limit(p):
 def test_normal_quantile_refuses_a_level_that_is_no_probability(p):
     with pytest.raises(ValueError, match="p must be in"):
         stats.normal_quantile(p)
+
+
+# --------------------------------------------------------------------------------
+# Cluster-robust OLS
+# --------------------------------------------------------------------------------
+
+
+def _random_design(seed: int, n: int, k: int, g: int):
+    rng = np.random.default_rng(seed)
+    x = np.column_stack([np.ones(n), rng.normal(size=(n, k - 1))])
+    groups = np.concatenate([np.arange(g), rng.integers(0, g, n - g)])  # all used
+    rng.shuffle(groups)
+    y = x @ rng.normal(size=k) + rng.normal(size=g)[groups] + rng.normal(size=n)
+    return x, y, groups * 7 + 3  # codes need not be 0..G-1
+
+
+def _cr1_by_hand(x, y, groups):
+    """The CR1 sandwich written out: G/(G-1) (N-1)/(N-K) (X'X)^-1 M (X'X)^-1."""
+    n, k = x.shape
+    labels = np.unique(groups)
+    bread = np.linalg.inv(x.T @ x)
+    beta = bread @ x.T @ y
+    e = y - x @ beta
+    meat = sum(np.outer(x[groups == c].T @ e[groups == c],
+                        x[groups == c].T @ e[groups == c]) for c in labels)  # fmt: skip
+    g = labels.size
+    return beta, g / (g - 1) * (n - 1) / (n - k) * bread @ meat @ bread
+
+
+designs = st.tuples(
+    st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(2, 40)
+).flatmap(
+    lambda t: st.tuples(
+        st.just(t[0]),
+        st.just(t[1]),
+        st.just(t[2]),
+        st.integers(max(t[1] + 1, t[2]), 300),
+    )
+)
+
+
+@given(designs)
+def test_cluster_ols_is_the_libraries_cr1_fit(design):
+    seed, k, g, n = design
+    x, y, groups = _random_design(seed, n, k, g)
+    beta, cov = cluster_stats.cluster_ols(x, y, groups)
+    fit = sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    assert beta == pytest.approx(fit.params, rel=1e-9, abs=1e-9)
+    assert cov == pytest.approx(fit.cov_params(), rel=1e-7, abs=1e-12)
+    hand_beta, hand_cov = _cr1_by_hand(x, y, groups)
+    assert beta == pytest.approx(hand_beta, rel=1e-7, abs=1e-9)
+    assert cov == pytest.approx(hand_cov, rel=1e-7, abs=1e-12)
+
+
+@given(designs, confidences, st.data())
+def test_linear_contrast_is_t_with_clusters_minus_one_df(design, confidence, data):
+    seed, k, g, n = design
+    x, y, groups = _random_design(seed, n, k, g)
+    w = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=k, max_size=k)))
+    if not np.any(np.abs(w) > 1e-3):
+        w[0] = 1.0
+    out = cluster_stats.linear_contrast(x, y, groups, w, confidence)
+    beta, cov = _cr1_by_hand(x, y, groups)
+    est, se = float(w @ beta), math.sqrt(w @ cov @ w)
+    q = sps.t.ppf(0.5 + confidence / 2, g - 1)
+    assert out["clusters"] == g
+    assert out["estimate"] == pytest.approx(est, rel=1e-7, abs=1e-9)
+    assert out["se"] == pytest.approx(se, rel=1e-7)
+    assert out["lower"] == pytest.approx(est - q * se, rel=1e-7, abs=1e-9)
+    assert out["upper"] == pytest.approx(est + q * se, rel=1e-7, abs=1e-9)
+    p = 2 * sps.t.sf(abs(est / se), g - 1)
+    assert out["p_value"] == pytest.approx(p, rel=1e-6, abs=1e-12)
+    fit = sm.OLS(y, x).fit(
+        cov_type="cluster", cov_kwds={"groups": groups, "df_correction": True},
+        use_t=True,
+    )  # fmt: skip
+    test = fit.t_test(w[None, :])
+    assert test.df_denom == g - 1
+    assert out["p_value"] == pytest.approx(float(test.pvalue), rel=1e-6, abs=1e-12)
+
+
+def test_an_exact_fit_has_no_interval():
+    """Every cluster shows the same difference: se 0, so no interval, no p."""
+    x = [[1.0, 0.0], [1.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    out = cluster_stats.linear_contrast(x, [1, 3, 1, 3], [0, 0, 1, 1], [0.0, 1.0])
+    assert out["estimate"] == pytest.approx(2.0) and out["se"] == 0.0
+    assert math.isnan(out["lower"]) and math.isnan(out["p_value"])
+
+
+def test_a_singular_design_is_refused():
+    x = np.column_stack([np.ones(6), np.ones(6)])
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        cluster_stats.cluster_ols(x, np.arange(6.0), [0, 0, 1, 1, 2, 2])
