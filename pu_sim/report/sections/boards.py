@@ -140,7 +140,9 @@ def label_balance(
              page.figure(f"{label}_win_rate", fig, caption)]  # fmt: skip
     bot = main_bot(homo)
     main = homo.filter(pl.col("bot") == bot)
-    strength, err = attempt(lambda: analysis.strength_model(main, by=label, n_boot=100))
+    strength, err = attempt(
+        lambda: analysis.strength_model(main, by=label, n_boot=100, cluster=CLUSTER)
+    )
     if strength is not None:
         page.table(f"{label}_strength", strength)
         srows = [
@@ -154,7 +156,8 @@ def label_balance(
         ]
         parts.append(
             f"Plackett-Luce strengths ({bot}) from whole finishing orders "
-            "(log-strength, mean 0; 95% bootstrap over games):\n\n"
+            "(log-strength, mean 0; 95% bootstrap over setups, each drawn with "
+            "all its games, which share its luck):\n\n"
             + md_table(srows, [label, "seats", "rating [95% CI]", "beats an average"])
         )
     elif err:
