@@ -290,6 +290,50 @@ def test_strength_model_single_label_is_trivial():
     assert fit.row(0) == ("a", 2, 0.0, 0.0, 0.0, 0.5)
 
 
+def copied_setups(n_setups: int, copies: int, seed: int) -> pl.DataFrame:
+    """Plackett-Luce games, each played ``copies`` times with the same order.
+
+    A setup's games are perfectly correlated (``group`` is the setup): they
+    carry the information of one game, not of ``copies``.
+    """
+    one = plackett_luce_games({"a": 2.0, "b": 1.0, "c": 0.5}, n_setups, 3, seed)
+    return pl.concat(
+        one.with_columns(group=pl.col("game_id"),
+                         game_id=pl.col("game_id") * copies + k)
+        for k in range(copies)
+    ).sort("game_id", "seat")  # fmt: skip
+
+
+@pytest.mark.parametrize("model", ["plackett_luce", "bradley_terry"])
+def test_strength_intervals_resample_setups_not_games(model):
+    df = copied_setups(150, 4, seed=3)
+    run = {"model": model, "n_boot": 200, "seed": 2}
+    games = analysis.strength_model(df, **run)
+    setups = analysis.strength_model(df, cluster="group", **run)
+    assert setups["rating"].to_list() == pytest.approx(games["rating"].to_list())
+    width = (games["upper"] - games["lower"]).to_numpy()
+    setup_width = (setups["upper"] - setups["lower"]).to_numpy()
+    # four copies: the games' bootstrap sees 4x the information, intervals 1/2 wide
+    assert (setup_width > 1.5 * width).all()
+    assert setup_width / width == pytest.approx(np.full(3, 2.0), rel=0.3)
+    by_size = analysis.strength_model(df, group_size=4, **run)
+    assert_frame_equal(by_size, setups)  # game_id // 4 is the same setup
+
+
+def test_strength_default_cluster_is_the_game():
+    df = plackett_luce_games({"a": 2.0, "b": 1.0, "c": 1.0}, 300, 3, seed=5)
+    run = {"n_boot": 50, "seed": 4}
+    by_game = analysis.strength_model(df, cluster="game_id", **run)
+    assert_frame_equal(analysis.strength_model(df, **run), by_game)
+
+
+def test_strength_refuses_a_game_split_between_clusters():
+    df = pl.DataFrame({"game_id": [0, 0, 1, 1], "bot": ["a", "b"] * 2,
+                       "rank": [1, 2, 2, 1], "group": [0, 1, 2, 2]})  # fmt: skip
+    with pytest.raises(ValueError, match="different clusters"):
+        analysis.strength_model(df, by="bot", cluster="group", n_boot=5)
+
+
 # ---------------------------------------------------------------- robustness
 
 

@@ -20,7 +20,8 @@ import polars as pl
 import pytest
 from synthetic_games import multiplayer_frame
 
-from pu_sim.analysis import verdicts
+from pu_sim import analysis
+from pu_sim.analysis import stats, verdicts
 from pu_sim.report.markdown import ratio_words
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies
@@ -374,3 +375,103 @@ def test_who_played_in_words():
     assert Policies("a", "b").words() == (
         "every seat played by **a**, checked by **b** on the same setups (paired)"
     )
+
+
+# ---- corporation x planet interaction ----------------------------------------------
+
+MANY_CORPS = [f"Corp {k}" for k in range(8)]
+MANY_PLANETS = [f"Planet {k}" for k in range(6)]
+
+
+def additive_games(plant: float = 0.0) -> pl.DataFrame:
+    """3- and 2-player games whose scores add up (corporation + planet), save
+    ``plant`` points for Corp 0 on Planet 0."""
+    frames = []
+    for n, offset in ((3, 0), (2, 10_000)):
+        frame = multiplayer_frame(1200, n, corporations=MANY_CORPS,
+                                  planets=MANY_PLANETS, corp_effect={"Corp 0": 3},
+                                  planet_effect={"Planet 1": -2}, group_size=n,
+                                  seed=4)  # fmt: skip
+        planted = (pl.col("corporation") == "Corp 0") & (pl.col("planet") == "Planet 0")
+        frames.append(
+            frame.with_columns(
+                pl.col("bot").cast(pl.String),
+                pl.col("game_id") + offset,
+                score=pl.col("score") + pl.when(planted).then(plant).otherwise(0),
+            )
+        )
+    return pl.concat(frames, how="vertical_relaxed")
+
+
+def interaction_page(tmp_path, plant: float) -> tuple[Page, pl.DataFrame]:
+    page = Page(tmp_path)
+    boards.interaction_section(page, additive_games(plant))
+    return page, pl.read_csv(tmp_path / "tables" / "corporation_planet.csv")
+
+
+def test_no_interaction_reports_no_deviation_though_some_raw_p_are_small(tmp_path):
+    page, table = interaction_page(tmp_path, 0.0)
+    assert not any("deviate from additivity" in h for h in page.headlines)
+    at3 = table.filter(pl.col("n_players") == 3)
+    assert at3.height == 48
+    assert (at3["p_value"] < 0.05).sum() >= 1  # uncorrected, these would be reported
+    assert not at3["significant"].any()
+    assert "Holm-adjusted" in page.sections[0]
+
+
+def test_a_planted_interaction_is_reported_after_holm_over_one_player_count(tmp_path):
+    page, table = interaction_page(tmp_path, 12.0)
+    (headline,) = [h for h in page.headlines if "deviate from additivity" in h]
+    assert re.search(
+        r"\*\*Corporation x planet scores \(greedy, 3p\):\*\* \d+ of 48 combinations "
+        r"deviate from additivity after Holm correction over the 48 combinations at "
+        r"3 players; the largest is Corp 0 on Planet 0: \+\d+\.\d \[",
+        headline,
+    ), headline
+    # one family per player count: Holm over that count's cells, not the table's
+    # (the written table keeps six decimals, so Holm of its rounded p-values
+    # matches to rounding; a whole-table family would differ by far more)
+    for n in (2, 3):
+        part = table.filter(pl.col("n_players") == n)
+        assert part["p_adjusted"].to_numpy() == pytest.approx(
+            stats.holm(part["p_value"].to_numpy()), rel=1e-3, abs=1e-5
+        )
+    assert table.filter(
+        (pl.col("n_players") == 3) & (pl.col("corporation") == "Corp 0")
+        & (pl.col("planet") == "Planet 0")
+    )["significant"].item()  # fmt: skip
+
+
+# ---- paired board comparisons, one bot at a time ------------------------------------
+
+
+def test_paired_board_differences_are_per_bot_and_name_the_bot(tmp_path):
+    page = Page(tmp_path)
+    homo = HOMO.with_columns(run=pl.col("bot"))  # two runs, one per bot
+    boards.label_balance(page, homo, "corporation", "Corporations", True)
+    paired = pl.read_csv(tmp_path / "tables" / "corporation_paired.csv")
+    assert paired.columns[0] == "bot"
+    assert sorted(paired["bot"].unique().to_list()) == ["first", "second"]
+    for bot in ("first", "second"):
+        alone = analysis.paired_differences(
+            HOMO.filter(pl.col("bot") == bot), by="corporation", group_col="group"
+        )
+        mine = paired.filter(pl.col("bot") == bot)
+        for column in ("mean_diff", "p_adjusted"):  # the CSV keeps 6 digits
+            assert mine[column].to_numpy() == pytest.approx(
+                alone[column].to_numpy(), rel=1e-5, abs=1e-6
+            )
+        pairs = f"Paired comparisons inside setup groups, {bot} ({mine.height} pairs)"
+        assert pairs in page.sections[0]
+    (headline,) = [h for h in page.headlines if h.startswith("**Paired design")]
+    assert "first: " in headline and "; second: " in headline
+    # Alpha - Beta: about 0 under the first bot (both +4), about 8 under the second
+    alpha_beta = dict(
+        paired.filter(
+            (pl.col("corporation_a") == "Alpha Corp")
+            & (pl.col("corporation_b") == "Beta Corp")
+        )
+        .select("bot", "mean_diff")
+        .iter_rows()
+    )
+    assert abs(alpha_beta["first"]) < 2 and alpha_beta["second"] > 6

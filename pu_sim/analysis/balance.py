@@ -401,13 +401,15 @@ def interaction_table(
     do on average.  A delta near 0 means the two add up; a large one flags a
     combination that is unexpectedly strong or weak.  The interval is the
     cell mean's t interval moved to the delta (the margins come from far more
-    games, so their uncertainty is left out).
+    games, so their uncertainty is left out); ``p_value`` is the matching
+    two-sided t test of ``delta == 0``, unadjusted: a table of many cells needs
+    a correction over the cells of one question (e.g. one player count).
 
     Returns
     -------
     polars.DataFrame
         ``n_players, {row}, {col}, n, mean, row_mean, col_mean, grand_mean,
-        delta, lower, upper``.
+        delta, lower, upper, p_value``.
 
     Examples
     --------
@@ -444,6 +446,9 @@ def interaction_table(
     )
     delta = out["delta"].to_numpy()
     mean = out["mean"].to_numpy()
+    n = out["n"].to_numpy().astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = out["sd"].to_numpy() / np.sqrt(n)
     columns = ["n_players", row, col, "n", "mean", "row_mean", "col_mean"]
     return out.select(
         *columns,
@@ -451,6 +456,7 @@ def interaction_table(
         "delta",
         lower=pl.Series(delta - (mean - lo)),
         upper=pl.Series(delta + (hi - mean)),
+        p_value=pl.Series(stats.t_test(delta, se, n - 1.0)),
     )
 
 

@@ -2,9 +2,11 @@
 
 Everything here works on codes and sums, never on frames: per-row cluster
 codes, per-cluster sums of each label (:class:`LabelSums`), OLS with the CR1
-sandwich (:func:`cluster_ols`), the design effect, the cluster bootstrap's
-resampling weights, and turning estimates into intervals and p-values.
-:mod:`pu_sim.analysis.clusters` reads frames into these.
+sandwich (:func:`cluster_ols`, fitted by statsmodels), the design effect, the
+cluster bootstrap's resampling weights, and turning estimates into intervals
+and p-values.  :mod:`pu_sim.analysis.clusters` reads frames into these.  The
+per-label sums, the design effect and the bootstrap weights stay by hand:
+they are a few lines on sums that a library would want as whole frames.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+import statsmodels.api as sm
 from scipy import stats as sps
 
 from pu_sim.analysis import stats
@@ -30,6 +34,26 @@ def dense_codes(keys: pl.Series) -> IntArray:
     return np.asarray(ranks - 1, dtype=np.int64)
 
 
+def _cluster_fit(x: npt.ArrayLike, y: npt.ArrayLike, clusters: npt.ArrayLike) -> Any:
+    """The OLS fit with CR1 cluster-robust covariance and t on ``G - 1`` df.
+
+    ``use_correction`` is the CR1 factor and ``df_correction`` makes the
+    inference df the number of clusters minus one; both are the library's
+    defaults, stated so a change of defaults cannot change our intervals.
+    """
+    xm = np.asarray(x, dtype=np.float64)
+    yv = np.asarray(y, dtype=np.float64).ravel()
+    codes = dense_codes(pl.Series(np.asarray(clusters).ravel()))
+    n, k = xm.shape
+    g = int(codes.max()) + 1 if n else 0
+    if n <= k or g < 2:
+        raise ValueError(f"need more rows than coefficients and 2+ clusters: {n}, {g}")
+    if np.linalg.matrix_rank(xm) < k:
+        raise np.linalg.LinAlgError("the design matrix is singular")
+    cov_kwds = {"groups": codes, "use_correction": True, "df_correction": True}
+    return sm.OLS(yv, xm).fit(cov_type="cluster", cov_kwds=cov_kwds, use_t=True)
+
+
 def cluster_ols(
     x: npt.ArrayLike, y: npt.ArrayLike, clusters: npt.ArrayLike
 ) -> tuple[FloatArray, FloatArray]:
@@ -39,7 +63,8 @@ def cluster_ols(
     ``c = G/(G-1) * (N-1)/(N-K)``: the sandwich lets rows of one cluster be
     correlated in any way, and ``c`` corrects its downward bias in few
     clusters.  A linear contrast ``w`` of the coefficients then has standard
-    error ``sqrt(w' cov w)`` and ``G - 1`` degrees of freedom.
+    error ``sqrt(w' cov w)`` and ``G - 1`` degrees of freedom.  Raises for a
+    singular design (a coefficient the data cannot tell apart).
 
     Examples
     --------
@@ -48,22 +73,8 @@ def cluster_ols(
     >>> float(beta[0]), float(cov[0, 0])  # (-4)^2 + 4^2 over 4^2, times c = 2
     (4.0, 4.0)
     """
-    xm = np.asarray(x, dtype=np.float64)
-    yv = np.asarray(y, dtype=np.float64).ravel()
-    codes = dense_codes(pl.Series(np.asarray(clusters).ravel()))
-    n, k = xm.shape
-    g = int(codes.max()) + 1 if n else 0
-    if n <= k or g < 2:
-        raise ValueError(f"need more rows than coefficients and 2+ clusters: {n}, {g}")
-    bread = np.linalg.inv(xm.T @ xm)
-    beta = bread @ xm.T @ yv
-    resid = yv - xm @ beta
-    scores = np.zeros((g, k))
-    for j in range(k):
-        scores[:, j] = np.bincount(codes, weights=xm[:, j] * resid, minlength=g)
-    factor = g / (g - 1) * (n - 1) / (n - k)
-    cov = factor * bread @ (scores.T @ scores) @ bread
-    return np.asarray(beta, np.float64), np.asarray(cov, np.float64)
+    fit = _cluster_fit(x, y, clusters)
+    return np.asarray(fit.params, np.float64), np.asarray(fit.cov_params(), np.float64)
 
 
 def linear_contrast(
@@ -77,7 +88,9 @@ def linear_contrast(
 
     ``se = sqrt(w' cov w)`` from :func:`cluster_ols`, Student's t with ``G - 1``
     degrees of freedom (G clusters) for the interval and the two-sided p-value
-    of ``w'beta = 0``.
+    of ``w'beta = 0``.  A standard error of 0 gives no interval and no p-value
+    (NaN), as in :func:`t_limits`; "0" allows for rounding: below ``1e-9`` of
+    what it would be if ``y`` were noise of its own size.
 
     Returns
     -------
@@ -88,20 +101,24 @@ def linear_contrast(
     --------
     >>> x = [[1.0, 0.0], [1.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
     >>> out = linear_contrast(x, [1, 3, 2, 5], [0, 0, 1, 1], [0.0, 1.0])
-    >>> out["estimate"], out["clusters"]  # second group's mean minus the first's
+    >>> round(out["estimate"], 9), out["clusters"]  # second group's mean - first's
     (2.5, 2.0)
     """
-    beta, cov = cluster_ols(x, y, clusters)
+    fit = _cluster_fit(x, y, clusters)
     w = np.asarray(contrast, dtype=np.float64).ravel()
     g = float(np.unique(np.asarray(clusters).ravel()).size)
-    estimate = float(w @ beta)
-    se = float(np.sqrt(w @ cov @ w))
-    lo, hi, p = t_limits(
-        np.array([estimate]), np.array([se]), np.array([g - 1.0]), confidence
-    )
+    estimate = float(w @ fit.params)
+    se = float(np.sqrt(w @ fit.cov_params() @ w))
+    noise = float(w @ fit.normalized_cov_params @ w) * np.mean(fit.model.endog**2)
+    lo = hi = p = math.nan
+    if se <= 1e-9 * math.sqrt(noise):
+        se = 0.0
+    else:
+        test = fit.t_test(w[None, :])
+        (lo, hi), p = test.conf_int(alpha=1.0 - confidence)[0], test.pvalue
     return {
-        "estimate": estimate, "se": se, "lower": float(lo[0]), "upper": float(hi[0]),
-        "p_value": float(p[0]), "clusters": g,
+        "estimate": estimate, "se": se, "lower": float(lo), "upper": float(hi),
+        "p_value": float(p), "clusters": g,
     }  # fmt: skip
 
 

@@ -8,7 +8,7 @@ Elo scale, :func:`head_to_head` counts who finished ahead of whom.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -16,6 +16,8 @@ import numpy.typing as npt
 import polars as pl
 
 from pu_sim.analysis import stats
+from pu_sim.analysis.cluster_stats import dense_codes
+from pu_sim.analysis.clusters import cluster_key
 from pu_sim.analysis.frame import (
     Frame,
     collect_columns,
@@ -140,13 +142,15 @@ def strength_model(
     confidence: float = 0.95,
     n_boot: int = 200,
     seed: int = 0,
+    cluster: str | Sequence[str] | None = None,
+    group_size: int = 1,
     prior: float = 1.0,
     max_iter: int = 5000,
     tol: float = 1e-10,
 ) -> pl.DataFrame:
     """One strength rating per label from finishing orders, with bootstrap CIs.
 
-    Why long: the fit, the bootstrap over games and the output table share one
+    Why long: the fit, the cluster bootstrap and the output table share one
     comparison matrix and one set of labels; apart they would pass both around.
 
     ``"plackett_luce"`` models a whole finishing order as picking the winner
@@ -165,8 +169,15 @@ def strength_model(
 
     Ratings are log-strengths centred to mean 0; ``p_beat_average`` is the
     chance of finishing ahead of an opponent of average strength (0.5 is
-    average).  Intervals are percentile bootstraps over games (resampling
-    whole games keeps the dependence between seats of one game).
+    average).  Intervals are percentile bootstraps over clusters: whole
+    clusters are drawn with replacement, so the dependence inside one stays.
+    ``cluster`` names the column(s) identifying one, as in
+    :mod:`pu_sim.analysis.clusters`; by default it is the setup group
+    ``game_id // group_size`` (within ``run``), with ``group_size=1`` the game
+    itself.  A paired design plays one setup once per seat, so its games share
+    the setup's luck and are not independent: resampling games there would
+    make the intervals too narrow, so pass the setup (``cluster="group"``).
+    Every game must lie in one cluster.
 
     Returns
     -------
@@ -194,7 +205,11 @@ def strength_model(
             f"model must be 'plackett_luce' or 'bradley_terry', got {model!r}"
         )
     gk = game_keys(games)
-    df = collect_columns(games, [*gk, by, "rank"])
+    names = games.lazy().collect_schema().names()
+    key, key_columns = cluster_key(names, cluster, group_size)
+    df = collect_columns(games, [*gk, by, "rank", *key_columns]).with_columns(
+        _cluster=key
+    )
     labels_frame = (
         df.select(pl.col(by))
         .unique()
@@ -220,9 +235,20 @@ def strength_model(
         )
         .sort([*gk, "rank", "_u"])
         .group_by(gk, maintain_order=True)
-        .agg(pl.col("_item"), pl.col("rank").cast(pl.Int64), _n=pl.len())
+        .agg(
+            pl.col("_item"), pl.col("rank").cast(pl.Int64), _n=pl.len(),
+            _cluster=pl.col("_cluster").first(),
+            _clusters=pl.col("_cluster").n_unique(),
+        )
+    )  # fmt: skip
+    if games_lists.height and games_lists["_clusters"].max() != 1:
+        raise ValueError(f"a game's seats lie in different clusters ({cluster})")
+    games_lists = games_lists.with_columns(
+        _code=pl.Series(dense_codes(games_lists["_cluster"]))
     )
-    samples: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+    samples: list[
+        tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    ] = []
     pairs_seen = [np.zeros((0, 2), dtype=np.int64)]
     for size in sorted(set(games_lists["_n"].to_list())):
         if size < 2:
@@ -230,10 +256,11 @@ def strength_model(
         sub = games_lists.filter(pl.col("_n") == size)
         items = np.asarray(sub["_item"].to_list(), dtype=np.int64)
         ranks = np.asarray(sub["rank"].to_list(), dtype=np.int64)
+        codes = sub["_code"].to_numpy().astype(np.int64)
         informative = (items != items[:, :1]).any(axis=1)  # one label only: no info
         items, ranks = items[informative], ranks[informative]
         if items.size:
-            samples.append((items, ranks))
+            samples.append((items, ranks, codes[informative]))
             a, b = np.triu_indices(size, 1)
             pairs_seen.append(np.stack([items[:, a].ravel(), items[:, b].ravel()], 1))
     if not samples or not _connected(np.concatenate(pairs_seen), k):
@@ -241,23 +268,42 @@ def strength_model(
             f"the {by} labels do not all meet in games (comparison graph not "
             "connected): their strengths are not identified"
         )
+    # The bootstrap draws the clusters of informative games with replacement;
+    # a game weighs as often as its cluster was drawn.
+    _, game_cluster = np.unique(
+        np.concatenate([c for *_, c in samples]), return_inverse=True
+    )
+    n_clusters = int(game_cluster.max()) + 1
+
+    def resampled_games() -> npt.NDArray[np.float64]:
+        drawn = rng.integers(0, n_clusters, n_clusters)
+        times = np.bincount(drawn, minlength=n_clusters).astype(np.float64)
+        return np.asarray(times[game_cluster], dtype=np.float64)
+
     boots: list[npt.NDArray[np.float64]] = []
     if model == "plackett_luce":
-        uniq = []
-        for items, _ in samples:
-            rows, w = np.unique(items, axis=0, return_counts=True)
+        uniq, where = [], []
+        for items, _, _ in samples:
+            rows, inverse, w = np.unique(
+                items, axis=0, return_inverse=True, return_counts=True
+            )
             uniq.append((rows.astype(np.int64), w.astype(np.float64)))
+            where.append(inverse.ravel())
         fit = _pl_fit(uniq, k, None, max_iter, tol, prior)
+        starts = np.cumsum([0, *(len(inv) for inv in where)])
         for _ in range(n_boot):
+            gw = resampled_games()
             resampled = [
-                (rows, rng.multinomial(int(w.sum()), w / w.sum()).astype(np.float64))
-                for rows, w in uniq
+                (rows, np.bincount(inv, gw[a:b], rows.shape[0]).astype(np.float64))
+                for (rows, _), inv, a, b in zip(
+                    uniq, where, starts[:-1], starts[1:], strict=True
+                )
             ]
             boots.append(_pl_fit(resampled, k, fit, max_iter, tol, prior))
     else:
         winner, loser, tie, game = [], [], [], []
         offset = 0
-        for items, ranks in samples:
+        for items, ranks, _ in samples:
             a, b = np.triu_indices(items.shape[1], 1)
             winner.append(items[:, a].ravel())  # sorted by rank: a finished ahead
             loser.append(items[:, b].ravel())
@@ -278,10 +324,7 @@ def strength_model(
 
         fit = _bt_fit(matrix(np.ones(offset)), None, max_iter, tol, prior)
         for _ in range(n_boot):
-            gw = np.bincount(rng.integers(0, offset, offset), minlength=offset)
-            boots.append(
-                _bt_fit(matrix(gw.astype(np.float64)), fit, max_iter, tol, prior)
-            )
+            boots.append(_bt_fit(matrix(resampled_games()), fit, max_iter, tol, prior))
     if boots:
         arr = np.stack(boots)
         lower = np.quantile(arr, alpha / 2, axis=0)

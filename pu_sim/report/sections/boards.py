@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
@@ -18,7 +19,7 @@ from pu_sim.analysis import stats
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
 from pu_sim.report.page import Page, attempt
-from pu_sim.report.sections.shared import excludes_zero, main_bot, median_ratio
+from pu_sim.report.sections.shared import main_bot, median_ratio
 from pu_sim.simulation.frames import SCORE_PARTS
 
 __all__ = [
@@ -140,7 +141,9 @@ def label_balance(
              page.figure(f"{label}_win_rate", fig, caption)]  # fmt: skip
     bot = main_bot(homo)
     main = homo.filter(pl.col("bot") == bot)
-    strength, err = attempt(lambda: analysis.strength_model(main, by=label, n_boot=100))
+    strength, err = attempt(
+        lambda: analysis.strength_model(main, by=label, n_boot=100, cluster=CLUSTER)
+    )
     if strength is not None:
         page.table(f"{label}_strength", strength)
         srows = [
@@ -154,26 +157,52 @@ def label_balance(
         ]
         parts.append(
             f"Plackett-Luce strengths ({bot}) from whole finishing orders "
-            "(log-strength, mean 0; 95% bootstrap over games):\n\n"
+            "(log-strength, mean 0; 95% bootstrap over setups, each drawn with "
+            "all its games, which share its luck):\n\n"
             + md_table(srows, [label, "seats", "rating [95% CI]", "beats an average"])
         )
     elif err:
         parts.append(f"Strength model not fitted: {err}.")
-    paired = analysis.paired_differences(homo, by=label, group_col="group")
+    paired = _paired_by_bot(homo, label)
     if paired.height:
         page.table(f"{label}_paired", paired)
-        ratio = median_ratio(paired)
-        parts.append(
-            f"Paired comparisons inside setup groups ({paired.height} pairs): the "
-            f"median variance ratio is {ratio:.2f}, so an unpaired study would need "
-            f"about {ratio:.1f}x the games for the same interval width "
-            f"(table `{label}_paired.csv`)."
-        )
+        summaries = []
+        for (who,), part in paired.partition_by(
+            "bot", as_dict=True, maintain_order=True
+        ).items():
+            ratio = median_ratio(part)
+            parts.append(
+                f"Paired comparisons inside setup groups, {who} ({part.height} "
+                f"pairs): the median variance ratio is {ratio:.2f}, so an unpaired "
+                f"study would need about {ratio:.1f}x the games for the same "
+                f"interval width (table `{label}_paired.csv`, column `bot`)."
+            )
+            summaries.append(
+                f"{who}: {ratio_words(ratio)} for {label} differences (median over "
+                f"{part.height} pairs)"
+            )
         page.headlines.append(
-            f"**Paired design ({label}s):** {ratio_words(ratio)} for {label} "
-            f"differences (median over {paired.height} pairs)."
+            f"**Paired design ({label}s):** " + "; ".join(summaries) + "."
         )
     page.section(title, *parts)
+
+
+def _paired_by_bot(homo: pl.DataFrame, label: str) -> pl.DataFrame:
+    """Paired differences of ``label`` within setup groups, one bot at a time.
+
+    The bots of a study play the same setups: pooled, a group's cell would mix
+    two bots' games, so each bot is paired on its own games (its own Holm
+    family), and the ``bot`` column says whose differences a row holds.
+    """
+    frames = [
+        analysis.paired_differences(games, by=label, group_col="group").select(
+            pl.lit(str(bot)).alias("bot"), pl.all()
+        )
+        for (bot,), games in homo.sort("bot")
+        .partition_by("bot", as_dict=True, maintain_order=True)
+        .items()
+    ]
+    return pl.concat(frames) if frames else pl.DataFrame()
 
 
 def _forest_panels(plot_df: pl.DataFrame, *, title: str) -> Figure:
@@ -277,10 +306,15 @@ def cell_section(page: Page, games: pl.DataFrame) -> None:
 
 
 def interaction_section(page: Page, homo: pl.DataFrame) -> None:
-    """Corporation x planet deltas, when both vary."""
+    """Corporation x planet deltas, when both vary.
+
+    Each player count is one question ("which combinations do not add up at
+    n players?"), so its cells are one family: p-values are Holm-adjusted
+    over the combinations of that player count.
+    """
     if homo["corporation"].n_unique() < 2 or homo["planet"].n_unique() < 2:
         return
-    table = analysis.interaction_table(homo)
+    table = _holm_within(analysis.interaction_table(homo), "n_players")
     page.table("corporation_planet", table)
     sizes = table.group_by("n_players").agg(pl.col("n").sum()).sort("n")
     n_main = int(sizes["n_players"][-1])
@@ -288,27 +322,45 @@ def interaction_section(page: Page, homo: pl.DataFrame) -> None:
     fig, ax = plots.new_figure(7.5, 0.35 * sub["corporation"].n_unique() + 2.5)
     plots.plot_heatmap(
         ax, sub, row="corporation", col="planet", value="delta",
-        colorbar_label="interaction delta (points)",
+        significant="significant", colorbar_label="interaction delta (points)",
     )  # fmt: skip
     ax.set_title(f"Corporation x planet interaction, {n_main} players (points)")
-    off = sub.filter(excludes_zero("lower", "upper"))
+    off = sub.filter(pl.col("significant"))
+    family = int(sub["p_value"].is_not_nan().sum())
     if off.height:
         r = off.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
         page.headlines.append(
             f"**Corporation x planet scores ({main_bot(homo)}, {n_main}p):** "
-            f"{off.height} of {sub.height} "
-            f"combinations deviate from additivity at 95%; the largest is "
-            f"{r['corporation']} on {r['planet']}: "
+            f"{off.height} of {family} combinations deviate from additivity after "
+            f"Holm correction over the {family} combinations at {n_main} players; "
+            f"the largest is {r['corporation']} on {r['planet']}: "
             f"{ci(r, 'delta', 'lower', 'upper', '+.1f')} points."
         )
     page.section(
         "Corporation x planet interaction",
         "Cell mean minus corporation mean minus planet mean plus grand mean: "
-        "positive cells are combinations stronger than their parts (table "
-        "`corporation_planet.csv` has every player count).",
+        "positive cells are combinations stronger than their parts. A cell "
+        "deviates from additivity when its Holm-adjusted p-value is below 5%, "
+        "the correction taken over the combinations of its player count (table "
+        "`corporation_planet.csv` has every player count, with `p_adjusted`).",
         page.figure(
-            "corporation_planet", fig, f"Interaction deltas at {n_main} players."
+            "corporation_planet", fig,
+            f"Interaction deltas at {n_main} players; framed: deviates from "
+            "additivity after Holm over that player count's combinations.",
         ),
+    )  # fmt: skip
+
+
+def _holm_within(table: pl.DataFrame, family: str) -> pl.DataFrame:
+    """Add ``p_adjusted`` and ``significant`` (5%): Holm within each ``family``."""
+    p = table["p_value"].to_numpy()
+    keys = table[family].to_numpy()
+    adjusted = np.full(p.shape, np.nan)
+    for key in np.unique(keys):
+        rows = keys == key
+        adjusted[rows] = stats.holm(p[rows])
+    return table.with_columns(
+        p_adjusted=pl.Series(adjusted), significant=pl.Series(adjusted < 0.05)
     )
 
 

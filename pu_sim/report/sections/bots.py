@@ -87,7 +87,9 @@ def bot_section(page: Page, mixed: pl.DataFrame) -> None:
             header = ["players", "difference", "setups", "mean [95% CI]", "Holm p"]
             parts.append(md_table(prows, [*header, "variance ratio"]))
             all_paired.append(paired)
-    strength, err = attempt(lambda: analysis.strength_model(mixed, by="bot"))
+    strength, err = attempt(
+        lambda: analysis.strength_model(mixed, by="bot", cluster="group")
+    )
     fig = Figure(
         figsize=(10.0, 0.35 * max(len(all_paired), 3) + 2.2), layout="constrained"
     )
@@ -108,7 +110,8 @@ def bot_section(page: Page, mixed: pl.DataFrame) -> None:
         ]  # fmt: skip
         parts.append(
             "Plackett-Luce strengths of the bots from every mixed game (log-strength, "
-            "mean 0; 95% bootstrap over games):\n\n"
+            "mean 0; 95% bootstrap over setups, each drawn with all its games, "
+            "which share its luck):\n\n"
             + md_table(srows, ["bot", "seats", "rating [95% CI]", "beats an average"])
         )
         plots.plot_forest(
@@ -120,7 +123,7 @@ def bot_section(page: Page, mixed: pl.DataFrame) -> None:
     caption = (
         "Left: paired score differences between bots on identical setups (95% t "
         "intervals; filled: significant after Holm). Right: Plackett-Luce "
-        "strengths with 95% bootstrap intervals."
+        "strengths with 95% bootstrap intervals over setups."
     )
     parts.append(page.figure("bots", fig, caption))
     page.section("Bots against each other", *parts)
