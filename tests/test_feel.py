@@ -1,8 +1,8 @@
 """Game feel on hand-made score traces and game tables, and on random ones.
 
-Known answers (traces drawn by hand), short games relative to each player
-count's own lengths, the by-planet family under Holm, intervals clustered over
-setups, and the report section.
+Known answers (traces drawn by hand), properties over random round scores,
+short games relative to each player count's own lengths, the by-planet family
+under Holm, intervals clustered over setups, and the report section.
 """
 
 from __future__ import annotations
@@ -99,6 +99,104 @@ def test_setups_must_name_every_game_of_the_round_scores():
     setups = pl.DataFrame({"game_id": [0], "group": [0]})
     with pytest.raises(ValueError, match=r"game 1 .* no 'group'"):
         feel.lead_change_summary(table, setups=setups)
+
+
+# ---------------------------------------------------------------- comeback, decisive
+
+
+@pytest.mark.parametrize(
+    ("rounds", "expected"),
+    [
+        # Seat 1 trails by 2, 3 and 7 (its worst, after round 3), ties in round
+        # 4 (no sole leader) and leads from round 5 to the end: round 5 of 6.
+        ([[5, 3], [9, 6], [17, 10], [20, 20], [24, 27], [30, 36]],
+         (1, 7, 3, 5, 5 / 6)),
+        ([[3, 1], [6, 2], [9, 8]], (0, 0, None, 1, 1 / 3)),  # led throughout
+        ([[4, 4], [8, 5], [9, 6]], (0, 0, None, 2, 2 / 3)),  # shared lead: no lead
+        ([[6, 2], [6, 10], [12, 10]], (0, 4, 2, 3, 1.0)),  # lost, won back last
+        ([[1, 6], [9, 14], [20, 18]], (0, 5, 1, 3, 1.0)),  # worst twice: the first
+        # Against the leader, not the runner-up: seat 1 is 6 behind seat 0, then
+        # 9 behind seat 2 while seat 0 is second.
+        ([[10, 4, 7], [12, 4, 13], [14, 20, 15]], (1, 9, 2, 3, 1.0)),
+        ([[2, 1]], (0, 0, None, 1, 1.0)),  # one round
+    ],
+)  # fmt: skip
+def test_comeback_and_decisive_round_known_traces(rounds, expected):
+    out = feel.comeback_decisiveness(trace(0, rounds)).row(0, named=True)
+    got = tuple(out[k] for k in ("winner", "comeback", "comeback_round",
+                                 "decisive_round", "decisive_share"))  # fmt: skip
+    assert got == pytest.approx(expected)
+    assert out["rounds"] == len(rounds) and out["n_players"] == len(rounds[0])
+
+
+def test_a_game_tied_for_first_has_no_winner_and_is_left_out():
+    table = pl.concat([
+        trace(0, [[5, 3], [9, 9]]),  # tied for first on points
+        trace(1, [[5, 3], [6, 9]]),  # seat 1 comes back from 2 down
+    ])  # fmt: skip
+    per_game = feel.comeback_decisiveness(table)
+    tied = per_game.row(0, named=True)
+    assert tied["winner"] is None and tied["comeback"] is None
+    assert tied["decisive_round"] is None
+    summary = feel.comeback_summary(table)
+    assert summary["measure"].to_list() == list(feel.MEASURES)
+    assert (summary["games"] == 1).all() and (summary["tied"] == 1).all()
+    comeback = summary.filter(pl.col("measure") == "comeback").row(0, named=True)
+    assert comeback["mean"] == 2.0
+
+
+def reference_path(rounds: list[list[int]]) -> tuple | None:
+    """The definitions, read literally: (winner, comeback, its round, decisive)."""
+    last = rounds[-1]
+    if last.count(max(last)) != 1:
+        return None
+    w = last.index(max(last))
+    deficits = [max(r) - r[w] for r in rounds]
+    comeback = max(deficits)
+    worst = deficits.index(comeback) + 1 if comeback > 0 else None
+    sole = [r[w] == max(r) and r.count(max(r)) == 1 for r in rounds]
+    decisive = next(r for r in range(1, len(rounds) + 1) if all(sole[r - 1 :]))
+    return w, comeback, worst, decisive
+
+
+score_tables = st.integers(2, 5).flatmap(
+    lambda seats: st.lists(
+        st.lists(st.integers(-5, 60), min_size=seats, max_size=seats),
+        min_size=1,
+        max_size=12,
+    )
+)
+
+
+@given(score_tables)
+def test_comeback_and_decisive_round_on_random_scores(rounds):
+    out = feel.comeback_decisiveness(trace(0, rounds)).row(0, named=True)
+    expected = reference_path(rounds)
+    if expected is None:
+        assert out["winner"] is None and out["decisive_round"] is None
+        return
+    got = (out["winner"], out["comeback"], out["comeback_round"],
+           out["decisive_round"])  # fmt: skip
+    assert got == expected
+    assert 1 <= out["decisive_round"] <= out["rounds"] == len(rounds)
+    assert 0 < out["decisive_share"] <= 1
+    assert out["comeback"] >= 0
+    if out["comeback"] > 0:  # behind then, so not yet leading for good
+        assert out["comeback_round"] < out["decisive_round"]
+
+
+@given(score_tables, st.data())
+def test_a_winner_who_led_throughout_has_no_comeback_and_round_one(rounds, data):
+    leader = data.draw(st.integers(0, len(rounds[0]) - 1))
+    led = [
+        [s + (max(r) - r[leader] + 1 if seat == leader else 0) for seat, s in
+         enumerate(r)]
+        for r in rounds
+    ]  # fmt: skip
+    out = feel.comeback_decisiveness(trace(0, led)).row(0, named=True)
+    assert out["winner"] == leader
+    assert out["comeback"] == 0 and out["comeback_round"] is None
+    assert out["decisive_round"] == 1
 
 
 # ---------------------------------------------------------------- result frames
@@ -332,6 +430,20 @@ def test_perfectly_correlated_setups_widen_every_interval():
         assert width(clustered) == pytest.approx(2 * width(games), rel=0.02)  # sqrt 4
         assert clustered["design_effect"].to_numpy() == pytest.approx(4.0)
 
+    scores = pl.concat(
+        trace(g, [[r, 10 - r, 5] for r in range(int(v) % 7 + 1)] + [[1, 9, 0]])
+        for g, v in enumerate(rng.integers(0, 100, 300))
+    )  # fmt: skip
+    scores = copies(scores, 4)
+    setups = scores.select("game_id", "group").unique()
+    clustered = feel.comeback_summary(scores.drop("group"), setups=setups)
+    games = feel.comeback_summary(scores.drop("group"))
+    rows = clustered["lower"].is_not_nan()
+    assert rows.sum() >= 3
+    assert width(clustered.filter(rows)) == pytest.approx(
+        2 * width(games.filter(rows)), rel=0.02
+    )
+
 
 # ---------------------------------------------------------------- the section
 
@@ -374,9 +486,14 @@ def test_the_section_says_what_its_labels_mean_and_names_the_bot(tmp_path, short
     for term, meaning in feel.GLOSSARY.items():
         assert f"**{term}**: {meaning}." in text
     assert "early" not in text.replace("earlier", "").lower()
+    assert "in some_bot's games" in text and "**Comeback and decisive round**" in text
     assert f"one family of {3 * len(PLANETS)} (player count, planet)" in text
-    assert (tmp_path / "figures" / "feel_length.png").exists()
+    for name in ("feel_comeback", "feel_decisive", "feel_length"):
+        assert (tmp_path / "figures" / f"{name}.png").exists()
+    comeback = pl.read_csv(tmp_path / "tables" / "feel_comeback.csv")
+    assert comeback["n_players"].unique().sort().to_list() == [2, 4, 6]
     headlines = "\n".join(page.headlines)
+    assert "**Comebacks, 4 players (some_bot):**" in headlines
     if short_with is None:
         assert "no planet changes it" in text
         assert "**Short games (some_bot):** no planet" in headlines
@@ -393,3 +510,4 @@ def test_the_section_without_round_scores_says_so(tmp_path):
     page = Page(out=tmp_path)
     feel_section(page, games, "some_bot", None)
     assert "kept no round score table" in page.sections[0]
+    assert not (tmp_path / "figures" / "feel_comeback.png").exists()

@@ -62,6 +62,8 @@ from pu_sim.analysis.cluster_stats import linear_contrast as linear_contrast
 from pu_sim.analysis.clusters import cluster_difference as cluster_difference
 from pu_sim.analysis.clusters import cluster_means as cluster_means
 from pu_sim.analysis.clusters import cluster_win_rates as cluster_win_rates
+from pu_sim.analysis.feel import comeback_decisiveness as comeback_decisiveness
+from pu_sim.analysis.feel import comeback_summary as comeback_summary
 from pu_sim.analysis.feel import game_length as game_length
 from pu_sim.analysis.feel import lead_change_summary as lead_change_summary
 from pu_sim.analysis.feel import lead_changes as lead_changes

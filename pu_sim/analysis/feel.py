@@ -4,7 +4,7 @@ Two inputs.  The result frame (one row per (game, seat)) gives each game's
 final scores, ``rounds`` and ``end_trigger`` (``cannot_place``: a player could
 not place a tile, rules 9.1 A; ``depot_empty``, 9.1 B; ``events``: the event
 deck's last card, 9.1 C).  The *round score table* gives each seat's score
-after every round, for lead changes; its
+after every round, for lead changes, comebacks and the decisive round; its
 schema is the run folder's (:data:`pu_sim.simulation.frames.ROUND_SCORE_SCHEMA`,
 checked by :func:`validate_round_scores`):
 
@@ -37,7 +37,7 @@ summaries that read it take ``setups``, a frame naming each game's setup (the
 result frame will do).
 
 Why long: the three readings of a game (margins and length from the result
-frame, lead changes from the round scores) share one
+frame, lead changes and the winner's path from the round scores) share one
 notion of a game, a setup and a clustered summary; split, each would restate
 them.
 """
@@ -81,8 +81,34 @@ GLOSSARY: dict[str, str] = {
     f"round t comes as close to {SHORT_SHARE:.0%} as whole rounds allow (ties: "
     "the smaller share); a short game is among the shortest tenth or so of its "
     "own player count, not shorter than a fixed number of rounds",
+    "winner": "the seat with the sole top score after the last round; games "
+    "tied for first on points (decided by the tie-breaks) are left out of the "
+    "comeback and the decisive round",
+    "comeback": "how far the eventual winner trailed at its worst: the largest "
+    "gap, over the rounds, between the leader's score and the winner's after a "
+    "round (points; 0 when it was never behind), and the first round it was "
+    "that far behind",
+    "decisive round": "the round from which the winner was the sole leader "
+    "after every round to the end (1: it led throughout), also as a share of "
+    "the game's rounds (100%: it took the lead for good in the last round)",
+    "led throughout": "the winner was the sole leader after every round "
+    "(decisive round 1, so comeback 0)",
 }
 """Every term of the feel analysis and what it means (reports print these)."""
+
+MEASURES: dict[str, str] = {
+    "comeback": "points",
+    "behind": "share of games",
+    "comeback_round": "round",
+    "decisive_round": "round",
+    "decisive_share": "share of the game",
+    "led_throughout": "share of games",
+}
+"""The measures of :func:`comeback_summary`, in order, and their units:
+``behind`` is the share of games whose winner trailed at some point,
+``comeback_round`` the round of its worst deficit (games it trailed in)."""
+
+_SHARES = ("behind", "decisive_share", "led_throughout")
 
 
 def _game_keys(frame: Frame) -> list[str]:
@@ -138,8 +164,12 @@ def _summarise(
     *,
     cluster: str | None,
     confidence: float,
+    share: bool = False,
 ) -> pl.DataFrame:
-    """Per player count: games, clustered mean and interval, spread, zeros, max."""
+    """Per player count: games, clustered mean and interval, spread, zeros, max.
+
+    ``share`` marks a value in [0, 1] (its interval is clipped there).
+    """
     v = pl.col(value).cast(pl.Float64)
     rows = per_game.filter(pl.col(value).is_not_null())
     spread = rows.group_by("n_players").agg(
@@ -152,6 +182,8 @@ def _summarise(
     )
     means = _clustered(rows, value, cluster=cluster, confidence=confidence)
     out = spread.join(means, on="n_players", how="left").sort("n_players")
+    if share:
+        out = out.with_columns(pl.col("lower", "upper").clip(0.0, 1.0))
     return out.select(
         "n_players", "games", pl.col("clusters").cast(pl.Int64), "mean", "lower",
         "upper", "median", "p10", "p90", "share_zero", "max", "design_effect",
@@ -333,6 +365,149 @@ def lead_change_summary(
     return _summarise(
         per_game, "lead_changes", cluster=cluster, confidence=confidence
     ).rename({"share_zero": "share_none"})
+
+
+def comeback_decisiveness(round_scores: Frame) -> pl.DataFrame:
+    """The eventual winner's path: its worst deficit and its decisive round.
+
+    The winner is the seat with the sole top score after the last round
+    (null when that score is shared: the comeback and decisive round are
+    then null too).  After each round its deficit is the leader's score
+    minus its own (0 when it leads or shares the lead); ``comeback`` is the
+    largest deficit and ``comeback_round`` the first round it was reached
+    (null when the comeback is 0).  ``decisive_round`` is the first round
+    from which the winner is the sole leader after every round to the end
+    (1 when it led throughout), ``decisive_share`` that round over the
+    game's rounds.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``[run,] game_id, n_players, rounds, winner, comeback,
+        comeback_round, decisive_round, decisive_share``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.DataFrame({"game_id": [0] * 6, "round": [1, 1, 2, 2, 3, 3],
+    ...     "seat": [0, 1] * 3, "score": [9, 2, 12, 14, 15, 20]})
+    >>> comeback_decisiveness(t).select("winner", "comeback", "comeback_round",
+    ...     "decisive_round").row(0)
+    (1, 7, 1, 2)
+    """
+    df = validate_round_scores(round_scores)
+    gk = _game_keys(df)
+    at_round = [*gk, "round"]
+    score = pl.col("score").cast(pl.Int64)
+    df = df.with_columns(
+        _top=score.max().over(at_round),
+        _n_top=(score == score.max().over(at_round)).sum().over(at_round),
+        _last=pl.col("round").max().over(gk),
+    )
+    games = df.group_by(gk).agg(
+        n_players=pl.col("seat").n_unique().cast(pl.UInt8),
+        rounds=pl.col("round").max(),
+    )
+    winners = df.filter(
+        (pl.col("round") == pl.col("_last"))
+        & (score == pl.col("_top"))
+        & (pl.col("_n_top") == 1)
+    ).select(*gk, winner="seat")
+    path = df.join(winners, left_on=[*gk, "seat"], right_on=[*gk, "winner"])
+    deficit = pl.col("_top") - score
+    sole = (deficit == 0) & (pl.col("_n_top") == 1)
+    rnd = pl.col("round").cast(pl.Int64)
+    per_game = path.group_by(gk).agg(
+        winner=pl.col("seat").first(),
+        comeback=deficit.max(),
+        comeback_round=pl.when(deficit.max() > 0)
+        .then(rnd.filter(deficit == deficit.max()).min())
+        .otherwise(None),
+        decisive_round=rnd.filter(~sole).max().fill_null(0) + 1,
+    )
+    return (
+        games.join(per_game, on=gk, how="left")
+        .with_columns(
+            decisive_share=pl.col("decisive_round") / pl.col("rounds").cast(pl.Float64)
+        )
+        .select(
+            *gk,
+            "n_players",
+            "rounds",
+            "winner",
+            "comeback",
+            "comeback_round",
+            "decisive_round",
+            "decisive_share",
+        )
+        .sort(gk)
+    )
+
+
+def comeback_summary(
+    round_scores: Frame,
+    *,
+    setups: Frame | None = None,
+    cluster: str | None = SETUP,
+    confidence: float = 0.95,
+) -> pl.DataFrame:
+    """Comeback and decisive round per player count (multiplayer games).
+
+    One row per player count and measure (:data:`MEASURES`): the mean over
+    the games with a sole winner with a cluster-robust interval over setups
+    (``setups`` as in :func:`lead_change_summary`), and the spread.
+    ``comeback_round`` is over the games whose winner trailed; shares'
+    intervals are clipped to [0, 1]; ``tied`` counts the player count's
+    games left out because first place was shared on points.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``n_players, measure, games, clusters, mean, lower, upper, median,
+        p10, p90, max, design_effect, tied``.
+    """
+    per_game = _attach_setups(
+        comeback_decisiveness(round_scores).filter(pl.col("n_players") >= 2),
+        setups,
+        cluster,
+    )
+    tied = per_game.group_by("n_players").agg(
+        tied=pl.col("winner").is_null().sum().cast(pl.Int64)
+    )
+    decided = per_game.filter(pl.col("winner").is_not_null()).with_columns(
+        behind=(pl.col("comeback") > 0).cast(pl.Float64),
+        led_throughout=(pl.col("decisive_round") == 1).cast(pl.Float64),
+    )
+    frames = []
+    for measure in MEASURES:
+        out = _summarise(
+            decided, measure, cluster=cluster, confidence=confidence,
+            share=measure in _SHARES,
+        )  # fmt: skip
+        frames.append(out.with_columns(measure=pl.lit(measure)))
+    order = pl.col("measure").replace_strict(
+        {m: i for i, m in enumerate(MEASURES)}, return_dtype=pl.Int64
+    )
+    return (
+        pl.concat(frames, how="vertical_relaxed")
+        .join(tied, on="n_players", how="left")
+        .sort("n_players", order)
+        .select(
+            "n_players",
+            "measure",
+            "games",
+            "clusters",
+            "mean",
+            "lower",
+            "upper",
+            "median",
+            "p10",
+            "p90",
+            "max",
+            "design_effect",
+            "tied",
+        )
+    )
 
 
 # --------------------------------------------------------------------------------
@@ -706,9 +881,12 @@ def _by_label(
 __all__ = [
     "ANY_CAUSE",
     "GLOSSARY",
+    "MEASURES",
     "ROUND_SCORE_SCHEMA",
     "SETUP",
     "SHORT_SHARE",
+    "comeback_decisiveness",
+    "comeback_summary",
     "game_length",
     "lead_change_summary",
     "lead_changes",

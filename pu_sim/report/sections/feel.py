@@ -1,14 +1,16 @@
 """Game feel and length: how close games are, how the lead moves, when they end.
 
-From the primary policy's one-bot games: margins of victory, lead changes
-(where the runs kept the round score table), game length by player count and
-end trigger, and short games (relative to each player count's own lengths)
-by cause and by the planet at the table (:mod:`pu_sim.analysis.feel`, whose
-glossary the section prints).  Every interval treats a setup (``group``) as the unit.
+From the primary policy's one-bot games: margins of victory, lead changes,
+the eventual winner's comeback and decisive round (where the runs kept the
+round score table), game length by player count and end trigger, and short
+games (relative to each player count's own lengths) by cause and by the
+planet at the table (:mod:`pu_sim.analysis.feel`, whose glossary the section
+prints).  Every interval treats a setup (``group``) as the unit.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -78,7 +80,7 @@ def _design_effects(tables: list[pl.DataFrame]) -> str:
 def feel_section(
     page: Page, games: pl.DataFrame, bot: str, round_scores: pl.DataFrame | None
 ) -> None:
-    """Margins, lead changes, length and short games of ``bot``'s games.
+    """Margins, lead changes, comebacks, length and short games of ``bot``'s games.
 
     The section opens with the unit of its intervals and its terms
     (:data:`pu_sim.analysis.feel.GLOSSARY`), then each table with its
@@ -114,12 +116,13 @@ def feel_section(
     multi = _multiplayer_round_scores(mine, round_scores)
     if multi is None:
         body.append(
-            "Lead changes: these runs kept no round score table (play them with "
-            "`round_scores=True`)."
+            "Lead changes, comebacks and decisive rounds: these runs kept no round "
+            "score table (play them with `round_scores=True`)."
         )
     elif multi.height:
         setups = mine if clustered else None
         body.append(_lead_part(page, multi, setups, bot, tables))
+        body.append(_comeback_part(page, multi, setups, bot, tables))
     body.extend(_length_part(page, mine, bot))
     body.append(_short_part(page, mine, bot, tables))
     deff = _design_effects(tables)
@@ -176,6 +179,140 @@ def _lead_part(
         ["players", "games", "mean [95% CI]", "p10 / median / p90", "no change",
          "most"],
     )  # fmt: skip
+
+
+def _by_measure(summary: pl.DataFrame) -> dict[int, dict[str, dict[str, Any]]]:
+    """``{n_players: {measure: row}}`` of a comeback summary."""
+    out: dict[int, dict[str, dict[str, Any]]] = {}
+    for r in summary.iter_rows(named=True):
+        out.setdefault(int(r["n_players"]), {})[r["measure"]] = r
+    return out
+
+
+def _comeback_part(
+    page: Page,
+    table: pl.DataFrame,
+    setups: pl.DataFrame | None,
+    bot: str,
+    tables: list[pl.DataFrame],
+) -> str:
+    """The winner's worst deficit and its decisive round, per player count."""
+    summary = analysis.comeback_summary(table, setups=setups)
+    page.table("feel_comeback", summary)
+    tables.append(summary)
+    rows_of = _by_measure(summary)
+    if not rows_of:
+        return ""
+    rows = []
+    for n, m in rows_of.items():
+        cb, dr, ds = m["comeback"], m["decisive_round"], m["decisive_share"]
+        rows.append([
+            str(n),
+            f"{cb['games']:,}",
+            _pct_interval(m["behind"], "mean", "lower", "upper"),
+            _interval(cb, ".2f"),
+            " / ".join(fmt(cb[k], ".0f") for k in ("p10", "median", "p90")),
+            fmt(m["comeback_round"]["median"], ".0f"),
+            _interval(dr, ".1f"),
+            _pct_interval(ds, "mean", "lower", "upper"),
+            _pct_interval(m["led_throughout"], "mean", "lower", "upper"),
+            f"{cb['tied']:,}",
+        ])  # fmt: skip
+        page.headlines.append(
+            f"**Comebacks, {n} players ({bot}):** the eventual winner trailed at "
+            f"some point in {_pct_interval(m['behind'], 'mean', 'lower', 'upper')} "
+            f"of games, at its worst by {_interval(cb, '.1f')} points on average; "
+            f"it led for good from round {_interval(dr, '.1f')}, "
+            f"{_pct_interval(ds, 'mean', 'lower', 'upper')} of the way through."
+        )
+    behind = [m["behind"]["mean"] for m in rows_of.values()]
+    share = [m["decisive_share"]["mean"] for m in rows_of.values()]
+    counts = ", ".join(str(n) for n in rows_of)
+    text = (
+        f"**Comeback and decisive round** of the eventual winner, in {bot}'s "
+        f"games at {counts} players: the winner trailed at some point in "
+        f"{_span(behind)} of games and took the lead for good, on average, "
+        f"{_span(share)} of the way through (by player count). Games tied for "
+        "first on points are left out (last column).\n\n"
+        + md_table(
+            rows,
+            [
+                "players",
+                "games",
+                "winner ever behind",
+                "worst deficit, points",
+                "deficit p10 / median / p90",
+                "round of worst deficit (median)",
+                "led for good from round",
+                "as a share of the game",
+                "led throughout",
+                "tied, left out",
+            ],
+        )
+    )
+    figures = [
+        page.figure(
+            "feel_comeback",
+            _forest(
+                summary,
+                "comeback",
+                xlabel="worst deficit of the eventual winner (points behind the "
+                "leader)",
+                title="How far behind the winner was at its worst",
+            ),
+            f"How far behind the eventual winner was at its worst, mean points "
+            f"behind the leader with 95% intervals over setups, by player count "
+            f"({bot}).",
+        ),
+        page.figure(
+            "feel_decisive",
+            _forest(
+                summary,
+                "decisive_share",
+                xlabel="decisive round as a share of the game's rounds (%)",
+                title="When the winner took the lead for good",
+                percent=True,
+            ),
+            f"The round from which the eventual winner led for good, as a share "
+            f"of the game's rounds (100%: only the last round), mean with 95% "
+            f"intervals over setups, by player count ({bot}).",
+        ),
+    ]
+    return "\n\n".join([text, *figures])
+
+
+def _span(values: list[float]) -> str:
+    lo, hi = min(values), max(values)
+    return pct(lo) if math.isclose(lo, hi) else f"{pct(lo)}-{pct(hi)}"
+
+
+def _forest(
+    summary: pl.DataFrame,
+    measure: str,
+    *,
+    xlabel: str,
+    title: str,
+    percent: bool = False,
+) -> Figure:
+    """One measure per player count, mean and interval (fewest players on top).
+
+    ``percent`` draws a share in percent on its whole scale, 0-100.
+    """
+    scale = 100.0 if percent else 1.0
+    part = (
+        summary.filter(pl.col("measure") == measure)
+        .sort("n_players")
+        .with_columns(
+            pl.col("mean", "lower", "upper") * scale,
+            label=pl.format("{} players", pl.col("n_players")),
+        )
+    )
+    fig, ax = plots.new_figure(6.4, 0.45 * part.height + 1.6)
+    plots.plot_forest(ax, part, label="label", estimate="mean", xlabel=xlabel)
+    if percent:
+        ax.set_xlim(0, 100)
+    ax.set_title(title)
+    return fig
 
 
 def _length_part(page: Page, games: pl.DataFrame, bot: str) -> list[str]:
