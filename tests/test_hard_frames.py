@@ -92,20 +92,22 @@ ANALYSES = {
     "victory_margins": feel.victory_margins,
     "margin_summary": feel.margin_summary,
     "game_length": feel.game_length,
+    "short_endings": feel.short_endings,
+    "short_endings_by_corporation": lambda f: feel.short_endings(f, by="corporation"),
 }
 
 READ_WHOLE_GAMES = [
     "win_rates", "win_rates_counting_ties", "seat_effect", "paired_differences",
     "plackett_luce", "bradley_terry", "score_vs_table", "cluster_win_rates",
     "cluster_win_rates_by_game", "cluster_bootstrap", "cell_effects",
-    "victory_margins", "margin_summary", "game_length",
+    "victory_margins", "margin_summary", "game_length", "short_endings",
+    "short_endings_by_corporation",
 ]  # fmt: skip
 """Analyses whose numbers depend on which rows form one game."""
 
 SILENTLY_MERGED = {
     "win_rates", "win_rates_counting_ties", "seat_effect", "paired_differences",
-    "plackett_luce", "bradley_terry", "victory_margins", "margin_summary",
-    "game_length",
+    "plackett_luce", "bradley_terry",
 }  # fmt: skip
 
 

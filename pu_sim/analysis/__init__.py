@@ -63,11 +63,14 @@ from pu_sim.analysis.cluster_stats import linear_contrast as linear_contrast
 from pu_sim.analysis.clusters import cluster_difference as cluster_difference
 from pu_sim.analysis.clusters import cluster_means as cluster_means
 from pu_sim.analysis.clusters import cluster_win_rates as cluster_win_rates
-from pu_sim.analysis.feel import early_endings as early_endings
+from pu_sim.analysis.feel import comeback_decisiveness as comeback_decisiveness
+from pu_sim.analysis.feel import comeback_summary as comeback_summary
 from pu_sim.analysis.feel import game_length as game_length
 from pu_sim.analysis.feel import lead_change_summary as lead_change_summary
 from pu_sim.analysis.feel import lead_changes as lead_changes
 from pu_sim.analysis.feel import margin_summary as margin_summary
+from pu_sim.analysis.feel import short_cuts as short_cuts
+from pu_sim.analysis.feel import short_endings as short_endings
 from pu_sim.analysis.feel import validate_round_scores as validate_round_scores
 from pu_sim.analysis.feel import victory_margins as victory_margins
 from pu_sim.analysis.rankings import rank_agreement as rank_agreement
