@@ -65,14 +65,19 @@ def settle(
     Examples
     --------
     >>> import polars as pl
-    >>> row = {"entry": "red", "band": "3-6", "estimate": -2.1, "rounded": -2.0,
-    ...        "flip_share": 0.0, "stable": True}
-    >>> a = pl.DataFrame([row]); b = pl.DataFrame([{**row, "flip_share": 0.2,
-    ...                                              "stable": False}])
-    >>> settle({"a": a, "b": a})["status"].to_list()
-    ['change']
-    >>> settle({"a": a, "b": b})["reason"][0]
-    'rounding unstable under b (20% of resamples flip)'
+    >>> table = TargetTable.published()
+    >>> same = pl.DataFrame([{"entry": c, "band": b, "flip_share": 0.0,
+    ...     "stable": True, "rounded": table.adjustments[c][i]}
+    ...     for c in COLOURS for i, b in enumerate(table.band_labels()) if i])
+    >>> settle({"a": same, "b": same})["status"].unique().to_list()
+    ['unchanged']
+    >>> up = 2 * (pl.col("entry") == "red")  # every red step 2 points milder
+    >>> red = same.with_columns(rounded=pl.col("rounded") + up)
+    >>> out = settle({"a": red, "b": red})
+    >>> out.filter(pl.col("status") == "change")["proposed"].to_list()
+    [-3.0, -5.0, -7.0, -9.0]
+    >>> settle({"a": red, "b": same})["status"].value_counts(sort=True).rows()
+    [('unchanged', 8), ('not settled', 4)]
     """
     if not stability:
         raise ValueError("settling the table needs at least one bot's refit")
@@ -107,10 +112,10 @@ def _verdict(
     unstable = [bot for bot, r in fits.items() if not r["stable"]]
     if unstable:
         flips = ", ".join(
-            f"{bot} ({float(fits[bot]['flip_share']):.0%} of resamples flip)"  # type: ignore[arg-type]
+            f"{bot} {float(fits[bot]['flip_share']):.0%}"  # type: ignore[arg-type]
             for bot in unstable
         )
-        return NOT_SETTLED, published, f"rounding unstable under {flips}"
+        return NOT_SETTLED, published, f"unstable rounding: {flips} of resamples flip"
     values = {bot: float(r["rounded"]) for bot, r in fits.items()}  # type: ignore[arg-type]
     if len(set(values.values())) > 1:
         who = ", ".join(f"{bot} {v:+.0f}" for bot, v in values.items())
