@@ -388,3 +388,21 @@ def test_the_solo_scores_intervals_count_setups_not_games(tmp_path):
     assert half > 4 * 1.96 * r["sd"] / math.sqrt(r["n"])  # far wider than naive
     hit = (r["success_upper"] - r["success_lower"]) / 2
     assert hit > 3 * 1.96 * math.sqrt(r["success"] * (1 - r["success"]) / r["n"])
+
+
+def test_a_clustered_rate_is_wilson_at_its_effective_size():
+    """20 setups under 10 decks, a setup's games all hit or all miss: the
+    rate 0.5 is known as well as from 19 games (20 setups, less CR1's G/(G-1)
+    factor; Wilson [0.295, 0.705]), not 200; a rate of 0 keeps an upper bound
+    instead of shrinking to a point."""
+    from pu_sim.analysis.clusters import cluster_means
+
+    rows = [(s, 1, "b", float(s % 2)) for s in range(20) for _ in range(10)]
+    df = pl.DataFrame(rows, orient="row", schema=["group", "n_players", "bot", "hit"])
+    means = cluster_means(df, by=("bot",), value="hit", cluster="group")
+    lower, upper = solo_table.rate_interval(means)
+    assert (lower[0], upper[0]) == pytest.approx((0.2954, 0.7046), abs=1e-3)
+    never = cluster_means(df.with_columns(hit=pl.lit(0.0)), by=("bot",), value="hit",
+                          cluster="group")  # fmt: skip
+    lower, upper = solo_table.rate_interval(never)
+    assert lower[0] == pytest.approx(0.0, abs=1e-12) and 0.0 < upper[0] < 0.03

@@ -28,7 +28,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import polars as pl
 
+from pu_sim.analysis import stats
 from pu_sim.analysis.calibration import COLOURS, DECK_COLUMNS, TargetTable
+from pu_sim.analysis.cluster_stats import FloatArray
 from pu_sim.analysis.clusters import cluster_means
 from pu_sim.analysis.frame import Frame
 from pu_sim.analysis.solo_decks import Target, target_values
@@ -184,6 +186,25 @@ def proposed_table(
     return with_success(shape, anchor, success=success)
 
 
+def rate_interval(
+    means: pl.DataFrame, confidence: float = 0.95
+) -> tuple[FloatArray, FloatArray]:
+    """Wilson intervals of clustered success rates at their effective size.
+
+    ``means`` is :func:`~pu_sim.analysis.clusters.cluster_means` of a 0/1
+    value.  The effective number of games is ``n`` over the design effect
+    ``(se / naive_se)^2`` (1 where either is 0 or missing): the clustered
+    precision, with Wilson's behaviour near 0 and 1, where a t interval on a
+    rate of 0 would shrink to a point.
+    """
+    n = means["n"].to_numpy().astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        deff = (means["se"].to_numpy() / means["naive_se"].to_numpy()) ** 2
+    deff = np.where(np.isfinite(deff) & (deff > 0), deff, 1.0)
+    size = n / deff
+    return stats.wilson_interval(means["mean"].to_numpy() * size, size, confidence)
+
+
 def levels(
     games: Frame,
     *,
@@ -195,17 +216,19 @@ def levels(
 ) -> pl.DataFrame:
     """How hard each target is at each bot's strength, clustered by setup.
 
-    Per ``by`` group and target: the success rate and the mean margin (score
-    - target) with cluster-robust intervals (``cluster``: the setup, so games
-    on one board under many decks count as one draw of the boards), the
-    average target, and ``par_base``: the base at which that bot would
-    reach the target in half its games (the target's level for it).
+    Per ``by`` group and target: the success rate (:func:`rate_interval`)
+    and the mean margin (score - target) with cluster-robust intervals
+    (``cluster``: the setup, so games on one board under many decks count as
+    one draw of the boards), the average target, and ``par_base``: the base
+    at which that bot would reach the target in half its games (the target's
+    level for it; ``par_shift`` is its distance from the target's own base).
 
     Returns
     -------
     polars.DataFrame
         ``<by>, target, games, setups, success, success_lower, success_upper,
-        margin, margin_lower, margin_upper, average_target, base, par_base``.
+        margin, margin_lower, margin_upper, average_target, base, par_base,
+        par_shift``.
     """
     df = games.lazy().filter(pl.col("n_players") == 1).collect()
     rows = []
@@ -220,18 +243,21 @@ def levels(
                  "confidence": confidence}  # fmt: skip
         hit = cluster_means(graded, value="_hit", **where)  # type: ignore[arg-type]
         margin = cluster_means(graded, value="_margin", **where)  # type: ignore[arg-type]
-        for h, m in zip(hit.iter_rows(named=True), margin.iter_rows(named=True),
-                        strict=True):  # fmt: skip
+        lower, upper = rate_interval(hit, confidence)
+        for i, (h, m) in enumerate(
+            zip(hit.iter_rows(named=True), margin.iter_rows(named=True), strict=True)
+        ):
             part = graded.filter(pl.col(by) == h[by])
             par = with_success(target, part, success=0.5)
             rows.append(
                 {by: str(h[by]), "target": target.label, "games": h["n"],
                  "setups": h["clusters"], "success": h["mean"],
-                 "success_lower": h["lower"], "success_upper": h["upper"],
+                 "success_lower": lower[i], "success_upper": upper[i],
                  "margin": m["mean"], "margin_lower": m["lower"],
                  "margin_upper": m["upper"],
                  "average_target": float(part["_target"].mean()),  # type: ignore[arg-type]
-                 "base": target.base, "par_base": par.base}
+                 "base": target.base, "par_base": par.base,
+                 "par_shift": par.base - target.base}
             )  # fmt: skip
     return pl.DataFrame(rows)
 
@@ -243,6 +269,7 @@ __all__ = [
     "average_target",
     "levels",
     "proposed_table",
+    "rate_interval",
     "settle",
     "success_rate",
 ]

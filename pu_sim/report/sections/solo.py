@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from pu_sim import analysis
-from pu_sim.analysis import calibration, clusters
+from pu_sim.analysis import calibration, clusters, solo_table
 from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
 from pu_sim.report.markdown import ci, fmt, md_table, ratio_words
 from pu_sim.report.page import Page
@@ -41,12 +41,14 @@ def _clustered(solo: pl.DataFrame, deck: bool) -> pl.DataFrame:
             _hit=(pl.col("score") >= TargetTable.published().expr()).cast(pl.Float64)
         )
         rate = clusters.cluster_means(hit, by=("bot",), value="_hit", cluster=cluster)
+        lower, upper = solo_table.rate_interval(rate)
         out = out.join(
             rate.select(
-                "bot", success="mean", success_lower="lower", success_upper="upper"
+                "bot", success="mean", success_lower=pl.Series(lower),
+                success_upper=pl.Series(upper),
             ),
             on="bot",
-        )
+        )  # fmt: skip
     return out
 
 

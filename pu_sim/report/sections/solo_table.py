@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 
 from pu_sim.analysis import solo_fairness, solo_table
-from pu_sim.analysis.calibration import TargetTable
+from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
 from pu_sim.analysis.solo_decks import CardFormula, Target
 from pu_sim.report.markdown import ci, fmt, md_table, pct
 from pu_sim.report.page import Page
@@ -113,7 +113,7 @@ def published_difficulty_section(
     page.section(
         "The solo table at the published difficulty",
         _settled_text(settled, fits, judges, anchor),
-        _proposed_text(proposed, published, anchor, level),
+        _proposed_text(proposed, published, anchor, level, _weights_words(mine)),
         _formula_text(held, anchor, level, held_rows),
         _levels_text(levels),
     )
@@ -185,6 +185,7 @@ def _proposed_text(
     published: TargetTable,
     anchor: str,
     level: Mapping[str, tuple[float, float]],
+    weights: str,
 ) -> str:
     """The proposed table as the rulebook prints it, and its level check."""
     labels = published.band_labels()
@@ -204,11 +205,19 @@ def _proposed_text(
         + f"). Its base is the whole number at which {anchor} reaches the target "
         f"as often as under the published table ({pct(pub_rate)}; proposed "
         f"{pct(new_rate)}), so the table changes shape, not difficulty. Its "
-        "average target over the deck compositions, each weighted as the design "
-        f"deals them (every composition equally): {new_avg:.2f} points "
+        f"average target over the deck compositions, weighted as the design "
+        f"deals them ({weights}): {new_avg:.2f} points "
         f"(published {pub_avg:.2f}, difference {new_avg - pub_avg:+.2f}).\n\n"
         + md_table(rows, ["cards of that colour", "red", "orange", "green"])
     )
+
+
+def _weights_words(games: pl.DataFrame) -> str:
+    """How the design weights the compositions: equally, or by their games."""
+    counts = games.group_by(DECK_COLUMNS).len()["len"]
+    if counts.n_unique() == 1:
+        return f"every one of the {counts.len()} compositions equally"
+    return f"each of the {counts.len()} compositions by its games"
 
 
 def _cell(published: float, proposed: float) -> str:
@@ -251,21 +260,21 @@ def _levels_text(levels: pl.DataFrame) -> str:
         [str(r["bot"]), str(r["target"]), f"{r['games']:,}", f"{r['setups']:,}",
          ci(r, "success", "success_lower", "success_upper", "%"),
          ci(r, "margin", "margin_lower", "margin_upper", "+.1f"),
-         f"{r['average_target']:.1f}", f"{r['par_base']:.1f}"]
+         f"{r['average_target']:.1f}", f"{r['par_shift']:+.0f}"]
         for r in levels.iter_rows(named=True)
     ]  # fmt: skip
     header = ["bot", "target rule", "games", "setups", "reaches it [95% CI]",
               "mean score - target [95% CI]", "average target",
-              "base for one game in two"]  # fmt: skip
+              "one game in two with every target"]  # fmt: skip
     return (
         "**The level at each bot's strength.** One table is one difficulty for "
         "people; how hard it is depends on who plays. Per bot and target rule: "
         "how often the bot reaches the target and by how much it beats it "
         "(intervals clustered by setup: every composition is played on the same "
         "setups, so the setups, not the games, are the independent draws), and "
-        "the base at which this bot would reach the target in half its games "
-        "(a table fitted at the bot's mean score sits there).\n\n"
-        + md_table(rows, header)
+        "by how many whole points every target would move for this bot to reach "
+        "it in half its games (a table fitted at the bot's mean score sits "
+        "there).\n\n" + md_table(rows, header)
     )
 
 
@@ -287,7 +296,7 @@ def _table_headline(
             for r in changes.iter_rows(named=True)
         )
     else:
-        what = "no change: every entry stays as published"
+        what = "no change to the published entries"
     pub_rate, pub_avg = level["published"]
     new_rate, new_avg = level["proposed"]
     not_settled = (
