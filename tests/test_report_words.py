@@ -22,6 +22,7 @@ from synthetic_games import multiplayer_frame
 
 from pu_sim import analysis
 from pu_sim.analysis import stats, verdicts
+from pu_sim.analysis.solo_decks import CardFormula
 from pu_sim.report.markdown import ratio_words
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies
@@ -344,12 +345,13 @@ def test_an_entry_is_above_below_or_on_the_published_one(lower, upper, se, side)
     [(0.0, "even"), (solo_paired.EVEN_SPREAD, "even"), (0.021, "**not even**")],
 )
 def test_the_published_target_is_even_up_to_two_points(spread, word):
-    fair = {name: {"spread": spread, "p10": 0.4, "p90": 0.6}
+    fair = {name: {"spread": spread, "p10": 0.4, "p90": 0.6, "misfit_sd": 1.0}
             for name in ("published", "banded refit", "per-card formula")}  # fmt: skip
-    formula = {t: {"estimate": 1.0} for t in ("base", "green", "red")}
-    misfit = pl.DataFrame({"target": list(fair), "misfit_sd": [1.0, 1.0, 1.0]})
-    text = solo_paired._fair_headline("bot", 100, 20, fair, formula, misfit)
+    formula = CardFormula(base=48.8, green=1.51, red=-0.16)
+    text = solo_paired._fair_headline("bot", 100, 20, fair, formula, (50, 50))
     assert f"the published table is {word} over event decks" in text
+    assert "fitted on 50 setups and judged on the other 50" in text
+    assert "target = 48.8 + 1.51 x green - 0.16 x red" in text
 
 
 # ---- small words -------------------------------------------------------------------

@@ -104,12 +104,16 @@ def test_solo_report_has_the_calibration_section(tmp_path):
     readme = check_files(out)
     assert "## Solo target calibration" in readme
     assert "**Event colours, per card in place of an orange card:**" in readme
-    assert "**Recalibrated table**" in readme
+    # it measures the published table and points to the paired calibration
+    # for the table to adopt: no in-sample recalibrated table
+    assert "Recalibrated" not in readme and "recalibrated" not in readme
+    assert "reports/solo_target_calibration/" in readme
     assert "## Seat order" not in readme  # no multiplayer games
     for name in ("solo_adjustments", "solo_deck_means", "solo_margin_ecdf"):
         assert (out / "figures" / f"{name}.png").is_file()
-    recal = pl.read_csv(out / "tables" / "solo_recalibrated.csv")
-    assert set(recal["entry"]) == {"base", "green", "orange", "red"}
+    assert not list((out / "tables").glob("solo_recalibrated*"))
+    bands = pl.read_csv(out / "tables" / "solo_colour_bands.csv")
+    assert set(bands["colour"].drop_nulls()) >= {"green", "orange", "red"}
 
 
 def test_a_study_of_solo_and_multiplayer_runs_gets_both_sections(tmp_path):
@@ -226,7 +230,7 @@ def test_two_solo_bots_get_a_calibration_robustness_check(tmp_path):
     assert "## Solo target calibration: alpha" in readme
     assert "## Solo target calibration: beta" in readme
     assert "**Calibration robustness (alpha vs beta):**" in readme
-    assert (out / "tables" / "solo_recalibrated_alpha.csv").is_file()
+    assert (out / "tables" / "solo_colour_bands_alpha.csv").is_file()
 
 
 def test_percentages_never_round_to_never_or_always():
@@ -283,8 +287,8 @@ def test_a_bot_that_never_reaches_the_target_still_gets_a_report(tmp_path):
 
     run = write_run(tmp_path / "r", solo_frame(3000, hopeless, sd=2.0))
     readme = (reporting.write_report(run, tmp_path / "rep") / "README.md").read_text()
-    assert "Recalibration at the published success rate skipped" in readme
     assert "## Solo target calibration" in readme
+    assert "| published, par |" in readme  # the base moved to where it succeeds
 
 
 def test_a_headline_names_only_the_extreme_labels_when_many_differ(tmp_path):

@@ -295,7 +295,7 @@ def deck_effects(
         games, reference=reference, cluster=cluster, group_size=group_size
     )
     beta = design.solve()
-    se = np.sqrt(np.diag(design.covariance(beta)))
+    se = np.sqrt(np.clip(np.diag(design.covariance(beta)), 0, None))
     q = _t_quantile(confidence, design.n_setups - 1)
     n = design.counts.sum(0)
     decks = pl.DataFrame(design.decks, schema=list(DECK_COLUMNS), orient="row")
@@ -389,7 +389,8 @@ def _fitted(
     x, terms = target_design(design.decks, model, table)
     p = projection(x, composition_weights(design, weights))
     coef = p @ (design.level(beta) + beta)
-    se = np.sqrt(np.diag(p @ design.mean_covariance(beta) @ p.T))
+    # clipped: an exact fit's variance may round to a tiny negative number
+    se = np.sqrt(np.clip(np.diag(p @ design.mean_covariance(beta) @ p.T), 0, None))
     return design, coef, se, terms
 
 

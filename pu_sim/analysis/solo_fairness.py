@@ -5,19 +5,27 @@ A target rule (the published ``TargetTable``, a refitted banded table, a
 composition gives the same chance of reaching it.  Here:
 
 * :func:`fairness`: per composition the success rate ``score >= target``;
-  their spread over compositions with the binomial noise taken out (method
-  of moments: variance of the rates minus the mean of ``p(1-p)/(n-1)``), and
-  the 10th-90th percentiles of the rates shrunk toward their mean by that
-  noise (empirical Bayes; the raw percentiles are given too, and are wider
-  by noise alone);
+  their spread over compositions with the sampling noise taken out (method
+  of moments: variance of the rates minus the noise of that variance,
+  :class:`RateNoise`, clustered by setup: when every deck is played on the
+  same setups the rates err together, about 0.25 correlated in the
+  calibration study, and independent binomial noise would take away spread
+  that is real), and the 10th-90th percentiles of the rates shrunk toward
+  their mean by that noise (empirical Bayes; the raw percentiles are given
+  too, and are wider by noise alone);
 * :func:`with_success`: the same rule at another difficulty (its base moved
   by whole points), since spreads compare only at equal overall success;
-* :func:`holdout_fairness`: fit on some setups, judge on the others;
+* :func:`holdout`: fit on some setups, judge on the others (:class:`HoldOut`
+  keeps the rules so fitted: the ones to quote);
 * :func:`rounding_stability`: refit on cluster-bootstrap resamples of the
   setups, round each entry, and report how often its rounding differs from
   the point estimate's: an entry whose rounding flips in more than
   ``max_flip`` (default 5%) of resamples is not ``stable``, and a printed
   table must say so.
+
+Why long: the fairness measure, its clustered noise, the held-out test and
+the rounding bootstrap judge one thing (a target rule on paired setups) and
+share its reading of the frame and its setups.
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import polars as pl
@@ -47,6 +56,7 @@ from pu_sim.analysis.solo_decks import (
     projection,
     round_to_step,
     target_design,
+    target_misfit,
     target_values,
 )
 
@@ -56,16 +66,31 @@ DEFAULT_ROUNDING_BOOTSTRAP = 200
 """Resamples for rounding stability: a 5% flip share is known to +-1.5 points."""
 
 
-def _solo(games: Frame) -> pl.DataFrame:
+def _solo(
+    games: Frame, cluster: str | Sequence[str] | None = None, group_size: int = 1
+) -> pl.DataFrame:
+    """Solo rows: score, deck and ``_setup``, the cluster's code.
+
+    The cluster is ``cluster`` (column names) or by default the setup group
+    ``game_id // group_size`` within ``run``; a frame without ``game_id``
+    counts every row as its own setup.
+    """
+    lazy = games.lazy()
+    names = lazy.collect_schema().names()
+    columns: list[str] = []
+    if cluster is None and "game_id" not in names:
+        key = pl.int_range(pl.len())
+    else:
+        key, columns = cluster_key(names, cluster, group_size)
     df = (
-        games.lazy()
-        .select("n_players", "score", *DECK_COLUMNS)
+        lazy.select("n_players", "score", *DECK_COLUMNS, *dict.fromkeys(columns))
         .filter(pl.col("n_players") == 1)
+        .with_columns(_key=key)
         .collect()
     )
     if df.height == 0:
         raise ValueError("no solo games (n_players == 1) in the frame")
-    return df
+    return df.with_columns(_setup=pl.Series(dense_codes(df["_key"]))).drop("_key")
 
 
 def _with_targets(df: pl.DataFrame, target: Target) -> pl.DataFrame:
@@ -116,46 +141,119 @@ def success_by_deck(
     return pl.concat(frames)
 
 
-def fairness(games: Frame, *, targets: Sequence[Target]) -> pl.DataFrame:
+@dataclass(frozen=True)
+class RateNoise:
+    """Composition success rates and the noise in their spread, by setup.
+
+    ``cov`` is the rates' cluster-robust covariance over setups (``C``; a
+    setup's games under different decks may be correlated, as when the same
+    boards are played under every deck), not formed as a matrix: ``noise``
+    is the expected variance over compositions of their sampling errors,
+    ``(trace(C) - sum(C) / D) / (D - 1)``; ``own`` each composition's noise
+    about the mean rate, ``C_dd - 2 (C 1)_d / D + sum(C) / D^2``; and
+    ``correlation`` the errors' mean correlation between two compositions,
+    ``(sum(C) - trace(C)) / ((D - 1) trace(C))``.  With every setup under
+    one deck (independent games) ``C`` is diagonal, ``C_dd = p(1-p)/(n-1)``
+    and ``noise`` the binomial noise; shared setups correlate the rates, so
+    less of their spread is noise.
+    """
+
+    rates: FloatArray
+    games: FloatArray
+    noise: float
+    own: FloatArray
+    correlation: float
+
+    @classmethod
+    def read(cls, df: pl.DataFrame) -> RateNoise:
+        """From rows of ``_setup`` (code), ``_deck`` (code 0..D-1), ``_hit`` (0/1)."""
+        setup = df["_setup"].to_numpy().astype(np.int64)
+        deck = df["_deck"].to_numpy().astype(np.int64)
+        hit = df["_hit"].to_numpy().astype(np.float64)
+        n_decks = int(deck.max()) + 1
+        n = np.bincount(deck, minlength=n_decks).astype(np.float64)
+        p = np.bincount(deck, hit, n_decks) / n
+        # per (setup, deck) cell: the residual sum over its games, / n_d
+        cell, first = np.unique(setup * n_decks + deck, return_index=True)
+        resid = np.bincount(
+            np.searchsorted(cell, setup * n_decks + deck), hit - p[deck], cell.size
+        )
+        cell_deck = cell % n_decks
+        setups = np.bincount(cell_deck, minlength=n_decks).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            factor = np.where(setups > 1, setups / (setups - 1), 0.0)
+        r = resid / n[cell_deck] * np.sqrt(factor[cell_deck])
+        per_setup = np.bincount(setup[first], r)  # S_g = sum_d R_gd
+        trace = float(r @ r)
+        total = float(per_setup @ per_setup)
+        diag = np.bincount(cell_deck, r * r, n_decks)
+        row = np.bincount(cell_deck, r * per_setup[setup[first]], n_decks)
+        d = float(n_decks)
+        noise = (trace - total / d) / (d - 1) if n_decks > 1 else math.nan
+        correlation = (
+            (total - trace) / ((d - 1) * trace) if n_decks > 1 and trace > 0
+            else math.nan
+        )  # fmt: skip
+        own = diag - 2 * row / d + total / d**2
+        return cls(p, n, noise, np.asarray(own, np.float64), correlation)
+
+
+def fairness(
+    games: Frame,
+    *,
+    targets: Sequence[Target],
+    cluster: str | Sequence[str] | None = None,
+    group_size: int = 1,
+) -> pl.DataFrame:
     """How much the success rate varies over deck compositions, noise removed.
 
     Per target: the overall success rate; ``raw_sd``, the standard deviation
-    of the per-composition rates; ``noise_sd``, the part binomial noise
-    explains (root mean of ``p(1-p)/(n-1)``); ``spread``, the rest
-    (``sqrt(max(0, raw^2 - noise^2))``): how unfair the rule is.  ``p10`` and
-    ``p90`` are percentiles of the rates shrunk toward their mean (weights
-    ``spread^2 / (spread^2 + pbar(1-pbar)/n)``), ``raw_p10`` and ``raw_p90``
-    of the raw rates.  Compositions count equally.
+    of the per-composition rates; ``noise_sd``, the part sampling noise
+    explains (:class:`RateNoise`: clustered by setup, so decks played on the
+    same setups, whose rates err together, are not credited with independent
+    noise; with independent games it is the binomial root mean of
+    ``p(1-p)/(n-1)``); ``spread``, the rest (``sqrt(max(0, raw^2 -
+    noise^2))``): how unfair the rule is.  ``p10`` and ``p90`` are
+    percentiles of the rates shrunk toward their mean (weights ``spread^2 /
+    (spread^2 + own noise)``), ``raw_p10`` and ``raw_p90`` of the raw rates;
+    ``setup_correlation`` is the mean correlation of two compositions'
+    errors (0 with independent games).  Compositions count equally.
 
     Returns
     -------
     polars.DataFrame
-        ``target, compositions, games, success, raw_sd, noise_sd, spread,
-        p10, p90, raw_p10, raw_p90``.
+        ``target, compositions, games, setups, success, raw_sd, noise_sd,
+        spread, setup_correlation, p10, p90, raw_p10, raw_p90``.
     """
+    df = _solo(games, cluster, group_size)
+    decks = df.select(DECK_COLUMNS).unique().sort(DECK_COLUMNS)
+    df = df.join(decks.with_row_index("_deck"), on=list(DECK_COLUMNS))
     rows = []
-    per = success_by_deck(games, targets=targets)
     for target in targets:
-        part = per.filter(pl.col("target") == target.label)
-        n = part["n"].to_numpy().astype(np.float64)
-        p = part["success"].to_numpy().astype(np.float64)
-        ok = n > 1
+        hits = _with_targets(df, target).select(
+            "_setup", "_deck", _hit=pl.col("score") >= pl.col("_target")
+        )
+        rates = RateNoise.read(hits)
+        p, n = rates.rates, rates.games
         raw = float(np.var(p, ddof=1)) if p.size > 1 else math.nan
-        noise = float(np.mean(p[ok] * (1 - p[ok]) / (n[ok] - 1))) if ok.any() else 0.0
+        noise = max(rates.noise, 0.0) if math.isfinite(rates.noise) else 0.0
         tau2 = max(0.0, raw - noise) if math.isfinite(raw) else math.nan
         pbar = float(p.mean())
         with np.errstate(divide="ignore", invalid="ignore"):
-            shrink = tau2 / (tau2 + pbar * (1 - pbar) / n) if tau2 > 0 else 0.0 * n
+            own = np.maximum(rates.own, 0.0)
+            shrink = tau2 / (tau2 + own) if tau2 > 0 else 0.0 * n
         shrunk = pbar + (p - pbar) * np.nan_to_num(shrink, nan=1.0)
         rows.append(
             {
                 "target": target.label,
                 "compositions": int(p.size),
                 "games": int(n.sum()),
+                "setups": df["_setup"].n_unique(),
                 "success": float(p @ n / n.sum()),
                 "raw_sd": math.sqrt(raw) if math.isfinite(raw) else math.nan,
                 "noise_sd": math.sqrt(noise),
                 "spread": math.sqrt(tau2) if math.isfinite(tau2) else math.nan,
+                "setup_correlation": rates.correlation,
                 "p10": float(np.quantile(shrunk, 0.1)),
                 "p90": float(np.quantile(shrunk, 0.9)),
                 "raw_p10": float(np.quantile(p, 0.1)),
@@ -227,7 +325,48 @@ def split_setups(
     return df.filter(pl.Series(~is_held)), df.filter(pl.Series(is_held))
 
 
-def holdout_fairness(
+@dataclass(frozen=True)
+class HoldOut:
+    """Target rules fitted on some setups and judged on the others.
+
+    ``formula_fit`` is :func:`~pu_sim.analysis.solo_decks.fit_formula` on
+    the fit part alone (its intervals are the fit part's); ``rules`` are the
+    published table, the banded refit and the per-card formula, each fitted
+    there and moved to the overall success rate ``success`` on the fit part;
+    ``fairness`` (:func:`fairness` on each part, ``sample`` "fit" or "held
+    out") and ``misfit`` (:func:`~pu_sim.analysis.solo_decks.target_misfit`
+    on the held-out part) judge them.  A rule to quote is one of these: what
+    was fitted on the fit part is what the held-out part tested.
+    """
+
+    fit_setups: int
+    held_setups: int
+    formula_fit: pl.DataFrame
+    rules: tuple[Target, ...]
+    success: float
+    fairness: pl.DataFrame
+    misfit: pl.DataFrame
+
+    @property
+    def formula(self) -> CardFormula:
+        """The per-card formula fitted on the fit part, at ``success``."""
+        rule = self.rules[2]
+        assert isinstance(rule, CardFormula)
+        return rule
+
+    @property
+    def held_out(self) -> dict[str, dict[str, object]]:
+        """Each rule's held-out fairness and misfit row, by its label."""
+        miss = {r["target"]: r for r in self.misfit.iter_rows(named=True)}
+        return {
+            r["target"]: {**r, "misfit_sd": miss[r["target"]]["misfit_sd"],
+                          "mean_gap": miss[r["target"]]["mean_gap"]}
+            for r in self.fairness.filter(pl.col("sample") == "held out")
+            .iter_rows(named=True)
+        }  # fmt: skip
+
+
+def holdout(
     games: Frame,
     *,
     table: TargetTable | None = None,
@@ -238,51 +377,57 @@ def holdout_fairness(
     cluster: str | Sequence[str] | None = None,
     group_size: int = 1,
     weights: Weights = "equal",
-) -> pl.DataFrame:
-    """Fairness of the published, refitted banded and per-card rules, held out.
+) -> HoldOut:
+    """The published, refitted banded and per-card rules, fitted and held out.
 
     The banded table and the per-card formula are fitted on the fit part of
     :func:`split_setups`; all three rules are moved (:func:`with_success`, on
     the fit part) to one overall success rate, ``success`` or by default the
     published table's own rate there; then :func:`fairness` is measured on
-    both parts.  A rule that only looks fair where it was fitted loses its
-    edge on the held-out games.
-
-    Returns
-    -------
-    polars.DataFrame
-        ``sample`` ("fit" or "held out"), then :func:`fairness`' columns.
+    both parts (noise clustered by setup) and the misfit on the held-out
+    part.  A rule that only looks fair where it was fitted loses its edge on
+    the held-out games.
     """
     published = table or TargetTable.published()
-    fit, held = split_setups(
-        games, test_share=test_share, seed=seed, cluster=cluster, group_size=group_size
-    )
+    where: dict[str, Any] = {"cluster": cluster, "group_size": group_size}
+    fit, held = split_setups(games, test_share=test_share, seed=seed, **where)
     bands = table_from_frame(
-        fit_bands(
-            fit, table=published, weights=weights, reference=reference,
-            cluster=cluster, group_size=group_size,
-        ),
+        fit_bands(fit, table=published, weights=weights, reference=reference, **where),
         label="banded refit",
-    )  # fmt: skip
-    formula = CardFormula.from_fit(
-        fit_formula(
-            fit, weights=weights, reference=reference, cluster=cluster,
-            group_size=group_size,
-        )
-    )  # fmt: skip
+    )
+    formula_fit = fit_formula(fit, weights=weights, reference=reference, **where)
     if success is None:
         per = success_by_deck(fit, targets=[published])
         wins = per["success"].to_numpy() * per["n"].to_numpy()
         success = float(wins.sum() / per["n"].to_numpy().sum())
-    rules: list[Target] = [
-        with_success(rule, fit, success=success) for rule in (published, bands, formula)
-    ]
-    return pl.concat(
+    rules = tuple(
+        with_success(rule, fit, success=success)
+        for rule in (published, bands, CardFormula.from_fit(formula_fit))
+    )
+    judged = pl.concat(
         [
-            fairness(part, targets=rules).select(pl.lit(name).alias("sample"), pl.all())
+            fairness(part, targets=rules, **where).select(
+                pl.lit(name).alias("sample"), pl.all()
+            )
             for name, part in (("fit", fit), ("held out", held))
         ]
     )
+    misfit = target_misfit(held, targets=rules, reference=reference, **where)
+    setups = dict(judged.select("sample", "setups").iter_rows())
+    return HoldOut(
+        fit_setups=int(setups["fit"]),
+        held_setups=int(setups["held out"]),
+        formula_fit=formula_fit,
+        rules=rules,
+        success=success,
+        fairness=judged,
+        misfit=misfit,
+    )
+
+
+def holdout_fairness(games: Frame, **options: Any) -> pl.DataFrame:
+    """:func:`holdout`'s fairness frame: ``sample``, then :func:`fairness`' columns."""
+    return holdout(games, **options).fairness
 
 
 # --------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """The solo calibration sections: whether the target table is fair to every deck.
 
 Per card and per count band, the score effect of each event colour against the
-table's adjustment (the drift), the recalibrated table, the success rate and
-outcome rows under each table, and whether two bots find the same faults.
+table's adjustment (the drift), the success rate and outcome rows under the
+published table, and whether two bots find the same faults.  These sections
+measure the published table on a study's own solo games; they propose no
+table (the paired calibration study does, held out and at the published
+difficulty: :mod:`pu_sim.report.sections.solo_table`).
 """
 
 from __future__ import annotations
@@ -100,10 +103,26 @@ def _band_headlines(page: Page, band_fit: pl.DataFrame, who: str) -> None:
         )
 
 
+CALIBRATION_STUDY = (
+    "the paired calibration study (`experiments/solo_target_calibration.py`, "
+    "report in `reports/solo_target_calibration/`: every composition on the "
+    "same setups, fits judged on held-out setups, entries changed only where "
+    "their rounding is stable under both strong bots, the level kept at the "
+    "published difficulty)"
+)
+"""Where the table to act on comes from: named by every in-sample section."""
+
+
 def calibration_section(
     page: Page, solo: pl.DataFrame, key: str, title: str
 ) -> pl.DataFrame | None:
     """The calibration section of one group; returns its band fit, if any.
+
+    It measures the published table on these games (the colour effects per
+    card and per band against the table's, success and outcome rows by deck)
+    and proposes no table: these games are fitted and judged in-sample, on
+    decks each played on its own setups, so the table to act on is
+    :data:`CALIBRATION_STUDY`'s.
 
     Why long: one block of the report, read top to bottom: the fit, its tables,
     figures and words share the frames they compute.
@@ -121,12 +140,11 @@ def calibration_section(
         f"{solo.height:,} solo games over {comp.height} deck compositions "
         f"({bands.height} band classes); per-composition and per-band scores, "
         f"targets and success: `solo_decks{suffix}.csv`, "
-        f"`solo_deck_bands{suffix}.csv`. These decks are few or random, each "
-        "on its own setups, and the fit is judged on the games it was fitted "
-        "to: a quick check. The table to act on comes from the paired "
-        "calibration (`experiments/solo_target_calibration.py`: every "
-        "composition on the same setups, judged on held-out setups, with "
-        "rounding stability).",
+        f"`solo_deck_bands{suffix}.csv`. This section measures how the scores "
+        "move with the deck against the published table's adjustments, on "
+        "decks that are few or random, each on its own setups, fitted and "
+        "judged on the same games: a check of the published table, not a "
+        f"table to adopt. The table to act on comes from {CALIBRATION_STUDY}.",
         _linear_part(page, solo, suffix, who),
     ]
     fig, ax = plots.new_figure(6.4, 4.4)
@@ -144,97 +162,56 @@ def calibration_section(
     if band_fit is None:
         parts.append(
             f"Band-level model not fitted: {err}. Play random decks "
-            "(`event_deck_mix='random'`) to fit and recalibrate the full table."
+            "(`event_deck_mix='random'`) to measure every band of the table."
         )
         _ecdf_figure(page, solo, published, [], suffix, parts)
         page.section(title, *parts)
         return None
     page.table(f"solo_colour_bands{suffix}", band_fit)
     _band_headlines(page, band_fit, who)
-    same_fit, same_err = attempt(lambda: calibration.recalibrate(solo))
-    if same_fit is None:  # e.g. no game reached the published target
-        parts.append(
-            f"Recalibration at the published success rate skipped: {same_err}."
-        )
-        same_fit = calibration.recalibrate(solo, success=0.5)
-    same = same_fit
-    par = calibration.recalibrate(solo, success=0.5)
-    page.table(f"solo_recalibrated{suffix}", same)
-    page.table(f"solo_recalibrated_par{suffix}", par)
-    new = calibration.table_from_frame(same, label="recalibrated")
-    new_par = calibration.table_from_frame(par, label="recalibrated, par")
     pub_par = calibration.rebase(published, solo, success=0.5, label="published, par")
-    rows = []
-    for r in band_fit.filter(pl.col("term") != "intercept").iter_rows(named=True):
-        rec = same.filter(
-            (pl.col("entry") == r["colour"]) & (pl.col("band") == r["band"])
-        )["recalibrated"][0]
-        rows.append(
-            [
-                r["colour"],
-                r["band"],
-                fmt(r["published"], "+.0f"),
-                ci(r, "estimate", "lower", "upper", "+.1f"),
-                ci(r, "drift", "drift_lower", "drift_upper", "+.1f"),
-                fmt(rec, "+.0f"),
-                _judge(r),
-            ]
-        )
-    base = same.filter(pl.col("entry") == "base").row(0, named=True)
-    par_base = par.filter(pl.col("entry") == "base")["recalibrated"][0]
+    rows = [
+        [r["colour"], r["band"], fmt(r["published"], "+.0f"),
+         ci(r, "estimate", "lower", "upper", "+.1f"),
+         ci(r, "drift", "drift_lower", "drift_upper", "+.1f"), _judge(r)]
+        for r in band_fit.filter(pl.col("term") != "intercept").iter_rows(named=True)
+    ]  # fmt: skip
     header = ["colour", "cards", "published", "score effect [95% CI]"]
-    header += ["drift [95% CI]", "recalibrated", "verdict"]
     parts.append(
         "**Per band.** One effect per colour and count band beyond 0-2, the "
-        "published table's own structure (each relative to 0-2 cards of that colour, "
-        "the other colours' bands held fixed). The recalibrated column is the "
-        f"fitted effect rounded to whole points; with base {base['recalibrated']:.0f} "
-        "it keeps the published table's overall success rate for this bot "
-        f"({pct(base['success'])}); with base {par_base:.0f} the bot reaches the "
-        "target half the time (par).\n\n" + md_table(rows, header)
+        "published table's own structure (each relative to 0-2 cards of that "
+        "colour, the other colours' bands held fixed), beside the published "
+        "adjustment; drift = score effect - adjustment.\n\n"
+        + md_table(rows, [*header, "drift [95% CI]", "verdict"])
     )
     fig, ax = plots.new_figure(7.2, 4.2)
-    plots.plot_adjustments(ax, same)
+    plots.plot_adjustments(
+        ax,
+        band_fit.filter(pl.col("term") != "intercept").rename({"colour": "entry"}),
+        recalibrated=None,
+    )
     parts.append(
         page.figure(
             f"solo_adjustments{suffix}",
             fig,
-            "Published adjustments (crosses, dashed), fitted score effects with 95% "
-            "intervals (dots) and the recalibrated whole-point values (bars), per "
-            "colour and card-count band.",
+            "Published adjustments (crosses, dashed) and fitted score effects with "
+            "95% intervals (dots), per colour and card-count band.",
         )
     )
-    parts.append(_outcomes_part(page, solo, [published, new, pub_par, new_par], suffix))
-    sp = {
-        r["table"]: r
-        for r in calibration.success_spread(
-            calibration.outcomes(solo, tables=[pub_par, new_par], level="bands")
-        ).iter_rows(named=True)
-    }
-    a, b = sp["published, par"], sp["recalibrated, par"]
-    if a["decks"] >= 2:
+    parts.append(_outcomes_part(page, solo, [published, pub_par], suffix))
+    sp = calibration.success_spread(
+        calibration.outcomes(solo, tables=[pub_par], level="bands")
+    ).row(0, named=True)
+    if sp["decks"] >= 2:
         page.headlines.append(
-            f"**Fairness across decks{who}:** at par (base set so the bot succeeds "
-            "half the time) success ranges over "
-            f"{pct(a['min_success'])}-{pct(a['max_success'])} across deck band "
-            f"classes with the published adjustments (flatness p="
-            f"{fmt(a['p_value'], 'p')}) and {pct(b['min_success'])}-"
-            f"{pct(b['max_success'])} with the recalibrated ones (p="
-            f"{fmt(b['p_value'], 'p')})."
+            f"**Fairness across decks{who}:** with the published adjustments at par "
+            "(base set so the bot succeeds half the time) success ranges over "
+            f"{pct(sp['min_success'])}-{pct(sp['max_success'])} across deck band "
+            f"classes (flatness p={fmt(sp['p_value'], 'p')}), measured on these "
+            "games; the table to act on is the paired calibration study's "
+            "(`reports/solo_target_calibration/`)."
         )
-    table_txt = "; ".join(
-        f"{c} "
-        + "/".join(
-            f"{v:+.0f}" for v in same.filter(pl.col("entry") == c)["recalibrated"]
-        )
-        for c in calibration.COLOURS
-    )
-    page.headlines.append(
-        f"**Recalibrated table{who}** (bands 0-2/3-6/7-10/11-14/15+): {table_txt}; "
-        f"base {base['recalibrated']:.0f} keeps this bot's overall success rate "
-        f"({pct(base['success'])}), base {par_base:.0f} makes it par."
-    )
-    _ecdf_figure(page, solo, published, [pub_par, new_par], suffix, parts)
+    _ecdf_figure(page, solo, published, [pub_par], suffix, parts)
     page.section(title, *parts)
     return band_fit
 
@@ -276,7 +253,7 @@ def _outcomes_part(
         'outcome rows are the rulebook\'s, by score - target). "Spread" is the '
         "lowest and highest success rate over deck band classes with at least 20 "
         "games; the chi-square test asks whether success is flat across them (a "
-        'calibrated table gives a large p). The "par" tables move the base so '
+        'calibrated table gives a large p). The "par" table moves the base so '
         "this bot succeeds half the time, where unequal decks show most.\n\n"
         + md_table(rows, [*header, *labels])
     )
@@ -294,9 +271,9 @@ def _ecdf_figure(
 
     A fixed deck is a composition holding at least 5% of the games (a grid
     cell, not a random draw); with two to eight of them, their score
-    distributions are drawn against their targets.  With a table fitted from
-    many decks, the margin distributions by red band under ``tables`` (best at
-    one difficulty, e.g. both at par) show the calibration.
+    distributions are drawn against their targets.  The margin distributions
+    by red band under ``tables`` (best at one difficulty, e.g. at par) show
+    how even a table is over decks.
     """
     big = max(100, solo.height // 20)
     counts = solo.group_by(DECK_COLUMNS).len().filter(pl.col("len") >= big)
@@ -320,7 +297,7 @@ def _ecdf_figure(
             "(dashed): where a curve crosses its target is the failure rate."
         )
         parts.append(page.figure(f"solo_ecdf{suffix}", fig, caption))
-    if len(tables) < 2:
+    if not tables:
         return
     fig = Figure(figsize=(5.0 * len(tables), 4.0), layout="constrained")
     order = published.band_labels()
@@ -341,9 +318,8 @@ def _ecdf_figure(
         ax.set_title(f"{table.label} table (base {table.base:.0f})")
     caption = (
         "Distribution of score minus target by number of red cards, under the "
-        "published and the recalibrated adjustments, both with the base at par: "
-        "under a calibrated table the curves cross the target line (0) at the "
-        "same height."
+        "published adjustments with the base at par: under a calibrated table "
+        "the curves cross the target line (0) at the same height."
     )
     parts.append(page.figure(f"solo_margin_ecdf{suffix}", fig, caption))
 

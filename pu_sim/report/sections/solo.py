@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from pu_sim import analysis
-from pu_sim.analysis import calibration
+from pu_sim.analysis import calibration, clusters, solo_table
 from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
 from pu_sim.report.markdown import ci, fmt, md_table, ratio_words
 from pu_sim.report.page import Page
@@ -25,32 +25,71 @@ def has_deck(solo: pl.DataFrame) -> bool:
     return bool((sums == calibration.DECK_SIZE).all())
 
 
+def _clustered(solo: pl.DataFrame, deck: bool) -> pl.DataFrame:
+    """Per bot: setups, mean score and success rate, clustered by setup.
+
+    The success rate (with a deck) is at the published target.  The setup
+    is the report's paired-design ``group`` (runs dealt the same setups
+    share it): a study that plays every setup under many decks has as many
+    independent draws as setups, not games.
+    """
+    cluster = "group" if "group" in solo.columns else None
+    means = clusters.cluster_means(solo, by=("bot",), value="score", cluster=cluster)
+    out = means.select("bot", setups="clusters", lower="lower", upper="upper")
+    if deck:
+        hit = solo.with_columns(
+            _hit=(pl.col("score") >= TargetTable.published().expr()).cast(pl.Float64)
+        )
+        rate = clusters.cluster_means(hit, by=("bot",), value="_hit", cluster=cluster)
+        lower, upper = solo_table.rate_interval(rate)
+        out = out.join(
+            rate.select(
+                "bot", success="mean", success_lower=pl.Series(lower),
+                success_upper=pl.Series(upper),
+            ),
+            on="bot",
+        )  # fmt: skip
+    return out
+
+
 def solo_summary(page: Page, solo: pl.DataFrame) -> None:
-    """Scores per bot, their quantiles, the published target and paired bots."""
-    summary = analysis.score_summary(solo, by=("bot",))
+    """Scores per bot, their quantiles, the published target and paired bots.
+
+    Intervals are clustered by setup (:func:`_clustered`).
+    """
+    deck = has_deck(solo)
+    summary = (
+        analysis.score_summary(solo, by=("bot",))
+        .drop("lower", "upper")
+        .join(_clustered(solo, deck), on="bot", how="left")
+    )
     quant = analysis.score_quantiles(solo, by=("bot",), quantiles=(0.1, 0.5, 0.9))
     page.table("solo_scores", summary)
     page.table("solo_quantiles", quant)
-    deck = has_deck(solo)
     published = TargetTable.published()
     rows = []
     for r in summary.iter_rows(named=True):
         sub = solo.filter(pl.col("bot") == r["bot"])
         q = quant.filter(pl.col("bot") == r["bot"])["value"].to_list()
-        row = [str(r["bot"]), f"{r['n']:,}", ci(r, "mean", "lower", "upper", ".2f")]
+        row = [str(r["bot"]), f"{r['n']:,}", f"{r['setups']:,}",
+               ci(r, "mean", "lower", "upper", ".2f")]  # fmt: skip
         row += [fmt(r["sd"], ".1f"), " / ".join(fmt(v, ".0f") for v in q)]
         if deck:
-            o = calibration.outcomes(sub, tables=[published]).row(0, named=True)
             target = float(sub.select(published.expr()).to_series().mean())  # type: ignore[arg-type]
             row += [
                 f"{target:.1f}",
-                ci(o, "success", "success_lower", "success_upper", "%"),
+                ci(r, "success", "success_lower", "success_upper", "%"),
             ]
         rows.append(row)
-    header = ["bot", "games", "mean score [95% CI]", "sd", "p10 / p50 / p90"]
+    header = ["bot", "games", "setups", "mean score [95% CI]", "sd",
+              "p10 / p50 / p90"]  # fmt: skip
     if deck:
         header += ["mean published target", "reaches target [95% CI]"]
-    parts = [md_table(rows, header)]
+    parts = [
+        md_table(rows, header),
+        "Intervals are clustered by setup: games dealt the same setup (under "
+        "different decks or by different bots) are one draw of the boards.",
+    ]
     if deck:
         below = [
             f"{r['bot']} averages {r['mean']:.1f} points"

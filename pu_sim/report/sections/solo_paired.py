@@ -20,14 +20,23 @@ are private to it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
 from pu_sim.analysis import clusters, solo_decks, solo_fairness
-from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable, table_from_frame
+from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
+from pu_sim.analysis.solo_decks import CardFormula
 from pu_sim.report.markdown import ci, fmt, md_table, pct, slug
 from pu_sim.report.page import Page
+from pu_sim.report.sections.solo_table import (
+    SETUP,
+    BotFit,
+    formula_words,
+    published_difficulty_section,
+)
 
 __all__ = [
     "is_paired_deck_design",
@@ -35,10 +44,6 @@ __all__ = [
     "paired_calibration_section",
     "strength_anchor",
 ]
-
-SETUP = "game_id"
-"""The cluster: runs of one seed deal the same setup to the same game_id."""
-
 
 MIN_DECKS = 13
 """Compositions a banded table needs: a base and four bands of three colours."""
@@ -116,12 +121,13 @@ def strength_anchor(solo: pl.DataFrame) -> pl.DataFrame:
 
 
 def paired_calibration_section(page: Page, solo: pl.DataFrame) -> None:
-    """Every bot's paired calibration, the skill comparison, the headline.
+    """Every bot's paired calibration, the skill comparison, the proposal.
 
-    Bots that played every composition get the full calibration; the table is
-    fitted at the one of them nearest the rulebook's anchor.  A bot that played
-    only a paired subsample (the search bot) is compared with the others on
-    exactly its decks and setups.
+    Bots that played every composition get the full calibration; the table's
+    entries are settled by the two strongest of them, its level kept at the
+    one nearest the rulebook's anchor (:mod:`pu_sim.report.sections.
+    solo_table`).  A bot that played only a paired subsample (the search bot)
+    is compared with the others on exactly its decks and setups.
     """
     anchor = strength_anchor(solo)
     page.table("solo_strength_anchor", anchor)
@@ -129,21 +135,21 @@ def paired_calibration_section(page: Page, solo: pl.DataFrame) -> None:
     parts = {b: solo.filter(pl.col("bot").cast(pl.String) == b) for b in bots}
     full = [b for b in bots if is_paired_deck_design(parts[b])]
     small = [b for b in bots if b not in full and is_paired_subsample(parts[b])]
-    fits: dict[str, pl.DataFrame] = {}
-    formulas: dict[str, pl.DataFrame] = {}
+    fits: dict[str, BotFit] = {}
     for bot in full:
         try:
-            fits[bot], formulas[bot] = _one_bot(
-                page, parts[bot], bot, main=bot == full[0]
-            )
+            fits[bot] = _one_bot(page, parts[bot], bot, main=bot == full[0])
         except ValueError as exc:  # a design too thin to fit: say so, go on
             page.section(f"Solo target on paired boards: {bot}", f"Not fitted: {exc}.")
     fitted = [b for b in full if b in fits]
+    scores = {str(r["bot"]): r["mean_score"] for r in anchor.iter_rows(named=True)}
+    judges = sorted(fits, key=lambda b: -scores[b])[:2]
     if len(fits) >= 2:
-        scores = {str(r["bot"]): r["mean_score"] for r in anchor.iter_rows(named=True)}
-        _skill(page, fits, formulas, fitted[0], scores)
+        _skill(page, fits, fitted[0], judges)
     for bot in small:
         _subsample(page, solo, bots, bot)
+    if fitted:
+        published_difficulty_section(page, solo, fits, fitted[0], judges)
     rows = [
         [str(r["bot"]), f"{r['games']:,}", fmt(r["mean_score"], ".1f"),
          fmt(r["median_margin"], "+.1f"), pct(r["success"])]
@@ -153,27 +159,31 @@ def paired_calibration_section(page: Page, solo: pl.DataFrame) -> None:
               "reaches the target"]  # fmt: skip
     page.section(
         "Which strength the target table is for",
-        _strength_text(anchor, fitted, small),
+        _strength_text(anchor, fitted, small, judges),
         md_table(rows, header),
     )
 
 
-def _strength_text(anchor: pl.DataFrame, fitted: list[str], small: list[str]) -> str:
-    """Which bot the table is fitted at, and why: computed from the anchor table."""
+def _strength_text(
+    anchor: pl.DataFrame, fitted: list[str], small: list[str], judges: list[str]
+) -> str:
+    """Which bot anchors the table's level, and why: computed from the anchor table."""
     row = {r["bot"]: r for r in anchor.iter_rows(named=True)}
     text = (
-        "The rulebook's target is the score of a completed mission; a table "
-        "for people is fitted at the strength of a bot that reaches the "
+        "The rulebook's target is the score of a completed mission; the anchor "
+        "is the bot nearest the published table's own difficulty, reaching the "
         "published target about half the time (median margin near 0). "
     )
     if not fitted:
         return text + "No bot played enough compositions on shared setups to fit one."
     main = row[fitted[0]]
     text += (
-        f"The table here is fitted at **{fitted[0]}** (median margin "
-        f"{main['median_margin']:+.1f} points, reaches the target in "
-        f"{pct(main['success'])} of its games), the nearest of the bots that "
-        "played every composition"
+        "The proposed table keeps the published table's success rate at "
+        f"**{fitted[0]}** (median margin {main['median_margin']:+.1f} points, "
+        f"reaches the target in {pct(main['success'])} of its games), the "
+        "nearest of the bots that played every composition; its entries are "
+        f"settled by {' and '.join(judges)} together, so neither the shape nor "
+        "the level hangs on one bot's strength"
     )
     nearest = str(anchor["bot"][0])
     if nearest != fitted[0]:
@@ -190,8 +200,8 @@ def _strength_text(anchor: pl.DataFrame, fitted: list[str], small: list[str]) ->
         if nearest in small:
             text += (
                 "; its colour effects on that subsample, beside the other bots' "
-                "on the same decks and setups, show whether the table for "
-                f"{fitted[0]} also fits stronger play"
+                "on the same decks and setups, show whether the table's shape "
+                "also fits stronger play"
             )
     return text + "; the other bots show how the table's faults change with skill."
 
@@ -240,10 +250,8 @@ def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> N
     )
 
 
-def _one_bot(
-    page: Page, solo: pl.DataFrame, bot: str, *, main: bool
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """One bot's calibration; returns its banded fit and its per-card fit.
+def _one_bot(page: Page, solo: pl.DataFrame, bot: str, *, main: bool) -> BotFit:
+    """One bot's calibration: its fits, their held-out test and rounding.
 
     Why long: one bot's block of the report, read top to bottom: the fits, their
     held-out tests, tables, figures and words share the design they compute.
@@ -255,19 +263,15 @@ def _one_bot(
     effects = solo_decks.deck_effects(solo, cluster=SETUP, reference=ref)
     bands = solo_decks.fit_bands(solo, cluster=SETUP, reference=ref)
     formula = solo_decks.fit_formula(solo, cluster=SETUP, reference=ref)
-    refit = table_from_frame(bands, label="banded refit")
-    per_card = solo_decks.CardFormula.from_fit(formula)
-    misfit = solo_decks.target_misfit(
-        solo, targets=[published, refit, per_card], cluster=SETUP, reference=ref
-    )
     rate = float(solo.select((pl.col("score") >= published.expr()).mean()).item())
-    held = solo_fairness.holdout_fairness(
+    held = solo_fairness.holdout(
         solo,
         cluster=SETUP,
         reference=ref,
-        # rules compare at the published table's success rate, unless a bot
-        # (almost) never or always reaches it: then at one game in two
-        success=rate if 0.02 <= rate <= 0.98 else 0.5,
+        # rules compare at the published table's own success rate on the fit
+        # setups, unless a bot (almost) never or always reaches it: then at
+        # one game in two
+        success=None if 0.02 <= rate <= 0.98 else 0.5,
     )
     stable_bands = solo_fairness.rounding_stability(
         solo, model="bands", cluster=SETUP, reference=ref
@@ -275,9 +279,13 @@ def _one_bot(
     stable_formula = solo_fairness.rounding_stability(
         solo, model="formula", step=0.1, cluster=SETUP, reference=ref
     )
+    quoted = held.formula_fit.with_columns(
+        quoted=pl.Series([held.formula.base, held.formula.green, held.formula.red])
+    )
     for name, frame in (("deck_effects", effects), ("band_fit", bands),
-                        ("formula_fit", formula), ("target_misfit", misfit),
-                        ("fairness_held_out", held),
+                        ("colour_effects", formula), ("formula_held_out", quoted),
+                        ("target_misfit_held_out", held.misfit),
+                        ("fairness_held_out", held.fairness),
                         ("rounding_bands", stable_bands),
                         ("rounding_formula", stable_formula)):  # fmt: skip
         page.table(f"solo_{name}_{slug}", frame)
@@ -292,26 +300,65 @@ def _one_bot(
     )
     spread = page.figure(
         f"solo_success_spread_{slug}",
-        _success_spread(held, bot),
+        _success_spread(held.fairness, bot),
         f"{bot}: success rate at each target rule over the {n_decks} deck "
         "compositions (percent), 10th to 90th percentile with the noise "
         "removed, on the setups used to fit (fit) and on held-out setups.",
     )
-    held_out = held.filter(pl.col("sample") == "held out")
-    fair_rows = [
-        [str(r["target"]), pct(r["success"]), fmt(100 * r["spread"], ".1f"),
-         f"{pct(r['p10'])} - {pct(r['p90'])}",
-         f"{pct(r['raw_p10'])} - {pct(r['raw_p90'])}"]
-        for r in held_out.iter_rows(named=True)
-    ]  # fmt: skip
-    band_rows = []
-    flips = dict(
-        zip(
-            [(r["entry"], r["band"]) for r in stable_bands.iter_rows(named=True)],
-            stable_bands.iter_rows(named=True),
-            strict=True,
+    fair = held.held_out
+    f = {r["term"]: r for r in formula.iter_rows(named=True)}
+    correlation = float(fair["published"]["setup_correlation"])  # type: ignore[arg-type]
+    if main:
+        halves = (held.fit_setups, held.held_setups)
+        page.headlines.append(
+            _fair_headline(bot, n_setups, n_decks, fair, held.formula, halves)
         )
+    page.section(
+        f"Solo target on paired boards: {bot}",
+        f"{bot} played the same {n_setups:,} setups under each of {n_decks} "
+        "event-deck compositions, so each composition's effect is a "
+        "difference within setups (cluster: the setup). Per card, replacing "
+        f"an orange card by a green one moves the score "
+        f"{ci(f['green'], 'estimate', 'lower', 'upper', '+.2f')} points and by "
+        f"a red one {ci(f['red'], 'estimate', 'lower', 'upper', '+.2f')} (every "
+        "setup).",
+        figure,
+        f"Fairness per composition, held out: each rule fitted on "
+        f"{held.fit_setups:,} setups and moved there to one overall success "
+        "rate (the published table's own there, or one game in two where the "
+        f"bot almost never reaches it), then judged on the other {held.held_setups:,} "
+        "setups. Spread: the standard deviation of the success rate over "
+        "compositions beyond sampling noise, in percentage points; the noise is "
+        "clustered by setup, since every composition is played on the same "
+        "setups and two compositions' success on one setup go together "
+        f"(correlation {correlation:.2f}). Miss: how far the compositions' mean "
+        "scores stray from the rule's targets beyond their noise (sd, points). "
+        f"The per-card formula judged here: {formula_words(held.formula)}.",
+        md_table(_fair_rows(fair), FAIR_HEADER),
+        spread,
+        _band_text(bands, stable_bands),
+        _boards(page, solo, bot, slug),
     )
+    return BotFit(bands=bands, formula=formula, stability=stable_bands, held=held)
+
+
+FAIR_HEADER = ["target rule", "success", "spread (pp)", "10th-90th percentile",
+               "raw 10th-90th", "miss (points)"]  # fmt: skip
+
+
+def _fair_rows(fair: dict[str, dict[str, Any]]) -> list[list[str]]:
+    return [
+        [str(label), pct(r["success"]), fmt(100 * r["spread"], ".1f"),
+         f"{pct(r['p10'])} - {pct(r['p90'])}",
+         f"{pct(r['raw_p10'])} - {pct(r['raw_p90'])}", fmt(r["misfit_sd"], ".1f")]
+        for label, r in fair.items()
+    ]  # fmt: skip
+
+
+def _band_text(bands: pl.DataFrame, stable_bands: pl.DataFrame) -> str:
+    """The refitted banded table with each entry's rounding stability."""
+    band_rows = []
+    flips = {(r["entry"], r["band"]): r for r in stable_bands.iter_rows(named=True)}
     for r in bands.iter_rows(named=True):
         s = flips.get((r["entry"], r["band"]))
         if r["entry"] != "base" and s is None:
@@ -323,82 +370,58 @@ def _one_bot(
              fmt(r["recalibrated"], "+.0f") + stable,
              "" if s is None else pct(s["flip_share"])]
         )  # fmt: skip
-    f = {r["term"]: r for r in formula.iter_rows(named=True)}
     unstable = stable_bands.filter(~pl.col("stable")).height
-    fair = {r["target"]: r for r in held_out.iter_rows(named=True)}
-    if main:
-        page.headlines.append(_fair_headline(bot, n_setups, n_decks, fair, f, misfit))
-    page.section(
-        f"Solo target on paired boards: {bot}",
-        f"{bot} played the same {n_setups:,} setups under each of {n_decks} "
-        "event-deck compositions, so each composition's effect is a "
-        "difference within setups (cluster: the setup). Per card, replacing "
-        f"an orange card by a green one moves the score "
-        f"{ci(f['green'], 'estimate', 'lower', 'upper', '+.2f')} points and by "
-        f"a red one {ci(f['red'], 'estimate', 'lower', 'upper', '+.2f')}.",
-        figure,
-        "Fairness per composition, judged on held-out setups (each rule moved "
-        "to one overall success rate on the fitted setups: the published "
-        "table's, or one game in two where the bot almost never reaches it; "
-        "spread: the standard deviation of the success rate over compositions "
-        "beyond binomial noise, in percentage points):",
-        md_table(
-            fair_rows,
-            [
-                "target rule",
-                "success",
-                "spread (pp)",
-                "10th-90th percentile",
-                "raw 10th-90th",
-            ],
-        ),
-        spread,
-        "The refitted banded table (least squares over compositions, each "
-        "composition counted once; bootstrap over setups for the rounding: "
-        "an entry whose rounding flips in more than 5% of resamples is marked"
-        f" unstable; {unstable} are):",
-        md_table(
+    return (
+        "The refitted banded table on every setup (least squares over "
+        "compositions, each composition counted once; intervals clustered by "
+        "setup; bootstrap over setups for the rounding: an entry whose rounding "
+        f"flips in more than 5% of resamples is marked unstable; {unstable} "
+        "are). The base here is this bot's mean level, not a difficulty to "
+        "adopt: the table at the published difficulty is below.\n\n"
+        + md_table(
             band_rows,
             ["entry", "published", "fitted [95% CI]", "rounded", "rounding flips"],
-        ),
-        _boards(page, solo, bot, slug),
+        )
     )
-    return bands, formula
 
 
 EVEN_SPREAD = 0.02
 """A target rule is even over decks when its success rate's spread over
-compositions, beyond binomial noise, is at most 2 percentage points."""
+compositions, beyond sampling noise, is at most 2 percentage points."""
 
 
 def _fair_headline(
     bot: str,
     n_setups: int,
     n_decks: int,
-    fair: dict[str, dict[str, float]],
-    f: dict[str, dict[str, float]],
-    misfit: pl.DataFrame,
+    fair: dict[str, dict[str, Any]],
+    formula: CardFormula,
+    halves: tuple[int, int],
 ) -> str:
-    """Whether the published table is fair at ``bot``'s strength, and the fixes."""
-    miss = dict(zip(misfit["target"], misfit["misfit_sd"], strict=True))
-    pub = fair["published"]
+    """Whether the published table is fair at ``bot``'s strength, and the fixes.
+
+    Every number is a held-out one: the rules were fitted on ``halves[0]``
+    setups and judged on the other ``halves[1]``; ``formula`` is the per-card
+    rule so fitted (and moved to the published table's success rate).
+    """
+    pub, bands, card = (
+        fair["published"], fair["banded refit"], fair["per-card formula"]
+    )  # fmt: skip
     even = pub["spread"] <= EVEN_SPREAD
     return (
         f"**Solo target ({bot}, {n_setups:,} paired setups x {n_decks} deck "
-        f"compositions, held out):** the published table is "
+        f"compositions, fitted on {halves[0]:,} setups and judged on the other "
+        f"{halves[1]:,}):** the published table is "
         + ("even" if even else "**not even**")
         + f" over event decks at {bot}'s strength: its success rate varies over "
         f"compositions with a spread of {100 * pub['spread']:.1f} points beyond "
-        f"noise (10th-90th percentile {pct(pub['p10'])} - {pct(pub['p90'])}; even "
-        f"means at most {100 * EVEN_SPREAD:.0f}), and its targets miss each "
-        f"composition's mean score by {miss['published']:.1f} points (sd beyond "
-        f"noise). A refitted banded table: spread "
-        f"{100 * fair['banded refit']['spread']:.1f}, miss "
-        f"{miss['banded refit']:.1f}; the per-card formula target = "
-        f"{f['base']['estimate']:.1f} {f['green']['estimate']:+.2f} x green "
-        f"{f['red']['estimate']:+.2f} x red: spread "
-        f"{100 * fair['per-card formula']['spread']:.1f}, miss "
-        f"{miss['per-card formula']:.1f}."
+        f"noise (noise clustered by setup; 10th-90th percentile "
+        f"{pct(pub['p10'])} - {pct(pub['p90'])}; even means at most "
+        f"{100 * EVEN_SPREAD:.0f}), and its targets miss each composition's mean "
+        f"score by {pub['misfit_sd']:.1f} points (sd beyond noise). A refitted "
+        f"banded table: spread {100 * bands['spread']:.1f}, miss "
+        f"{bands['misfit_sd']:.1f}; the per-card formula {formula_words(formula)}"
+        f": spread {100 * card['spread']:.1f}, miss {card['misfit_sd']:.1f}."
     )
 
 
@@ -446,32 +469,29 @@ def _side(row: dict[str, float]) -> int:
     return -1 if row["upper"] < row["published"] else 0
 
 
-def _skill(
-    page: Page,
-    fits: dict[str, pl.DataFrame],
-    formulas: dict[str, pl.DataFrame],
-    anchor: str,
-    mean_score: dict[str, float],
-) -> None:
-    """Colour effects per bot, and the table changes labelled by the bots.
+def _skill(page: Page, fits: dict[str, BotFit], anchor: str, strong: list[str]) -> None:
+    """Colour effects per bot, and the table's faults labelled by the bots.
 
-    A change is robust when the two strongest bots (by their mean score here)
-    both fit the entry off the published one on the same side, bot-dependent
-    when only one of them does; the weaker bots say whether it also holds at
-    lower skill.
+    An entry is off in a settled direction when the two strongest bots
+    (``strong``, by their mean score here) both fit it off the published one
+    on the same side, bot-dependent when only one of them does; the weaker
+    bots say whether it also holds at lower skill.  Whether the new *value*
+    is settled is the rounding's question (the table at the published
+    difficulty).
     """
     long = []
-    for bot, formula in formulas.items():
-        for r in formula.filter(pl.col("term") != "base").iter_rows(named=True):
+    for bot, fit in fits.items():
+        for r in fit.formula.filter(pl.col("term") != "base").iter_rows(named=True):
             long.append({"bot": bot, **r})
     slopes = pl.DataFrame(long)
     page.table("solo_colour_effects_by_bot", slopes)
-    strong = sorted(fits, key=lambda b: -mean_score[b])[:2]
     weaker = [b for b in fits if b not in strong]
     robust, dependent = [], []
-    entries = fits[anchor].filter(pl.col("entry") != "base")
+    entries = fits[anchor].bands.filter(pl.col("entry") != "base")
     for r in entries.iter_rows(named=True):
-        rows_of = {b: _entry(fit, r["entry"], r["band"]) for b, fit in fits.items()}
+        rows_of = {
+            b: _entry(fit.bands, r["entry"], r["band"]) for b, fit in fits.items()
+        }
         sides = {b: _side(row) for b, row in rows_of.items()}
         estimates = ", ".join(f"{b} {rows_of[b]['estimate']:+.1f}" for b in strong)
         label = (
@@ -505,13 +525,14 @@ def _skill(
     )
     pair = " and ".join(strong)
     verdict = (
-        f"Robust changes to the published table (the two strongest bots, {pair}, "
-        "both fit the entry off it, their 95% intervals on the same side): "
+        "Off the published table in the same direction under both strongest "
+        f"bots ({pair}, their 95% intervals on the same side of the entry; the "
+        "direction is settled, the new value only where its rounding is): "
         + "; ".join(robust)
         + "."
         if robust
-        else f"No entry of the published table is off in the same direction under "
-        f"both strongest bots ({pair}): no change is robust."
+        else "No entry of the published table is off in the same direction under "
+        f"both strongest bots ({pair})."
     )
     if dependent:
         verdict += (
@@ -519,7 +540,7 @@ def _skill(
             + "; ".join(dependent)
             + "."
         )
-    page.headlines.append(f"**Solo target across skill levels:** {verdict}")
+    page.headlines.append(f"**Solo table faults across skill levels:** {verdict}")
     page.section(
         "Solo deck effects by skill level",
         md_table(rows, ["bot", "colour (per card)", "points [95% CI]"]),
