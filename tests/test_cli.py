@@ -116,7 +116,7 @@ def test_simulate_without_out_leaves_nothing_behind(tmp_path, capsys, monkeypatc
         (["--deck", "7,7,7"], r"holds 20 cards"),
         (["--deck", "7,7"], r"--deck takes G,O,R"),
         (["--deck", "lots"], r"--deck takes G,O,R"),
-        (["--deck", "7,7,6", "--no-events"], r"--deck needs the event deck"),
+        (["--deck", "7,7,6", "--no-events"], r"--no-events contradicts --deck 7,7,6"),
         (["--games", "-3"], r"argument --games: must be a positive integer, got '-3'"),
         (["--games", "five"], r"argument --games: must be a positive integer, got 'five'"),
         (["--players", "3", "--games", "10", "--paired"], r"multiple of group_size \(3\)"),

@@ -6,7 +6,6 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import polars as pl
 
 from pu_sim.cli.parser import MAX_GAMES_IN_MEMORY
 from pu_sim.cli.table_flags import table_from
+from pu_sim.rules.validation import Contradiction
 
 
 def summary(games: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
@@ -159,10 +159,19 @@ def _damage(folder: Path) -> str:
 def play(args: argparse.Namespace) -> int:
     """One game, move by move, then the planets; or a run's game replayed."""
     from pu_sim.game import Game
+    from pu_sim.studies.flags import given
 
     if (args.run is None) != (args.game is None):
         raise ValueError("--run RUN_FOLDER and --game N go together")
     if args.run is not None:
+        ignored = [flag for dest, flags in given(args).items()
+                   if dest not in ("run", "game") for flag in flags]  # fmt: skip
+        if ignored:
+            raise Contradiction(
+                f"--run {args.run}", ignored[0],
+                "a replay plays the run's own table, seed and rules; drop "
+                + ", ".join(dict.fromkeys(ignored)),
+            )  # fmt: skip
         from pu_sim.simulation.replay import replay
 
         game = replay(args.run, args.game)
@@ -189,9 +198,15 @@ def compare(args: argparse.Namespace) -> int:
         raise ValueError(
             "compare needs at least one --variant FILE or --option-variant"
         )
-    baseline = Variant.read(*args.baseline) if args.baseline else None
-    args.variant = []  # the arms, not the table's own variant
-    table = replace(table_from(args), variant=baseline)
+    args.variant = list(args.baseline)  # the table's own variant: the baseline
+    table = table_from(args)
+    for name, value in args.option_variant:
+        if getattr(table.rule_options, name) == value:
+            raise Contradiction(
+                f"--option-variant {name}={value}", "the baseline",
+                f"the baseline already plays {name}={value}, so the arm would "
+                "compare the game with itself",
+            )  # fmt: skip
     command = " ".join(["pu-sim", *sys.argv[1:]])
     result = run_compare(
         arms, args.games, table, seed=args.seed, out=args.out, runs_dir=args.runs,

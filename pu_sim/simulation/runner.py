@@ -65,6 +65,7 @@ import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from pu_sim.bots.python import bot_path
+from pu_sim.rules.validation import check_bool, check_optional_bool
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
 from pu_sim.simulation.files import DATA, LOCK, RunFolderError, locked
@@ -255,6 +256,10 @@ def run(
     check_counts(n_games, batch_size, n_jobs)
     if not isinstance(seed, _Unset):
         check_seed(seed)
+    round_scores = check_bool(round_scores, "round_scores")  # "false" is not False
+    progress = check_optional_bool(progress, "progress")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise ValueError(f"metadata must be a mapping (JSON facts), got {metadata!r}")
     path = Path(out)
     # refuse a foreign folder before creating anything; a resumed run without
     # a seed keeps its recorded one
