@@ -112,6 +112,12 @@ CLI_CASES = [
 ]
 
 
+def finished_game() -> Game:
+    game = Game(players=2, bots="random", seed=1)
+    game.play()
+    return game
+
+
 def one_line(capsys) -> str:
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
@@ -221,6 +227,12 @@ API_CASES = [
     (lambda: Game(bots="genius"), ValueError, "genius"),
     (lambda: Game(corporations="Hoizon Group"), ValueError, "Hoizon Group"),
     (lambda: Game().apply(10**9), ValueError, "1000000000"),
+    (lambda: Game().apply(-1), ValueError, "move -1 is not legal"),
+    (lambda: Game().apply(2**40), ValueError, "is not legal"),
+    (lambda: Game().apply(1.5), ValueError, "1.5"),
+    (lambda: Game().apply(True), ValueError, "True"),
+    (lambda: Game().apply("0"), ValueError, "'0'"),
+    (lambda: finished_game().apply(0), ValueError, "the game is over"),
     (lambda: bots.greedy(line_complete=math.nan), ValueError, "line_complete"),
     (lambda: bots.greedy(line_complete=-1e308), ValueError, "line_complete"),
     (lambda: bots.greedy(line_complete=math.inf), ValueError, "line_complete"),
