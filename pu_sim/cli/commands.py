@@ -241,6 +241,8 @@ def balance(args: argparse.Namespace) -> int:
         patch = result.patches.get(candidate.key)
         where = f" -> {patch}" if patch is not None else " (the published game)"
         print(f"{rank}. {candidate.describe()} (size {candidate.size:g}){where}")
+    for warning in result.warnings:
+        print(f"pu-sim: warning: {warning}", file=sys.stderr)
     print(f"report: {args.out / 'README.md'}")
     return 0
 

@@ -66,6 +66,7 @@ from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from pu_sim.bots.python import bot_path
 from pu_sim.rules.validation import check_bool, check_optional_bool
+from pu_sim.rules.variant import identity
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
 from pu_sim.simulation.files import DATA, LOCK, RunFolderError, locked
@@ -634,6 +635,8 @@ def _config_differences(old: RunConfig, new: RunConfig) -> list[str]:
     for key in RunConfig.IDENTITY:
         was: Any = getattr(old, key)
         now: Any = getattr(new, key)
+        if key == "variant" and identity(was) == identity(now):
+            continue  # the same text: a renamed file is the same variant
         if was == now:
             continue
         if key == "options":
