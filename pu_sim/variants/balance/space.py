@@ -44,6 +44,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,9 +158,15 @@ def variant_text(name: str, description: str, changes: Mapping[str, object]) -> 
              f"description = {json.dumps(description)}"]  # fmt: skip
     for table, keys in tables.items():
         # a list index is written as a table key: { 15 = "medal:12" }
-        lines += ["", f"[{table}]"]
-        lines += [f"{key} = {_toml_value(value)}" for key, value in keys.items()]
+        lines += ["", f"[{'.'.join(map(_toml_key, table.split('.')))}]"]
+        lines += [f"{_toml_key(key)} = {_toml_value(value)}"
+                  for key, value in keys.items()]  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def _toml_key(part: str) -> str:
+    """One part of an address as a TOML key: bare when it can be, else quoted."""
+    return part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
 
 
 def _toml_value(value: object) -> str:
