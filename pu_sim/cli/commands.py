@@ -76,8 +76,6 @@ def simulate(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             return 130
-        for note in result.repaired:
-            print(f"pu-sim: note: {note}", file=sys.stderr)
         with pl.Config(
             tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
             tbl_cols=-1, tbl_width_chars=120,
@@ -106,8 +104,8 @@ def study(argv: Sequence[str]) -> int:
 
 def report(args: argparse.Namespace) -> int:
     """The report of a run folder, a study folder of runs, or a report folder."""
-    from pu_sim.simulation.manifest import MANIFEST, read_manifest
-    from pu_sim.simulation.runfolder import find_run_folders
+    from pu_sim.simulation.manifest import MANIFEST
+    from pu_sim.simulation.runfolder import IncompleteRunError, find_run_folders
 
     folder: Path = args.run_folder
     if folder.is_file():
@@ -117,7 +115,6 @@ def report(args: argparse.Namespace) -> int:
     runs = find_run_folders(folder)
     if not runs and not (folder / MANIFEST).is_file():  # a report names its runs
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
-    manifest = read_manifest(folder) if runs == [folder] else None
     try:
         from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -125,15 +122,15 @@ def report(args: argparse.Namespace) -> int:
             f"reports are not available in this installation: {exc} "
             "(pu_sim.report.reporting could not be imported)"
         ) from None
-    if manifest is not None and manifest.status != "complete":
-        print(
-            f"pu-sim: note: the run is {manifest.status} "
-            f"({manifest.completed_games:,} of {manifest.n_games:,}"
-            " games); reporting on the finished games",
-            file=sys.stderr,
-        )
     try:
-        written = write_report(folder, out_dir=args.out)
+        written = write_report(
+            folder, out_dir=args.out, allow_incomplete=args.allow_incomplete
+        )
+    except IncompleteRunError as exc:
+        raise IncompleteRunError(
+            exc.check, exc.check.problem() + " (or report on what is there with "
+            "--allow-incomplete; the report says so in its first lines)",
+        ) from None  # fmt: skip
     except pl.exceptions.ComputeError:
         raise ValueError(_damage(folder)) from None
     print(f"wrote the report to {written if written is not None else args.out}")

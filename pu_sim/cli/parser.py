@@ -107,6 +107,11 @@ def _report(sub: Subcommands) -> None:
         "--out", type=Path, default=None, metavar="DIR",
         help="where to write the report (default: RUN_FOLDER/report)",
     )  # fmt: skip
+    report.add_argument(
+        "--allow-incomplete", action="store_true",
+        help="report on a run with games missing or damaged (refused otherwise); "
+        "the report's first lines say what is left out",
+    )  # fmt: skip
 
 
 def _play(sub: Subcommands) -> None:

@@ -253,7 +253,7 @@ def table_from(args: argparse.Namespace) -> TableSetup:
     if args.players == 1:
         players = "--players 1" + ("" if "players" in given(args) else " (the default)")
         for source, name, value in option_sources(args, variant):
-            if MULTIPLAYER_MODULES.get(name) == value:
+            if name in MULTIPLAYER_MODULES and MULTIPLAYER_MODULES[name] == value:
                 raise Contradiction(
                     source, players, f"{name} is a multiplayer module, and a solo "
                     "game plays its own objectives (draw 4, keep 3)",

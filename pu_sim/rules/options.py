@@ -10,6 +10,10 @@ by it: the flag for ``name=value`` is the core's ``RuleFlag`` member
 ``OPT_NAME_VALUE`` (``OPT_NAME`` for True, ``OPT_NAME_OFF`` for False).  A new
 option is its field with its docstring entry, its ``RuleFlag`` member, the rule
 code, its entry in ``docs/rules-decisions.md`` and its test.
+
+Why long: the option table's docstring is the reference each option's entry
+points to (one paragraph per option), and the free-form values' checks sit
+beside the fields they check.
 """
 
 from __future__ import annotations
@@ -465,8 +469,8 @@ def _free_form(name: str, value: Any) -> OptionValue:
             or not all(is_int(c) and c >= 0 for c in counts)
         ):
             raise ValueError(
-                f"event_deck_mix must be (green, orange, red) counts >= 0 summing to "
-                f"{DECK_SIZE}, 'random' or 'bga_random', got {value!r}"
+                "event_deck_mix must be three counts >= 0 (green, orange, red) "
+                f"summing to {DECK_SIZE}, 'random' or 'bga_random', got {value!r}"
             )
         if sum(counts) != DECK_SIZE:
             raise ValueError(

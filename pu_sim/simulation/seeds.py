@@ -65,6 +65,11 @@ class RootSeed:
         return cls._of(ss)
 
     @classmethod
+    def from_entropy(cls, entropy: int, spawn_key: tuple[int, ...] = ()) -> RootSeed:
+        """The root seed of a recorded entropy and spawn key (a manifest's)."""
+        return cls._of(np.random.SeedSequence(entropy, spawn_key=spawn_key))
+
+    @classmethod
     def _of(cls, ss: np.random.SeedSequence) -> RootSeed:
         k0, k1 = (int(v) for v in ss.generate_state(2, np.uint64))
         entropy = ss.entropy if isinstance(ss.entropy, int) else int(ss.entropy[0])  # type: ignore[index]
