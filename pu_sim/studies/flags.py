@@ -11,6 +11,7 @@ line naming the flag (``argument --seed: must be a non-negative integer``).
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -133,6 +134,17 @@ def jobs(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"must be a non-zero integer (-1: all cores), got {text!r}"
         )
+    return value
+
+
+def finite(text: str) -> float:
+    """A number (not nan or inf: a study's share or weight must be a number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
     return value
 
 
