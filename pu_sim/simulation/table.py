@@ -135,6 +135,20 @@ def _resolve(
     return ids
 
 
+def check_names(kind: str, choice: SeatChoice, data: GameData) -> None:
+    """Refuse an unknown or unplayable board name (``kind``: corporation, planet).
+
+    ``choice`` is a name, ``"random"`` or a pool of names, as a seat takes it;
+    the error lists the valid names.  For callers that check names before a
+    table is built (the study harness).
+    """
+    boards = data.corporations if kind == "corporation" else data.planets
+    playable = (
+        data.playable_corporations if kind == "corporation" else data.playable_planets
+    )
+    _resolve(kind, choice, [(b.key, b.name, b.id) for b in boards], playable)
+
+
 @dataclass(frozen=True, kw_only=True)
 class TableSetup:
     """The table of every game in a run: the one description every entry point takes.

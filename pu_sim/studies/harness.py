@@ -262,6 +262,10 @@ def start(
     ns = parser.parse_args(argv)
     _PROGRAM[0] = program
     config = _configured(config, ns, flagged, smoke)
+    try:
+        _check_known_fields(config)
+    except (TypeError, ValueError) as exc:
+        parser.error(" ".join(str(exc).split()))
     problem = check(config) if check is not None else None
     if problem:
         parser.error(problem)
@@ -283,6 +287,32 @@ def start(
         variant=variant, write=bool(getattr(ns, "write", False)),
         tables=getattr(ns, "tables", None), table=table,
     )  # fmt: skip
+
+
+def _check_known_fields(config: Any) -> None:
+    """The fields every study names alike, checked before anything plays.
+
+    ``players`` (and ``*_players``): counts 1..6; ``corporations`` and
+    ``planets``: names a seat takes.  A study's own checks are its ``check``.
+    """
+    from pu_sim.rules import load_game_data
+    from pu_sim.rules.validation import check_int
+    from pu_sim.simulation.table import check_names
+
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        counts = value if isinstance(value, tuple) else (value,)
+        if f.name == "players" or f.name.endswith("_players"):
+            for n in counts:
+                check_int(n, f"argument {flag(f.name)}: players", 1, 6)
+        elif f.name in ("corporations", "planets") and all(
+            isinstance(v, str) for v in counts
+        ):
+            for name in counts:
+                try:
+                    check_names(f.name[:-1], name, load_game_data())
+                except ValueError as exc:
+                    raise ValueError(f"argument {flag(f.name)}: {exc}") from None
 
 
 _PROGRAM = ["pu_sim"]
