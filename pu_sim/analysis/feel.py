@@ -368,9 +368,9 @@ def early_endings(
         pl.DataFrame({"cause": [ANY_CAUSE, *sorted(set(early["end_trigger"]))]}),
         how="cross",
     )
-    out = grid.join(causes, on=[*keys, "cause"], how="left").with_columns(
-        pl.col("early").fill_null(0).cast(pl.Int64)
-    )
+    out = grid.join(
+        causes, on=[*keys, "cause"], how="left", maintain_order="left"
+    ).with_columns(pl.col("early").fill_null(0).cast(pl.Int64))
     lo, hi = stats.wilson_interval(
         out["early"].to_numpy(), out["games"].to_numpy(), confidence
     )
@@ -380,7 +380,9 @@ def early_endings(
     if by:
         totals = _totals(df, early)
         out = (
-            out.join(totals, on=["n_players", "cause"], how="left")
+            out.join(
+                totals, on=["n_players", "cause"], how="left", maintain_order="left"
+            )
             .with_columns(
                 rate_without=(pl.col("_all_early") - pl.col("early"))
                 / (pl.col("_all_games") - pl.col("games"))
@@ -409,7 +411,7 @@ def _totals(df: pl.DataFrame, early: pl.DataFrame) -> pl.DataFrame:
         ],
         how="diagonal",
     )
-    return games.join(per_cause, on="n_players").with_columns(
+    return games.join(per_cause, on="n_players", maintain_order="left").with_columns(
         pl.col("_all_games", "_all_early").cast(pl.Float64)
     )
 

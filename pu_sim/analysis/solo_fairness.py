@@ -71,7 +71,11 @@ def _solo(games: Frame) -> pl.DataFrame:
 def _with_targets(df: pl.DataFrame, target: Target) -> pl.DataFrame:
     decks = df.select(DECK_COLUMNS).unique()
     values = target_values(target, decks.to_numpy())
-    return df.join(decks.with_columns(_target=pl.Series(values)), on=list(DECK_COLUMNS))
+    return df.join(
+        decks.with_columns(_target=pl.Series(values)),
+        on=list(DECK_COLUMNS),
+        maintain_order="left",
+    )
 
 
 # --------------------------------------------------------------------------------

@@ -165,9 +165,9 @@ def judge_findings(
     cols = [estimate, lower, upper, *([significant] if significant else [])]
     a = table_a.lazy().select(*on, *cols).collect()
     b = table_b.lazy().select(*on, *cols).collect()
-    joined = a.join(b, on=list(on), suffix="_b", nulls_equal=True).rename(
-        {c: f"{c}_a" for c in cols}
-    )
+    joined = a.join(
+        b, on=list(on), suffix="_b", nulls_equal=True, maintain_order="left"
+    ).rename({c: f"{c}_a" for c in cols})
     labels = finding_labels(
         joined[f"{estimate}_a"], joined[f"{lower}_a"], joined[f"{upper}_a"],
         joined[f"{estimate}_b"], joined[f"{lower}_b"], joined[f"{upper}_b"],
@@ -214,14 +214,20 @@ def _shared_sums(
     part_a: pl.DataFrame, part_b: pl.DataFrame, by: Sequence[str]
 ) -> tuple[pl.DataFrame, LabelSums, LabelSums, int]:
     """Label and cluster codes common to both policies' rows of one stratum."""
-    labels = part_a.select(*by).unique().join(part_b.select(*by).unique(), on=list(by))
+    labels = (
+        part_a.select(*by)
+        .unique()
+        .join(part_b.select(*by).unique(), on=list(by), maintain_order="left")
+    )
     labels = labels.sort(label_order(labels, by)).with_row_index("_label")
     codes = dense_codes(pl.concat([part_a[CLUSTER], part_b[CLUSTER]]))
     g = int(codes.max()) + 1
     shared = len(set(codes[: part_a.height]) & set(codes[part_a.height :]))
     out = []
     for part, c in ((part_a, codes[: part_a.height]), (part_b, codes[part_a.height :])):
-        coded = part.with_columns(_c=pl.Series(c)).join(labels, on=list(by))
+        coded = part.with_columns(_c=pl.Series(c)).join(
+            labels, on=list(by), maintain_order="left"
+        )
         out.append(
             LabelSums.build(
                 coded["_c"].to_numpy().astype(np.int64),
@@ -428,7 +434,9 @@ def verdict_table(
         keys = {"n_players", "kind", "name"}
         suffixed = {c: f"{c}_{suffix}" for c in table.columns if c not in keys}
         tables.append(table.rename(suffixed))
-    joined = tables[0].join(tables[1], on=["n_players", "kind", "name"])
+    joined = tables[0].join(
+        tables[1], on=["n_players", "kind", "name"], maintain_order="left"
+    )
     labels = {}
     for measure, prefix in (("label", "win"), ("score_label", "score")):
         estimate = "win_pp" if prefix == "win" else "score"
@@ -471,5 +479,5 @@ def _one_look_rows(wins: pl.DataFrame, score: pl.DataFrame, kind: str) -> pl.Dat
             "n_players", name, score=pl.col("mean"), score_lower=pl.col("lower"),
             score_upper=pl.col("upper"), _p_score=pl.col("p_value"),
         ),
-        on=["n_players", "name"],
+        on=["n_players", "name"], maintain_order="left"
     )  # fmt: skip

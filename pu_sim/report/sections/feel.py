@@ -123,7 +123,7 @@ def _lead_part(
             "`round_scores=True`)."
         )
     keys = games.filter(pl.col("n_players") >= 2).select("run", "game_id").unique()
-    table = round_scores.join(keys, on=["run", "game_id"])
+    table = round_scores.join(keys, on=["run", "game_id"], maintain_order="left")
     if table.height == 0:
         return ""
     summary = analysis.lead_change_summary(table)

@@ -76,8 +76,10 @@ def _clustered(homo: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
     svt = svt.select(*keys, _slo="lower", _shi="upper")
     return (
         table.with_columns(pl.col("bot").cast(pl.String))
-        .join(wins.with_columns(pl.col("bot").cast(pl.String)), on=keys)
-        .join(svt.with_columns(pl.col("bot").cast(pl.String)), on=keys)
+        .join(wins.with_columns(pl.col("bot").cast(pl.String)), on=keys,
+              maintain_order="left")
+        .join(svt.with_columns(pl.col("bot").cast(pl.String)), on=keys,
+              maintain_order="left")
         .with_columns(
             lower=pl.col("_lo"), upper=pl.col("_hi"), p_adjusted=pl.col("_p"),
             significant=pl.col("_p") < 0.05, svt_lower=pl.col("_slo"),

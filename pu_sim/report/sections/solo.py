@@ -100,7 +100,9 @@ def solo_boards(page: Page, solo: pl.DataFrame) -> None:
         by = ("bot", column)
         summary = analysis.score_summary(solo, by=by)
         reached = calibration.outcomes(solo, tables=[published], by=by)
-        table = summary.join(reached.drop("table", "n"), on=list(by), how="left")
+        table = summary.join(
+            reached.drop("table", "n"), on=list(by), how="left", maintain_order="left"
+        )
         page.table(f"solo_by_{column}", table)
         rows = [
             [str(r["bot"]), str(r[column]), f"{r['n']:,}",
