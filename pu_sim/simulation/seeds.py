@@ -57,6 +57,8 @@ class RootSeed:
         if isinstance(seed, RootSeed):
             return seed
         check_seed(seed)
+        if isinstance(seed, np.integer):  # numpy's SeedSequence keeps its type
+            seed = int(seed)
         ss = (
             seed
             if isinstance(seed, np.random.SeedSequence)
