@@ -144,7 +144,7 @@ def run_info(run_dir: Path) -> RunInfo:
     return RunInfo(
         path=run_dir,
         name=m.name or run_dir.name,
-        study=m.study or run_dir.parent.name,
+        study=m.study or run_dir.resolve().parent.name,
         n_games=m.n_games,
         seed=m.config.seed if m.config.seed is not None else m.seed.to_json(),
         root_key=(m.seed.root_key[0], m.seed.root_key[1]),

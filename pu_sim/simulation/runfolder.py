@@ -257,7 +257,7 @@ def scan_round_scores(
     :func:`scan_run` (its parts too carry checksums).
     """
     check = check_run(path)
-    check.require(allow_incomplete)
+    check.require(allow_incomplete, quiet=True)
     if not check.round_parts:
         return None
     return pl.scan_parquet(list(check.round_parts))
@@ -384,21 +384,29 @@ class RunCheck:
         return f"run folder {self.path} is incomplete: {'; '.join(parts)}; {repair}"
 
     def require(
-        self, allow_incomplete: bool, how: str = "allow_incomplete=True"
+        self,
+        allow_incomplete: bool,
+        how: str = "allow_incomplete=True",
+        *,
+        quiet: bool = False,
     ) -> None:
         """Refuse an incomplete run unless allowed; allowed, say what is left out.
 
-        ``how`` names the way to allow it in the refusal (the CLI's flag).
+        ``how`` names the way to allow it in the refusal (the CLI's flag);
+        ``quiet`` says nothing when allowed (a reader of the same run's
+        companion table, whose games were told already).
         """
+        # said from here, so each line is said once however many readers ask
         for note in self.notes:
-            warnings.warn(note, RunFolderWarning, stacklevel=3)
+            warnings.warn(note, RunFolderWarning, stacklevel=1)
         if self.complete:
             return
         if not allow_incomplete:
             raise IncompleteRunError(
                 self, f"{self.problem()} (or read what is there with {how})"
             )
-        warnings.warn(self.problem(), RunFolderWarning, stacklevel=3)
+        if not quiet:
+            warnings.warn(self.problem(), RunFolderWarning, stacklevel=1)
 
 
 def _within(games: tuple[int, int], part: tuple[int, int]) -> bool:
