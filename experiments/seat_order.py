@@ -22,7 +22,7 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
 from pu_sim.simulation.seeds import DEFAULT_SEED
-from pu_sim.studies.harness import start
+from pu_sim.studies.harness import guarded, start
 
 STUDY = "seat_order"
 STRONG = bots.preset("greedy_tuned")
@@ -74,4 +74,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

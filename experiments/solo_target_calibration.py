@@ -30,7 +30,7 @@ from pu_sim.bots import BotSpec
 from pu_sim.report.reporting import write_study_report
 from pu_sim.rules import RuleOptions
 from pu_sim.simulation.seeds import DEFAULT_SEED
-from pu_sim.studies.harness import start
+from pu_sim.studies.harness import guarded, start
 
 STUDY = "solo_target_calibration"
 Mix = tuple[int, int, int]
@@ -123,4 +123,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

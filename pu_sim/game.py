@@ -34,6 +34,7 @@ from pu_sim.engine.core import deal
 from pu_sim.engine.core import label as _core_label
 from pu_sim.rules.gamedata import TRACKS, Planet
 from pu_sim.rules.planet_text import render_planet
+from pu_sim.rules.validation import is_int
 from pu_sim.simulation.checks import check_game_index
 from pu_sim.simulation.plan import UNSET, Plan, SeedArg, plan_of
 from pu_sim.simulation.table import TableArgs, TableSetup
@@ -123,8 +124,45 @@ class Game:
         return self.state.legal_moves()
 
     def apply(self, move: int) -> None:
-        """Apply a legal move (ValueError if it is not legal now)."""
-        self.state.apply(move)
+        """Apply a legal move (ValueError if it is not legal, or the game is over)."""
+        number = self._move_number(move)
+        try:
+            self.state.apply(number)
+        except ValueError:
+            raise self._illegal(move) from None
+
+    def check_move(self, move: object) -> int:
+        """``move`` as an int if it is legal now; else ValueError saying why not."""
+        number = self._move_number(move)
+        if number not in self.legal_moves():
+            raise self._illegal(move)
+        return number
+
+    def _move_number(self, move: object) -> int:
+        """An integer move of a game still going (not yet checked for legality)."""
+        if not is_int(move):
+            raise ValueError(
+                f"a move is an integer from legal_moves(), got {move!r} "
+                f"({type(move).__name__})"
+            )
+        if self.is_terminal:
+            raise ValueError(
+                f"the game is over (status {self.status}): no move can be applied, "
+                f"got move {move}"
+            )
+        number: int = int(move)  # type: ignore[call-overload]
+        if not 0 <= number < 2**32:  # the core's moves are unsigned 32-bit
+            raise self._illegal(move)
+        return number
+
+    def _illegal(self, move: object) -> ValueError:
+        """One line: the move, the pending decision and some of its legal moves."""
+        legal = self.legal_moves()
+        shown = ", ".join(map(str, legal[:8])) + (", ..." if len(legal) > 8 else "")
+        return ValueError(
+            f"move {move} is not legal for the pending {self.decision!r} decision "
+            f"of player {self.decider}; legal moves: {shown}"
+        )
 
     def bot_move(self) -> int:
         """The move the deciding seat's bot would choose now.
@@ -341,12 +379,15 @@ class Game:
         Event reveals get a line of their own, so a trace reads like the game.
         """
         lines: list[str] = []
-        shown: list[tuple[int, int | None]] = []
+        shown: set[tuple[int, int]] = set()
 
         def record(game: Game, move: int) -> None:
             f = game.fields()
-            if f["event"] is not None and (f["round"], f["event"]) not in shown:
-                shown.append((f["round"], f["event"]))
+            # a reveal is a card drawn: the card and the cards left tell it apart
+            # (the last round's card stays in view until the next is drawn)
+            reveal = (f["event"], len(f["deck"]))
+            if f["event"] is not None and reveal not in shown:
+                shown.add(reveal)
                 card = self.rules.data.events[f["event"] - 65]
                 lines.append(
                     f"r{f['round']:02d} event {card.id} ({card.colour}): {card.text}"

@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pu_sim.simulation.frames import SCORE_PARTS
+from pu_sim.simulation.frames import SCORE_PARTS, schema_facts
 from pu_sim.simulation.manifest import RUN_FORMAT as FORMAT
+from pu_sim.simulation.manifest import sha256_of
+from pu_sim.simulation.seeds import RootSeed
 
 CORPS = ["Alpha Corp", "Beta Corp", "Gamma Corp", "Delta Corp"]
 PLANETS = ["North", "South", "East"]
@@ -160,9 +162,11 @@ def write_run(
     The manifest holds the keys reports read; ``config`` adds to (or replaces)
     the run's configuration, e.g. ``group_size``.
     """
-    (path / "data").mkdir(parents=True, exist_ok=True)
-    frame.write_parquet(path / "data" / "part-000000000000-000100.parquet")
     n_games = int(frame["game_id"].n_unique())
+    part = f"data/part-000000000000-{n_games:06d}.parquet"
+    (path / "data").mkdir(parents=True, exist_ok=True)
+    frame.write_parquet(path / part)
+    schema, enums = schema_facts(frame)
     manifest = {
         "format": FORMAT,
         "status": "complete",
@@ -181,11 +185,20 @@ def write_run(
             **config,
         },
         "table": {},
-        "seed": {"entropy": 1, "root_key": [0, 1]},
+        "seed": RootSeed.from_seed(1).record(),
         "versions": {"pu_sim": "test", "rules": 0, "engine": 0},
         "git": None,
-        "schema": [],
-        "enums": {},
+        "schema": schema,
+        "enums": enums,
+        "parts": [
+            {
+                "file": part,
+                "first_game": 0,
+                "n_games": n_games,
+                "rows": frame.height,
+                "sha256": sha256_of((path / part).read_bytes()),
+            },
+        ],
         "wall_time_s": 1.0,
         "games_per_s": 100.0,
         "metadata": {"study": study, "name": path.name, "pairing": pairing},

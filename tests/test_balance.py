@@ -94,6 +94,9 @@ def test_space_candidates_and_sizes(tmp_path: Path) -> None:
         ('at = "corporation.cosmos_inc.tracks.water.15"',
          'at = "corporation.cosmos.tracks.water.15"', "unknown corporation 'cosmos'"),
         ("eta = 3", "eta = 1", "[budget.eta]: must be at least 2"),
+        ('at = "corporation.cosmos_inc.tracks.civ.15"',
+         'at = "corporation.cosmos_inc.tracks.water.15"',
+         "'water_top' and 'civ_top' both set corporation.cosmos_inc.tracks.water.15"),
     ],
 )  # fmt: skip
 def test_bad_spaces_are_one_line(
@@ -175,3 +178,51 @@ def test_cli_balance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
                      "--jobs", "1", "--no-confirm"])  # fmt: skip
     assert code == 0
     assert "report:" in capsys.readouterr().out
+
+
+def test_a_best_patch_that_misses_its_target_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = SPACE.replace('corporations = ["cosmos_inc"]\n',
+                         'corporations = ["cosmos_inc"]\ntarget = 0.0\n')  # fmt: skip
+    out = tmp_path / "o"
+    code = cli_main(["balance", str(_space(tmp_path, text)), "--out", str(out),
+                     "--jobs", "1", "--no-confirm"])  # fmt: skip
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "pu-sim: warning: no candidate met the target (0)" in err
+    readme = (out / "README.md").read_text().splitlines()
+    assert readme[2].startswith("**Warning:** No candidate met the target (0)")
+    assert read_report_manifest(out).results["warnings"]
+
+
+def test_a_patch_no_better_than_the_published_game_held_out_is_said() -> None:
+    from types import SimpleNamespace
+
+    from pu_sim.variants.balance.search import SearchResult, _judge
+
+    def games(cosmos: float) -> pl.DataFrame:  # Cosmos' score against its rival's 50
+        return pl.DataFrame({
+            "game_id": [0, 0], "n_players": [2, 2], "won": [True, False],
+            "corporation": ["Cosmos Inc.", "Universal Coalition"],
+            "score": [cosmos, 50.0],
+        })  # fmt: skip
+
+    space = SimpleNamespace(objective={"kind": "score_gap",
+                                       "corporations": ["cosmos_inc"]})  # fmt: skip
+    candidate = SimpleNamespace(key="water_top-20", describe=lambda: "water_top=20")
+    for patched, warned in ((60.0, True), (54.0, True), (50.0, False)):
+        confirm = SimpleNamespace(baseline="published", games={
+            "published": games(54.0), "water_top-20": games(patched)})  # fmt: skip
+        result = SearchResult(
+            space,
+            None,
+            (),
+            (candidate,),  # type: ignore[arg-type]
+            confirmations={"water_top-20": confirm},
+        )  # type: ignore[dict-item]
+        _judge(result, [(1.0, 10.0, "water_top-20", candidate)])  # type: ignore[list-item]
+        assert bool(result.warnings) is warned, (patched, result.warnings)
+        if warned:
+            assert "does no better than the published game" in result.warnings[0]
+        assert result.held_out["water_top-20"]["published"] == pytest.approx(2.0)

@@ -116,7 +116,7 @@ def test_simulate_without_out_leaves_nothing_behind(tmp_path, capsys, monkeypatc
         (["--deck", "7,7,7"], r"holds 20 cards"),
         (["--deck", "7,7"], r"--deck takes G,O,R"),
         (["--deck", "lots"], r"--deck takes G,O,R"),
-        (["--deck", "7,7,6", "--no-events"], r"--deck needs the event deck"),
+        (["--deck", "7,7,6", "--no-events"], r"--no-events contradicts --deck 7,7,6"),
         (["--games", "-3"], r"argument --games: must be a positive integer, got '-3'"),
         (["--games", "five"], r"argument --games: must be a positive integer, got 'five'"),
         (["--players", "3", "--games", "10", "--paired"], r"multiple of group_size \(3\)"),
@@ -183,7 +183,7 @@ def test_report_calls_write_report(tmp_path, capsys, monkeypatch):
     calls = []
     fake = types.ModuleType("pu_sim.report.reporting")
 
-    def write_report(run_dir, out_dir=None):
+    def write_report(run_dir, out_dir=None, allow_incomplete=False):
         calls.append((Path(run_dir), out_dir))
         return Path(out_dir)
 
@@ -211,12 +211,13 @@ def test_report_accepts_a_study_folder_of_runs(tmp_path, capsys, monkeypatch):
             run(4, out=tmp_path / "study" / "b", bots="random", seed=1, batch_size=2)
     calls = []
     fake = types.ModuleType("pu_sim.report.reporting")
-    fake.write_report = lambda run_dir, out_dir=None: calls.append(run_dir)  # type: ignore[attr-defined]
+    fake.write_report = lambda run_dir, out_dir=None, allow_incomplete=False: (  # type: ignore[attr-defined]
+        calls.append((run_dir, allow_incomplete))
+    )
     monkeypatch.setitem(sys.modules, "pu_sim.report.reporting", fake)
     assert main(["report", str(tmp_path / "study")]) == 0
-    assert main(["report", str(tmp_path / "study" / "b")]) == 0
-    assert calls == [tmp_path / "study", tmp_path / "study" / "b"]
-    assert "the run is interrupted (0 of 4 games)" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "study" / "b"), "--allow-incomplete"]) == 0
+    assert calls == [(tmp_path / "study", False), (tmp_path / "study" / "b", True)]
 
 
 def _interrupt(*args):

@@ -10,6 +10,8 @@ every player of played games with random boards, bots and scoring options.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -281,6 +283,8 @@ SCORING_OPTIONS = st.builds(
     options=SCORING_OPTIONS,
 )
 def test_played_games_score_as_the_independent_scorer(players, seed, bots, options):
+    if players == 1:  # the multiplayer module is refused in a solo game
+        options = dataclasses.replace(options, private_objectives=False)
     game = Game(players=players, corporations="random", planets="random", bots=bots,
                 seed=seed, options=options)  # fmt: skip
     game.play()

@@ -54,8 +54,8 @@ def test_mixed_bots_and_the_two_player_commander_variant(rules):
 def test_games_with_events_and_private_objectives_keep_every_invariant(
     rules, players, bot
 ):
-    options = RuleOptions(
-        event_deck=True, event_deck_mix="random", private_objectives=True
+    options = RuleOptions(  # the multiplayer module (refused in a solo game)
+        event_deck=True, event_deck_mix="random", private_objectives=players > 1
     )
     n = 400 if bot == "random" else 120
     check(pu_sim.simulate(n // players, players=players, bots=bot, seed=30 + players,

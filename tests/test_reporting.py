@@ -189,8 +189,9 @@ def test_missing_data_and_folders_are_clear_errors(tmp_path):
         reporting.write_report(tmp_path)
     empty = write_run(tmp_path / "empty", multiplayer_frame(10, 2))
     shutil.rmtree(empty / "data")  # a run's manifest without its games
-    with pytest.raises(FileNotFoundError, match="no data"):
+    with pytest.raises(ValueError, match=r"games 0\.\.9 are missing \(10 of 10\)"):
         reporting.write_report(empty, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "manifest.json").write_text("{}")  # nor a report's
     with pytest.raises(ValueError, match=r"not a pu_sim\.report/1 report manifest"):

@@ -10,7 +10,12 @@ from polars.testing import assert_frame_equal
 
 import pu_sim
 from pu_sim.cli import main
-from pu_sim.simulation.runfolder import damaged_parts, part_files, read_manifest
+from pu_sim.simulation.runfolder import (
+    RunFolderWarning,
+    damaged_parts,
+    part_files,
+    read_manifest,
+)
 
 KW = dict(players=2, bots="random", seed=8, batch_size=5)
 
@@ -33,7 +38,8 @@ def test_a_part_damaged_in_the_middle_is_found_replayed_and_told(tmp_path):
     bad = part_files(tmp_path)[1]
     damage_middle(bad)
     assert [f for f, _ in damaged_parts(tmp_path)] == [bad]
-    result = pu_sim.run(15, out=tmp_path, **KW)
+    with pytest.warns(RunFolderWarning, match="games 5..9 are played again"):
+        result = pu_sim.run(15, out=tmp_path, **KW)
     assert result.games_played == 5
     assert len(result.repaired) == 1
     assert bad.name in result.repaired[0] and "games 5..9" in result.repaired[0]
@@ -64,7 +70,8 @@ def test_report_on_a_damaged_part_is_one_line(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the default report folder is reports/ here
     assert main(["report", str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "is damaged" in err and "part-" in err
+    assert err.count("\n") == 1 and "are damaged" in err and "part-" in err
+    assert "--allow-incomplete" in err
     assert not (tmp_path / "reports").exists()  # nothing half-written
 
 

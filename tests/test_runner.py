@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import re
@@ -25,6 +26,7 @@ from pu_sim.rules import RULES_VERSION, RuleOptions
 from pu_sim.simulation import runfolder, runner
 from pu_sim.simulation.files import atomic_open
 from pu_sim.simulation.manifest import write_manifest
+from pu_sim.simulation.runfolder import RunFolderWarning
 from pu_sim.simulation.runner import (
     RunError,
     RunFolderError,
@@ -142,6 +144,10 @@ def test_enums_are_restored_when_a_reader_returns_strings(tmp_path):
     file = parts(tmp_path)[0]
     plain = pl.read_parquet(file).with_columns(pl.col(ENUMS).cast(pl.String))
     plain.write_parquet(file)
+    # as another Parquet writer would have written it: recorded with its checksum
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest["parts"][0]["sha256"] = hashlib.sha256(file.read_bytes()).hexdigest()
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     frame = games(tmp_path)
     for col in ENUMS:
         assert isinstance(frame.schema[col], pl.Enum), col
@@ -336,7 +342,8 @@ def test_leftovers_are_cleaned_and_bad_parts_replayed(tmp_path):
     tmp = tmp_path / "data" / ".part-000000000015-000005.parquet.tmp"
     tmp.write_bytes(b"half")  # left by a killed process
     assert pl.scan_parquet(f"{tmp_path}/data/*.parquet").collect_schema()  # not seen
-    result = run(15, out=tmp_path, **kw)
+    with pytest.warns(RunFolderWarning, match="games 5..9 are played again"):
+        result = run(15, out=tmp_path, **kw)
     assert result.games_played == 5
     assert not tmp.exists()
     assert (tmp_path / "data" / (bad.name + ".bad")).exists()

@@ -112,7 +112,12 @@ def test_a_seat_study_with_boards_fixed_per_seat_warns(tmp_path):
 def test_a_partial_run_says_so_at_the_top(tmp_path):
     path = write_run(tmp_path / "runs" / "cut", multiplayer_frame(300, 3, seed=1))
     edit_manifest(path, status="interrupted", n_games=500)
-    readme = (reporting.write_report(path, tmp_path / "r") / "README.md").read_text()
+    with pytest.raises(ValueError, match=r"games 300\.\.499 are missing"):
+        reporting.write_report(path, tmp_path / "r")  # only when asked
+    with pytest.warns(UserWarning, match="is incomplete"):
+        out = reporting.write_report(path, tmp_path / "r", allow_incomplete=True)
+    readme = (out / "README.md").read_text()
+    assert readme.splitlines()[2].startswith("**Written from an incomplete run.**")
     assert "**Partial data.**" in readme and "300 of 500 games" in readme
     assert readme.index("**Partial data.**") < readme.index("## Headline findings")
 

@@ -86,3 +86,21 @@ def test_no_event_is_shown_when_the_deck_is_off():
     assert not [line for line in lines if " event " in line]
     solo = Game(players=1, seed=3).trace()
     assert sum(" event " in line for line in solo) >= 10
+
+
+@pytest.mark.parametrize("players", range(1, 7))
+def test_every_event_is_shown_once_in_its_own_round(players):
+    """One line per reveal: the last round's card, still in view when the next
+    round opens (before its card is drawn), is not shown again."""
+    options = pu_sim.RuleOptions(event_deck=True)
+    for seed in (2, 5):
+        game = Game(players=players, options=options, bots="greedy", seed=seed)
+        lines = game.trace()
+        events = [re.match(r"r(\d+) event (\d+) ", line) for line in lines]
+        shown = [(int(m[1]), int(m[2])) for m in events if m]
+        rounds = {int(line[1:3]) for line in lines if re.match(r"r\d\d ", line)}
+        rounds.discard(0)  # the set-up's decisions (solo objectives)
+        cards = [card for _, card in shown]
+        assert len(cards) == len(set(cards)), shown  # no card twice
+        assert [r for r, _ in shown] == sorted(rounds), shown  # one per round
+        assert game.fields()["round"] == max(rounds)

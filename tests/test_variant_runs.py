@@ -149,3 +149,66 @@ def test_a_study_plays_a_variant(tmp_path: Path) -> None:
     for manifest in manifests:
         record = json.loads(manifest.read_text())["config"]["variant"]
         assert record["name"] == "richer-cosmos"
+
+
+def test_a_variant_is_its_text_not_its_file_name(tmp_path: Path) -> None:
+    first = tmp_path / "richer.toml"
+    first.write_text(RICHER_COSMOS)
+    renamed = tmp_path / "renamed.toml"
+    renamed.write_text(RICHER_COSMOS)
+    assert Variant.read(first) == Variant.read(renamed)
+    assert Variant.read(first).digest == Variant.read(renamed).digest
+    out = tmp_path / "run"
+    pu_sim.run(4, out=out, seed=1, n_jobs=1, variant=first, **TABLE)  # type: ignore[arg-type]
+    more = pu_sim.run(6, out=out, seed=1, n_jobs=1, variant=renamed, **TABLE)  # type: ignore[arg-type]
+    assert more.games_resumed == 4 and more.games_played == 2
+    edited = tmp_path / "edited.toml"
+    edited.write_text(RICHER_COSMOS.replace("medal:13", "medal:14"))
+    with pytest.raises(RunFolderError, match="variant"):
+        pu_sim.run(6, out=out, seed=1, n_jobs=1, variant=edited, **TABLE)  # type: ignore[arg-type]
+
+
+def test_a_folder_recorded_with_the_named_digest_still_replays(
+    tmp_path: Path, richer: Variant
+) -> None:
+    out = tmp_path / "run"
+    pu_sim.run(2, out=out, seed=1, n_jobs=1, variant=richer, **TABLE)  # type: ignore[arg-type]
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["config"]["variant"]["digest"] = richer.named_digest()  # as before
+    del manifest["record_sha256"], manifest["parts"]  # as before: no checksums
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert replay(out, 1).rules.variant == richer
+    again = pu_sim.run(2, out=out, seed=1, n_jobs=1, variant=richer, **TABLE)  # type: ignore[arg-type]
+    assert again.games_played == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "the variant is empty"),
+        ("# only a comment\n", "the variant is empty"),
+        ("[options]\n", "has no [variant] table"),
+        ("[variant]\ndescription = 'x'\n", "names nothing"),
+    ],
+)
+def test_a_variant_that_changes_nothing_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, words: str
+) -> None:
+    path = tmp_path / "nothing.toml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=r"nothing\.toml") as info:
+        Variant.read(path)
+    assert words in str(info.value)
+    code = cli_main(["simulate", "--games", "2", "--variant", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "nothing.toml" in err and words in err
+
+
+def test_load_rules_takes_a_path_like_every_entry_point(tmp_path: Path) -> None:
+    path = tmp_path / "richer.toml"
+    path.write_text(RICHER_COSMOS)
+    rules = pu_sim.load_rules(variant=path)
+    assert rules.variant == Variant.read(path)
+    assert pu_sim.load_rules(variant=str(path)) is rules
+    with pytest.raises(TypeError, match="variant must be"):
+        pu_sim.load_rules(variant=5)  # type: ignore[arg-type]

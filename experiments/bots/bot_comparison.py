@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 from pu_sim.report.reporting import write_study_report
 
 STUDY = "bot_comparison"
@@ -71,4 +71,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

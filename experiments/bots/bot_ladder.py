@@ -20,7 +20,7 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.lab import ladder as lad
 from pu_sim.lab import ladder_report as words
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 from pu_sim.report import plots
 
 STUDY = lad.STUDY
@@ -68,4 +68,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

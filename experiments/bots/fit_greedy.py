@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pu_sim import bots
 from pu_sim.lab import weights as fit
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 
 STUDY = "fit_greedy"
 
@@ -74,4 +74,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

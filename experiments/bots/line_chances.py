@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pu_sim.lab import line_chances as lc
 from pu_sim.lab.chance_tables import count_in_chunks
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 
 STUDY = "line_chances"
 
@@ -45,4 +45,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pu_sim import bots
 from pu_sim.lab import next_fit as nf
-from pu_sim.lab.common import in_chunks, start
+from pu_sim.lab.common import guarded, in_chunks, start
 from pu_sim.report import plots
 
 STUDY = "next_fit_values"
@@ -64,4 +64,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

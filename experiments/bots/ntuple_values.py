@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pu_sim.bots import fitted
 from pu_sim.lab import ntuple_values as nt
-from pu_sim.lab.common import in_chunks, start
+from pu_sim.lab.common import guarded, in_chunks, start
 from pu_sim.report import plots
 from pu_sim.simulation.seeds import derive
 
@@ -82,4 +82,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

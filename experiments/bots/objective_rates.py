@@ -18,7 +18,7 @@ import polars as pl
 
 from pu_sim import bots
 from pu_sim.lab import objective_rates as rates_
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 from pu_sim.report import plots
 from pu_sim.simulation.runner import scan_run
 
@@ -62,4 +62,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

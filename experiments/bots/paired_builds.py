@@ -19,6 +19,7 @@ from pathlib import Path
 import polars as pl
 
 from pu_sim.lab import paired_builds
+from pu_sim.studies.harness import guarded
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,4 +52,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

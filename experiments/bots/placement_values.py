@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pu_sim.lab import placement_values as pv
-from pu_sim.lab.common import in_chunks, start
+from pu_sim.lab.common import guarded, in_chunks, start
 
 STUDY = "placement_values"
 
@@ -58,4 +58,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pu_sim.lab import power_use as use
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 from pu_sim.rules.loading import load_game_data
 
 STUDY = "power_use"
@@ -69,4 +69,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

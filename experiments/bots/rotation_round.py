@@ -21,7 +21,7 @@ from pathlib import Path
 from pu_sim import bots
 from pu_sim.bots import fitted
 from pu_sim.lab import rotation_round as rr
-from pu_sim.lab.common import in_chunks, share_row, start
+from pu_sim.lab.common import guarded, in_chunks, share_row, start
 from pu_sim.report import plots
 from pu_sim.simulation.seeds import derive
 
@@ -83,4 +83,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -23,7 +23,7 @@ from joblib import Parallel, delayed
 
 from pu_sim import bots
 from pu_sim.lab import search_by_decision as sbd
-from pu_sim.lab.common import seat_outcomes, start
+from pu_sim.lab.common import guarded, seat_outcomes, start
 
 STUDY = "search_by_decision"
 GROUPS = tuple(sbd.GROUPS)
@@ -85,4 +85,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

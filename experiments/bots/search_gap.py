@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from pu_sim import bots
 from pu_sim.lab import search_gap as sg
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 from pu_sim.report import plots
 
 STUDY = "search_gap"
@@ -60,4 +60,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

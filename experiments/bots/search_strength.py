@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pu_sim import bots
 from pu_sim.lab import search_strength as ss
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 
 STUDY = "search_strength"
 
@@ -66,4 +66,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pu_sim.lab import solo_judgement as sj
-from pu_sim.lab.common import in_chunks, start
+from pu_sim.lab.common import guarded, in_chunks, start
 from pu_sim.report import plots
 
 STUDY = "solo_judgement"
@@ -47,4 +47,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

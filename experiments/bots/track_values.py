@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pu_sim.engine import load_rules
 from pu_sim.lab import track_values as tv
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 
 STUDY = "track_values"
 KEYS = tuple(c.key for c in load_rules().data.corporations)
@@ -65,4 +65,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pu_sim.lab import tuned_greedy as tg
 from pu_sim.lab import tuned_greedy_report as words
-from pu_sim.lab.common import start
+from pu_sim.lab.common import guarded, start
 from pu_sim.simulation.provenance import git_revision
 
 STUDY = tg.STUDY
@@ -94,4 +94,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -57,7 +57,7 @@ def compare_verdicts(
             "win_lower_b", "win_upper_b"]  # fmt: skip
     both = ours.select(*KEYS, *cols).join(
         theirs.select(*KEYS, *[pl.col(c).alias(f"{c}_other") for c in cols]),
-        on=KEYS, how="inner",
+        on=KEYS, how="inner", maintain_order="left",
     )  # fmt: skip
     if both.height == 0:
         return both.with_columns(

@@ -298,8 +298,8 @@ def balance_table(
         df, by, "rank", ("mean_rank", "rank_lower", "rank_upper"), confidence
     )
     return (
-        wins.join(score, on=keys, nulls_equal=True)
-        .join(rank, on=keys, nulls_equal=True)
+        wins.join(score, on=keys, nulls_equal=True, maintain_order="left")
+        .join(rank, on=keys, nulls_equal=True, maintain_order="left")
         .sort(keys)
     )
 
@@ -430,9 +430,9 @@ def interaction_table(
     cols = df.group_by("n_players", col).agg(col_mean=pl.col(value).mean())
     grand = df.group_by("n_players").agg(grand_mean=pl.col(value).mean())
     out = (
-        cells.join(rows, on=["n_players", row], nulls_equal=True)
-        .join(cols, on=["n_players", col], nulls_equal=True)
-        .join(grand, on="n_players")
+        cells.join(rows, on=["n_players", row], nulls_equal=True, maintain_order="left")
+        .join(cols, on=["n_players", col], nulls_equal=True, maintain_order="left")
+        .join(grand, on="n_players", maintain_order="left")
         .with_columns(
             delta=pl.col("mean")
             - pl.col("row_mean")
@@ -494,7 +494,7 @@ def score_breakdown(
     out = score_summary(long, by=[*by, "part"], value="value", confidence=confidence)
     total = out.group_by(keys).agg(_total=pl.col("mean").sum())
     return (
-        out.join(total, on=keys, nulls_equal=True)
+        out.join(total, on=keys, nulls_equal=True, maintain_order="left")
         .with_columns(share=pl.col("mean") / pl.col("_total"))
         .select(*keys, "part", "mean", "lower", "upper", "share")
         .sort([*keys, "part"])

@@ -205,8 +205,8 @@ def _strata(
             else pl.DataFrame({"_label": [0]}, schema={"_label": pl.UInt32})
         )
         coded = (
-            part.join(table, on=list(labels), nulls_equal=True) if labels
-            else part.with_columns(_label=pl.lit(0, pl.UInt32))
+            part.join(table, on=list(labels), nulls_equal=True, maintain_order="left")
+            if labels else part.with_columns(_label=pl.lit(0, pl.UInt32))
         )  # fmt: skip
         coded = coded.with_columns(_c=pl.Series(dense_codes(coded[CLUSTER])))
         out.append((int(n_players), coded, table))

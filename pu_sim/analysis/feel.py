@@ -181,7 +181,9 @@ def _summarise(
         max=v.max(),
     )
     means = _clustered(rows, value, cluster=cluster, confidence=confidence)
-    out = spread.join(means, on="n_players", how="left").sort("n_players")
+    out = spread.join(means, on="n_players", how="left", maintain_order="left").sort(
+        "n_players"
+    )
     if share:
         out = out.with_columns(pl.col("lower", "upper").clip(0.0, 1.0))
     return out.select(
@@ -210,7 +212,10 @@ def _attach_setups(
     if key.select(pl.struct(gk).is_duplicated().any()).item():
         raise ValueError(f"setups gives some game two values of {cluster!r}")
     out = per_game.with_columns(pl.col("game_id").cast(pl.UInt64)).join(
-        key, on=gk, how="left"
+        key,
+        on=gk,
+        how="left",
+        maintain_order="left",
     )
     lost = out.filter(pl.col(cluster).is_null())
     if lost.height:
@@ -426,7 +431,7 @@ def comeback_decisiveness(round_scores: Frame) -> pl.DataFrame:
         decisive_round=rnd.filter(~sole).max().fill_null(0) + 1,
     )
     return (
-        games.join(per_game, on=gk, how="left")
+        games.join(per_game, on=gk, how="left", maintain_order="left")
         .with_columns(
             decisive_share=pl.col("decisive_round") / pl.col("rounds").cast(pl.Float64)
         )
@@ -490,7 +495,7 @@ def comeback_summary(
     )
     return (
         pl.concat(frames, how="vertical_relaxed")
-        .join(tied, on="n_players", how="left")
+        .join(tied, on="n_players", how="left", maintain_order="left")
         .sort("n_players", order)
         .select(
             "n_players",
@@ -578,7 +583,7 @@ def victory_margins(games: Frame) -> pl.DataFrame:
     )
     return (
         _per_game(games.lazy().filter(pl.col("n_players") >= 2))
-        .join(margins, on=gk)
+        .join(margins, on=gk, maintain_order="left")
         .sort(gk)
     )
 
@@ -634,9 +639,9 @@ def _cuts(per_game: pl.DataFrame, share: float) -> pl.DataFrame:
 
 def _with_short(per_game: pl.DataFrame, share: float) -> pl.DataFrame:
     """``per_game`` with its player count's ``cut`` and the ``short`` flag."""
-    return per_game.join(_cuts(per_game, share), on="n_players").with_columns(
-        short=pl.col("rounds").cast(pl.Int64) <= pl.col("cut")
-    )
+    return per_game.join(
+        _cuts(per_game, share), on="n_players", maintain_order="left"
+    ).with_columns(short=pl.col("rounds").cast(pl.Int64) <= pl.col("cut"))
 
 
 def short_cuts(games: Frame, *, share: float = SHORT_SHARE) -> pl.DataFrame:
@@ -786,7 +791,7 @@ def _by_cause(df: pl.DataFrame, cluster: str | None, confidence: float) -> pl.Da
         {c: i for i, c in enumerate(causes)}, return_dtype=pl.Int64
     )
     return (
-        counts.join(means, on=["n_players", "cause"])
+        counts.join(means, on=["n_players", "cause"], maintain_order="left")
         .with_columns(pl.col("lower", "upper").clip(0.0, 1.0))
         .sort("n_players", order)
         .select(
@@ -824,9 +829,9 @@ def _by_label(
     values = df.select("n_players", by).explode(by).drop_nulls(by).unique()
     long = (
         df.drop(by)
-        .join(values, on="n_players")
+        .join(values, on="n_players", maintain_order="left")
         .join(present.with_columns(_present=pl.lit(1, pl.Int8)), on=[*gk, by],
-              how="left")
+              how="left", maintain_order="left")
         .with_columns(pl.col("_present").fill_null(0), _v=pl.col("short").cast(
             pl.Float64))
     )  # fmt: skip
@@ -852,9 +857,9 @@ def _by_label(
             games=pl.len().cast(pl.Int64),
             short=pl.col("short").sum().cast(pl.Int64),
         )
-        .join(means, on=["n_players", by])
-        .join(diffs, on=["n_players", by], how="left")
-        .join(totals, on="n_players")
+        .join(means, on=["n_players", by], maintain_order="left")
+        .join(diffs, on=["n_players", by], how="left", maintain_order="left")
+        .join(totals, on="n_players", maintain_order="left")
         .with_columns(
             rate_without=(pl.col("_all_short") - pl.col("short"))
             / (pl.col("_all") - pl.col("games")),

@@ -174,7 +174,7 @@ def skill_findings(
         p_found=pl.Series(stats.holm(found["p_value"].to_numpy())),
     ).join(
         check.select(*keys, excess_conf="excess_ratio", p_check="p_value"),
-        on=keys, how="left",
+        on=keys, how="left", maintain_order="left",
     )  # fmt: skip
     declared = (both["p_found"] < 1.0 - confidence).to_numpy()
     p_one = one_sided(
@@ -185,7 +185,7 @@ def skill_findings(
         *keys, "excess_conf", declared=pl.Series(declared),
         replicated=pl.Series(confirmed(p_one, declared, 1.0 - confidence)),
     )  # fmt: skip
-    return table.join(verdict, on=keys, how="left").with_columns(
+    return table.join(verdict, on=keys, how="left", maintain_order="left").with_columns(
         pl.col("declared", "replicated").fill_null(False), replicable=pl.lit(True)
     )
 

@@ -114,7 +114,7 @@ def paired_differences(
     a = cells.rename({by: f"{by}_a", "m": "m_a", "label_order": "_code_a"})
     b = cells.rename({by: f"{by}_b", "m": "m_b", "label_order": "_code_b"})
     pairs = (
-        a.join(b, on=["n_players", *gkeys])
+        a.join(b, on=["n_players", *gkeys], maintain_order="left")
         .filter(pl.col("_code_a") < pl.col("_code_b"))
         .with_columns(d=pl.col("m_a") - pl.col("m_b"))
     )

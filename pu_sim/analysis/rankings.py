@@ -63,14 +63,20 @@ def shared_label_sums(
     part_a: pl.DataFrame, part_b: pl.DataFrame, by: Sequence[str]
 ) -> tuple[pl.DataFrame, LabelSums, LabelSums, int]:
     """Label and cluster codes common to both policies' rows of one stratum."""
-    labels = part_a.select(*by).unique().join(part_b.select(*by).unique(), on=list(by))
+    labels = (
+        part_a.select(*by)
+        .unique()
+        .join(part_b.select(*by).unique(), on=list(by), maintain_order="left")
+    )
     labels = labels.sort(label_order(labels, by)).with_row_index("_label")
     codes = dense_codes(pl.concat([part_a[CLUSTER], part_b[CLUSTER]]))
     g = int(codes.max()) + 1
     shared = len(set(codes[: part_a.height]) & set(codes[part_a.height :]))
     out = []
     for part, c in ((part_a, codes[: part_a.height]), (part_b, codes[part_a.height :])):
-        coded = part.with_columns(_c=pl.Series(c)).join(labels, on=list(by))
+        coded = part.with_columns(_c=pl.Series(c)).join(
+            labels, on=list(by), maintain_order="left"
+        )
         out.append(
             LabelSums.build(
                 coded["_c"].to_numpy().astype(np.int64),

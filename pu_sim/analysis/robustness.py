@@ -100,7 +100,7 @@ def robustness_detail(
         {estimate: f"{estimate}_b", significant: f"{significant}_b"}
     )
     return (
-        a.join(b, on=list(on), nulls_equal=True)
+        a.join(b, on=list(on), nulls_equal=True, maintain_order="left")
         .with_columns(
             agree=pl.col(f"{estimate}_a").sign() == pl.col(f"{estimate}_b").sign()
         )

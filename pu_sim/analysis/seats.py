@@ -73,8 +73,13 @@ def seat_effect(
         df, labels, "vs_table", ("score_vs_table", "svt_lower", "svt_upper"), confidence
     )
     return (
-        table.join(wins.select(*keys, "expected"), on=keys, nulls_equal=True)
-        .join(vs, on=keys, nulls_equal=True)
+        table.join(
+            wins.select(*keys, "expected"),
+            on=keys,
+            nulls_equal=True,
+            maintain_order="left",
+        )
+        .join(vs, on=keys, nulls_equal=True, maintain_order="left")
         .select(
             *keys,
             "n",

@@ -158,7 +158,9 @@ class PairedDesign:
         deck_rows = decks.rows()
         if tuple(reference) not in deck_rows:
             raise ValueError(f"the reference deck {reference} was never played")
-        coded = df.join(decks.with_row_index("_deck"), on=list(DECK_COLUMNS))
+        coded = df.join(
+            decks.with_row_index("_deck"), on=list(DECK_COLUMNS), maintain_order="left"
+        )
         setup = dense_codes(coded[CLUSTER])
         deck = coded["_deck"].to_numpy().astype(np.int64)
         score = coded[VALUE].to_numpy().astype(np.float64)

@@ -96,7 +96,11 @@ def _solo(
 def _with_targets(df: pl.DataFrame, target: Target) -> pl.DataFrame:
     decks = df.select(DECK_COLUMNS).unique()
     values = target_values(target, decks.to_numpy())
-    return df.join(decks.with_columns(_target=pl.Series(values)), on=list(DECK_COLUMNS))
+    return df.join(
+        decks.with_columns(_target=pl.Series(values)),
+        on=list(DECK_COLUMNS),
+        maintain_order="left",
+    )
 
 
 # --------------------------------------------------------------------------------
@@ -227,7 +231,9 @@ def fairness(
     """
     df = _solo(games, cluster, group_size)
     decks = df.select(DECK_COLUMNS).unique().sort(DECK_COLUMNS)
-    df = df.join(decks.with_row_index("_deck"), on=list(DECK_COLUMNS))
+    df = df.join(
+        decks.with_row_index("_deck"), on=list(DECK_COLUMNS), maintain_order="left"
+    )
     rows = []
     for target in targets:
         hits = _with_targets(df, target).select(

@@ -394,7 +394,9 @@ def head_to_head(
     )
     left = df.rename({by: "a", "rank": "_ra"})
     right = df.rename({by: "b", "rank": "_rb"})
-    pairs = left.join(right, on=gk).filter(pl.col("a") != pl.col("b"))
+    pairs = left.join(right, on=gk, maintain_order="left").filter(
+        pl.col("a") != pl.col("b")
+    )
     table = (
         pairs.group_by("a", "b")
         .agg(

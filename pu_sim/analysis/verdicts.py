@@ -178,9 +178,9 @@ def judge_findings(
     cols = [estimate, lower, upper, *([significant] if significant else [])]
     a = table_a.lazy().select(*on, *cols).collect()
     b = table_b.lazy().select(*on, *cols).collect()
-    joined = a.join(b, on=list(on), suffix="_b", nulls_equal=True).rename(
-        {c: f"{c}_a" for c in cols}
-    )
+    joined = a.join(
+        b, on=list(on), suffix="_b", nulls_equal=True, maintain_order="left"
+    ).rename({c: f"{c}_a" for c in cols})
     labels = finding_labels(
         joined[f"{estimate}_a"], joined[f"{lower}_a"], joined[f"{upper}_a"],
         joined[f"{estimate}_b"], joined[f"{lower}_b"], joined[f"{upper}_b"],
@@ -294,7 +294,7 @@ def _two_policies(
         tables.append(
             table.rename({c: f"{c}_{suffix}" for c in table.columns if c not in keys})
         )
-    return tables[0].join(tables[1], on=keys)
+    return tables[0].join(tables[1], on=keys, maintain_order="left")
 
 
 def _differences(
@@ -377,18 +377,18 @@ def verdict_table(
         full = full.join(
             disc.select(*keys, *[pl.col(c).alias(f"d_{c}") for c in disc.columns
                                 if c not in keys]),
-            on=keys, how="left",
+            on=keys, how="left", maintain_order="left",
         ).join(
             conf.select(*keys, *[pl.col(c).alias(f"c_{c}") for c in conf.columns
                                 if c not in keys]),
-            on=keys, how="left",
+            on=keys, how="left", maintain_order="left",
         )  # fmt: skip
     columns: dict[str, pl.Series] = {}
     for label, prefix, estimate, value in _MEASURES:
         diffs = _differences(games_a, games_b, kinds, value, **kw)
         full = full.join(
             diffs.rename({c: f"{prefix}_{c}" for c in diffs.columns if c not in keys}),
-            on=keys, how="left",
+            on=keys, how="left", maintain_order="left",
         )  # fmt: skip
         p_diff = np.nan_to_num(full[f"{prefix}_diff_p"].to_numpy(), nan=1.0)
         columns[f"{'' if prefix == 'win' else 'score_'}size_differs"] = pl.Series(
@@ -466,7 +466,10 @@ def _replicated(
     value = WIN_SHARE if prefix == "win" else SCORE_VS_TABLE
     keys = ["n_players", "kind", "name"]
     conf = full.select(keys).join(
-        _differences(*games, kinds, value, **kw), on=keys, how="left"
+        _differences(*games, kinds, value, **kw),
+        on=keys,
+        how="left",
+        maintain_order="left",
     )
     diff_sign = np.sign(
         full[f"d_{estimate}_a"].to_numpy() - full[f"d_{estimate}_b"].to_numpy()
@@ -494,5 +497,5 @@ def _one_look_rows(wins: pl.DataFrame, score: pl.DataFrame, kind: str) -> pl.Dat
             "n_players", name, score=pl.col("mean"), score_lower=pl.col("lower"),
             score_upper=pl.col("upper"), p_score=pl.col("p_value"),
         ),
-        on=["n_players", "name"],
+        on=["n_players", "name"], maintain_order="left",
     )  # fmt: skip

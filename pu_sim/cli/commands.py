@@ -6,7 +6,6 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import polars as pl
 
 from pu_sim.cli.parser import MAX_GAMES_IN_MEMORY
 from pu_sim.cli.table_flags import table_from
+from pu_sim.rules.validation import Contradiction
 
 
 def summary(games: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
@@ -76,8 +76,6 @@ def simulate(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             return 130
-        for note in result.repaired:
-            print(f"pu-sim: note: {note}", file=sys.stderr)
         with pl.Config(
             tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
             tbl_cols=-1, tbl_width_chars=120,
@@ -106,8 +104,8 @@ def study(argv: Sequence[str]) -> int:
 
 def report(args: argparse.Namespace) -> int:
     """The report of a run folder, a study folder of runs, or a report folder."""
-    from pu_sim.simulation.manifest import MANIFEST, read_manifest
-    from pu_sim.simulation.runfolder import find_run_folders
+    from pu_sim.simulation.manifest import MANIFEST
+    from pu_sim.simulation.runfolder import IncompleteRunError, find_run_folders
 
     folder: Path = args.run_folder
     if folder.is_file():
@@ -117,7 +115,6 @@ def report(args: argparse.Namespace) -> int:
     runs = find_run_folders(folder)
     if not runs and not (folder / MANIFEST).is_file():  # a report names its runs
         raise ValueError(f"{folder} is not a run folder: no {MANIFEST} in it or below")
-    manifest = read_manifest(folder) if runs == [folder] else None
     try:
         from pu_sim.report.reporting import write_report  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -125,15 +122,15 @@ def report(args: argparse.Namespace) -> int:
             f"reports are not available in this installation: {exc} "
             "(pu_sim.report.reporting could not be imported)"
         ) from None
-    if manifest is not None and manifest.status != "complete":
-        print(
-            f"pu-sim: note: the run is {manifest.status} "
-            f"({manifest.completed_games:,} of {manifest.n_games:,}"
-            " games); reporting on the finished games",
-            file=sys.stderr,
-        )
     try:
-        written = write_report(folder, out_dir=args.out)
+        written = write_report(
+            folder, out_dir=args.out, allow_incomplete=args.allow_incomplete
+        )
+    except IncompleteRunError as exc:
+        raise IncompleteRunError(
+            exc.check, exc.check.problem() + " (or report on what is there with "
+            "--allow-incomplete; the report says so in its first lines)",
+        ) from None  # fmt: skip
     except pl.exceptions.ComputeError:
         raise ValueError(_damage(folder)) from None
     print(f"wrote the report to {written if written is not None else args.out}")
@@ -159,10 +156,19 @@ def _damage(folder: Path) -> str:
 def play(args: argparse.Namespace) -> int:
     """One game, move by move, then the planets; or a run's game replayed."""
     from pu_sim.game import Game
+    from pu_sim.studies.flags import given
 
     if (args.run is None) != (args.game is None):
         raise ValueError("--run RUN_FOLDER and --game N go together")
     if args.run is not None:
+        ignored = [flag for dest, flags in given(args).items()
+                   if dest not in ("run", "game") for flag in flags]  # fmt: skip
+        if ignored:
+            raise Contradiction(
+                f"--run {args.run}", ignored[0],
+                "a replay plays the run's own table, seed and rules; drop "
+                + ", ".join(dict.fromkeys(ignored)),
+            )  # fmt: skip
         from pu_sim.simulation.replay import replay
 
         game = replay(args.run, args.game)
@@ -189,9 +195,15 @@ def compare(args: argparse.Namespace) -> int:
         raise ValueError(
             "compare needs at least one --variant FILE or --option-variant"
         )
-    baseline = Variant.read(*args.baseline) if args.baseline else None
-    args.variant = []  # the arms, not the table's own variant
-    table = replace(table_from(args), variant=baseline)
+    args.variant = list(args.baseline)  # the table's own variant: the baseline
+    table = table_from(args)
+    for name, value in args.option_variant:
+        if getattr(table.rule_options, name) == value:
+            raise Contradiction(
+                f"--option-variant {name}={value}", "the baseline",
+                f"the baseline already plays {name}={value}, so the arm would "
+                "compare the game with itself",
+            )  # fmt: skip
     command = " ".join(["pu-sim", *sys.argv[1:]])
     result = run_compare(
         arms, args.games, table, seed=args.seed, out=args.out, runs_dir=args.runs,
@@ -226,6 +238,8 @@ def balance(args: argparse.Namespace) -> int:
         patch = result.patches.get(candidate.key)
         where = f" -> {patch}" if patch is not None else " (the published game)"
         print(f"{rank}. {candidate.describe()} (size {candidate.size:g}){where}")
+    for warning in result.warnings:
+        print(f"pu-sim: warning: {warning}", file=sys.stderr)
     print(f"report: {args.out / 'README.md'}")
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 
 from pu_sim.cli import commands
@@ -37,7 +38,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _guarded(command: Callable[[], int]) -> int:
-    """Run a command; a failure becomes one line and its exit status."""
+    """Run a command; a failure becomes one line and its exit status.
+
+    A warning (a part replayed, games left out of a report) becomes one line
+    too: ``pu-sim: note: ...``.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _note
+        return _run(command)
+
+
+def _note(message: Warning | str, *args: object, **kwargs: object) -> None:
+    """A warning as one line on stderr."""
+    print(f"pu-sim: note: {one_line(message)}", file=sys.stderr)  # type: ignore[arg-type]
+
+
+def _run(command: Callable[[], int]) -> int:
     from pu_sim.simulation.runner import RunError
 
     try:

@@ -13,6 +13,18 @@ from typing import TYPE_CHECKING
 from pu_sim.cli.table_flags import add_table_arguments
 from pu_sim.studies.flags import BATCH, GAMES, INDEX, Parser, add_jobs, add_seed
 
+
+def probability(text: str) -> float:
+    """``--confidence``: a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value < 1.0:  # nan fails too
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text!r}")
+    return value
+
+
 MAX_GAMES_IN_MEMORY = 10_000_000
 """Without --out a run's summary is all that is kept: more games need a folder."""
 
@@ -107,6 +119,11 @@ def _report(sub: Subcommands) -> None:
         "--out", type=Path, default=None, metavar="DIR",
         help="where to write the report (default: RUN_FOLDER/report)",
     )  # fmt: skip
+    report.add_argument(
+        "--allow-incomplete", action="store_true",
+        help="report on a run with games missing or damaged (refused otherwise); "
+        "the report's first lines say what is left out",
+    )  # fmt: skip
 
 
 def _play(sub: Subcommands) -> None:
@@ -162,8 +179,9 @@ def _compare(sub: Subcommands) -> None:
     )  # fmt: skip
     stats = cmp.add_argument_group("statistics")
     stats.add_argument(
-        "--confidence", type=float, default=0.95, help="interval level (0.95)"
-    )
+        "--confidence", type=probability, default=0.95,
+        help="interval level, a number in (0, 1) (0.95)",
+    )  # fmt: skip
     stats.add_argument(
         "--correction", choices=("holm", "bh", "bonferroni", "none"), default="holm",
         help="multiple-comparison correction over every row (holm)",

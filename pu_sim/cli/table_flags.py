@@ -27,6 +27,9 @@ from typing import Any
 from pu_sim.simulation.table import TableSetup
 from pu_sim.studies.flags import PLAYERS, add_variant, int_in
 
+MULTIPLAYER_MODULES = {"private_objectives": True, "neighbour_objectives": True}
+"""Options that switch on a multiplayer module: asked for in a solo game, refused."""
+
 SEATS_HELP = (
     "comma separates seats, + joins a seat's pool, one entry serves every seat; "
     "keys or display names"
@@ -193,30 +196,70 @@ def _plain(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def options_from(args: argparse.Namespace) -> Any:
-    """Rule options from --rules, the shortcuts and every --option."""
-    from pu_sim.rules import RuleOptions
+def option_sources(
+    args: argparse.Namespace, variant: Any = None
+) -> list[tuple[str, str, object]]:
+    """Every rule option the flags set: (the flag as written, option, value).
 
-    options = RuleOptions.bga() if args.rules == "bga" else RuleOptions()
-    changes: dict[str, Any] = {}
+    ``--events``, ``--deck``, ``--private-objectives``, each ``--option`` and
+    the ``--variant`` files' ``[options]``, in that order; ``--rules`` is the
+    profile they all override, not one of them.
+    """
+    out: list[tuple[str, str, object]] = []
     if args.events is not None:
-        changes["event_deck"] = args.events
+        out.append(("--events" if args.events else "--no-events", "event_deck",
+                    args.events))  # fmt: skip
     if args.deck is not None:
-        if args.events is False:
-            raise ValueError("--deck needs the event deck; drop --no-events")
-        changes["event_deck"] = True
-        changes["event_deck_mix"] = args.deck
+        written = (
+            ",".join(map(str, args.deck)) if isinstance(args.deck, tuple) else args.deck
+        )
+        out.append((f"--deck {written}", "event_deck", True))
+        out.append((f"--deck {written}", "event_deck_mix", args.deck))
     if args.private_objectives:
-        changes["private_objectives"] = True
+        out.append(("--private-objectives", "private_objectives", True))
     for name, value in args.option:
-        changes[name] = value
+        out.append((f"--option {name}={_plain(value)}", name, value))
+    if variant is not None:
+        files = " ".join(f"--variant {f.name}" for f in variant.files)
+        out += [(files, name, value) for name, value in variant.options.items()]
+    return out
+
+
+def options_from(args: argparse.Namespace, variant: Any = None) -> Any:
+    """Rule options from --rules, the shortcuts and every --option.
+
+    Two flags (or a flag and a ``--variant`` file) setting one option to
+    different values contradict each other: refused, naming both.
+    """
+    from pu_sim.rules import RuleOptions
+    from pu_sim.rules.validation import first_conflict
+
+    sources = option_sources(args, variant)
+    conflict = first_conflict(sources)
+    if conflict is not None:
+        raise conflict
+    options = RuleOptions.bga() if args.rules == "bga" else RuleOptions()
+    changes: dict[str, Any] = {name: value for source, name, value in sources
+               if not source.startswith("--variant")}  # fmt: skip
     return replace(options, **changes)
 
 
 def table_from(args: argparse.Namespace) -> TableSetup:
     """The TableSetup the flags describe (TableSetup's defaults where unset)."""
+    from pu_sim.rules.validation import Contradiction
+    from pu_sim.studies.flags import given
+
+    variant = variant_from(args)
+    if args.players == 1:
+        players = "--players 1" + ("" if "players" in given(args) else " (the default)")
+        for source, name, value in option_sources(args, variant):
+            if name in MULTIPLAYER_MODULES and MULTIPLAYER_MODULES[name] == value:
+                raise Contradiction(
+                    source, players, f"{name} is a multiplayer module, and a solo "
+                    "game plays its own objectives (draw 4, keep 3)",
+                )  # fmt: skip
     return TableSetup(
         players=args.players, corporations=args.corporations, planets=args.planets,
-        bots=args.bots, options=options_from(args), group_size=args.group_size,
-        paired=args.paired, variant=variant_from(args),
+        bots=args.bots, options=options_from(args, variant),
+        group_size=args.group_size, paired=args.paired, variant=variant,
     )  # fmt: skip

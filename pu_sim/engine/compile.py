@@ -595,13 +595,44 @@ def capacity(data: GameData, kind: str) -> int:
     return room
 
 
+def check_rooms(data: GameData) -> None:
+    """Refuse data that would make the core read or write outside its tables.
+
+    A variant is untrusted data: the loader checks every value's type and
+    range (each integer fits the byte the core keeps it in), and this checks
+    what only the core's sizes tell, before any table is filled.
+    """
+    room = import_core().CONSTANTS
+    for corp in data.corporations:
+        if corp.rovers > room["MAX_ROVERS"]:
+            raise DataError(
+                f"corporation {corp.key!r}: rovers = {corp.rovers}, but the core has "
+                f"room for {room['MAX_ROVERS']} rovers a player"
+            )
+
+
+_COMPONENTS = (
+    ("tiles", _compile_tiles), ("planets", _compile_planets),
+    ("corporations", _compile_corporations), ("civ cards", _compile_cards),
+    ("events", _compile_events), ("objectives", _compile_objectives),
+)  # fmt: skip
+
+
 def compile_tables(data: GameData) -> dict[str, npt.NDArray[Any]]:
-    """Every table the core reads, as contiguous numpy arrays."""
+    """Every table the core reads, as contiguous numpy arrays.
+
+    A value that does not fit its table (too large for its type, or an
+    index past its end) is a :class:`DataError` naming the component: it
+    never wraps around or reaches the core.
+    """
+    check_rooms(data)
     tables: dict[str, npt.NDArray[Any]] = {}
-    _compile_tiles(data, tables)
-    _compile_planets(data, tables)
-    _compile_corporations(data, tables)
-    _compile_cards(data, tables)
-    _compile_events(data, tables)
-    _compile_objectives(data, tables)
+    for component, step in _COMPONENTS:
+        try:
+            step(data, tables)
+        except (OverflowError, IndexError, TypeError) as exc:
+            raise DataError(
+                f"{component}: a value does not fit the core's tables "
+                f"({' '.join(str(exc).split())})"
+            ) from None
     return tables

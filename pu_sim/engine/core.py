@@ -10,6 +10,9 @@ analysing a frame needs no C compiler.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
+import importlib.util
+import sys
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -45,6 +48,53 @@ def sources_newer_than(binary: Path) -> list[Path]:
     return [p for p in sources if p.stat().st_mtime > built]
 
 
+def _sources(package: Path) -> dict[str, bytes]:
+    """The Cython sources of a package folder, by path (what a core is built from)."""
+    files = [*package.glob("_core*.pyx"), *package.glob("*.pxd"),
+             *package.glob("core/*/*.pxi")]  # fmt: skip
+    return {p.relative_to(package).as_posix(): p.read_bytes() for p in files}
+
+
+def installed_core(distribution: str = "pu_sim") -> ModuleType | None:
+    """The compiled core of an installed copy of this package, when this one has none.
+
+    Python run from a clone's root imports the clone's ``pu_sim/`` folder, not
+    the copy ``pip install .`` put in site-packages: the folder shadows the
+    install, and holds no compiled core (pip builds it in a temporary folder).
+    The installed copy's core is loaded instead when it was built from the
+    very Cython sources of this folder (pip installs them beside it); another
+    build is refused with what differs.  None when no installed copy has one.
+    """
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    folder = Path(str(dist.locate_file("pu_sim"))).resolve()
+    if folder == _HERE or not folder.is_dir():
+        return None  # an editable install: this folder is the installed one
+    binaries = sorted([*folder.glob("_core.*.so"), *folder.glob("_core.*.pyd")])
+    if not binaries:
+        return None
+    mine, theirs = _sources(_HERE), _sources(folder)
+    differ = sorted(
+        k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k)
+    )
+    if differ:
+        raise ImportError(
+            f"this checkout's pu_sim has no compiled core, and the one installed in "
+            f"{folder} was built from other sources ({differ[0]} differs): run "
+            "`pip install .` again from this checkout, or build it in place with "
+            "`make build` (`pip install --no-build-isolation -e .`)"
+        )
+    spec = importlib.util.spec_from_file_location("pu_sim._core", binaries[0])
+    if spec is None or spec.loader is None:  # pragma: no cover - a readable binary
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pu_sim._core"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 _WARNED: set[tuple[Path, ...]] = set()
 
 
@@ -56,11 +106,14 @@ def import_core() -> ModuleType:
     """
     try:
         from pu_sim import _core
-    except ImportError as exc:  # pragma: no cover - exercised only without a build
-        raise ImportError(
-            f"pu_sim's compiled core (pu_sim._core) is missing or broken: {exc}. "
-            + _HOW
-        ) from exc
+    except ImportError as exc:
+        installed = installed_core()  # a checkout shadowing its own install
+        if installed is None:
+            raise ImportError(
+                f"pu_sim's compiled core (pu_sim._core) is missing or broken: {exc}. "
+                + _HOW
+            ) from exc
+        return installed  # built from this folder's very sources: never stale
     stale = sources_newer_than(Path(_core.__file__))
     if stale and tuple(stale) not in _WARNED:
         _WARNED.add(tuple(stale))  # once per process, not at every caller

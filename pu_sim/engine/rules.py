@@ -23,7 +23,7 @@ from pu_sim.engine.compile import compile_tables
 from pu_sim.rules.gamedata import DataError, GameData
 from pu_sim.rules.identity import RULES_VERSION, rules_digest
 from pu_sim.rules.loading import load_game_data
-from pu_sim.rules.variant import Variant
+from pu_sim.rules.variant import Variant, VariantChoice, as_variant
 
 if TYPE_CHECKING:
     from pu_sim._core import CoreRules
@@ -55,17 +55,19 @@ class Rules:
 
 
 def load_rules(
-    fitted_dir: str | Path | None = None, variant: Variant | None = None
+    fitted_dir: str | Path | None = None, variant: VariantChoice | None = None
 ) -> Rules:
     """Load, validate and compile the game data (once per process and variant).
 
     The greedy bot's fitted tables come from ``fitted_dir`` (default: the
     packaged ``pu_sim/data/fitted``), read at run time: a table written there
-    plays without a rebuild.  ``variant`` (:class:`pu_sim.rules.Variant`)
-    changes the published data; its rules are built once per process too.
+    plays without a rebuild.  ``variant`` changes the published data: a
+    :class:`pu_sim.rules.Variant`, a variant file's path or paths applied in
+    order, as every entry point takes it; its rules are built once per
+    process too.
     """
     folder = FITTED_DIR if fitted_dir is None else Path(fitted_dir)
-    return _load_rules(folder.resolve(), variant)
+    return _load_rules(folder.resolve(), as_variant(variant))
 
 
 @functools.lru_cache(maxsize=16)

@@ -40,6 +40,11 @@ R = TypeVar("R")
 Floats = npt.NDArray[np.float64]
 
 
+guarded = harness.guarded
+"""A lab script's ``main`` run as the command line runs a command: one line per
+failure (:func:`pu_sim.studies.harness.guarded`)."""
+
+
 def start(study: str, config: C, argv: Sequence[str] | None, **kwargs: Any) -> Study:
     """A lab script's flags and report folder (``<out>/bots/<study>/<run>/``).
 

@@ -85,7 +85,7 @@ def _most_shared(homo: pl.DataFrame, primary: str) -> str | None:
         homo.filter(bot != primary)
         .select(bot.alias("bot"), "group")
         .unique()
-        .join(mine, on="group")
+        .join(mine, on="group", maintain_order="left")
         .group_by("bot")
         .len()
         .filter(pl.col("len") >= 2)

@@ -144,7 +144,7 @@ def run_info(run_dir: Path) -> RunInfo:
     return RunInfo(
         path=run_dir,
         name=m.name or run_dir.name,
-        study=m.study or run_dir.parent.name,
+        study=m.study or run_dir.resolve().parent.name,
         n_games=m.n_games,
         seed=m.config.seed if m.config.seed is not None else m.seed.to_json(),
         root_key=(m.seed.root_key[0], m.seed.root_key[1]),
@@ -176,19 +176,26 @@ def _seat_pools(value: Any) -> list[Any]:
     return [tuple(v) if isinstance(v, list) else v for v in value]
 
 
-def load_runs(run_dirs: Sequence[Path]) -> pl.DataFrame:
+def load_runs(
+    run_dirs: Sequence[Path], *, allow_incomplete: bool = False
+) -> pl.DataFrame:
     """All rows of the runs, with ``run`` (name) and paired-design ``group``.
 
     ``group`` is ``game_id // group_size`` within a run; runs that share a
     ``pairing`` name and seed share group ids (their games were dealt the same
-    setups), every other run gets its own id range.
+    setups), every other run gets its own id range.  Each run is checked
+    against its manifest (:func:`pu_sim.simulation.runfolder.check_run`): an
+    incomplete one is refused unless ``allow_incomplete``, and only parts
+    that read back as written are read.
     """
     infos = [run_info(d) for d in run_dirs]
     names = _unique_names([info.path for info in infos])
     sets: dict[tuple[str, str], int] = {}
     frames = []
     for info, name in zip(infos, names, strict=True):
-        files = runfolder.part_files(info.path)
+        check = runfolder.check_run(info.path, info.manifest)
+        check.require(allow_incomplete)
+        files = list(check.parts)
         if not files:
             raise FileNotFoundError(
                 f"run {info.path} has no data/*.parquet (reports need the run's data)"
@@ -258,11 +265,13 @@ def concat_enums(frames: list[pl.DataFrame]) -> pl.DataFrame:
     return pl.concat(unified, how="diagonal_relaxed")
 
 
-def load_round_scores(run_dirs: Sequence[Path]) -> pl.DataFrame | None:
+def load_round_scores(
+    run_dirs: Sequence[Path], *, allow_incomplete: bool = False
+) -> pl.DataFrame | None:
     """The round score tables of the runs that kept one, with ``run``; or None."""
     frames = []
     for d in run_dirs:
-        table = runfolder.scan_round_scores(d)
+        table = runfolder.scan_round_scores(d, allow_incomplete=allow_incomplete)
         if table is not None:
             frames.append(table.with_columns(run=pl.lit(run_info(d).name)).collect())
     return pl.concat(frames) if frames else None

@@ -10,6 +10,10 @@ by it: the flag for ``name=value`` is the core's ``RuleFlag`` member
 ``OPT_NAME_VALUE`` (``OPT_NAME`` for True, ``OPT_NAME_OFF`` for False).  A new
 option is its field with its docstring entry, its ``RuleFlag`` member, the rule
 code, its entry in ``docs/rules-decisions.md`` and its test.
+
+Why long: the option table's docstring is the reference each option's entry
+points to (one paragraph per option), and the free-form values' checks sit
+beside the fields they check.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final, Literal, Union
 
 from pu_sim.rules.gamedata import COLOURS, GameData
+from pu_sim.rules.validation import is_int
 
 OptionValue = bool | int | str | tuple[str, ...] | tuple[int, ...] | None
 """A rule option's value."""
@@ -265,7 +270,10 @@ class RuleOptions:
     def __post_init__(self) -> None:
         for name, choices in _choices().items():
             if choices.form:
-                continue  # checked against the game data when a table is built
+                # the form now (a list becomes a tuple); the names against the
+                # game data when a table is built
+                object.__setattr__(self, name, _free_form(name, getattr(self, name)))
+                continue
             value = getattr(self, name)
             if not any(value == v and type(value) is type(v) for v in choices.values):
                 raise ValueError(
@@ -323,9 +331,11 @@ class RuleOptions:
                 return value
         if choices.form:
             try:
-                return tuple(choices.item(part.strip()) for part in text.split(","))
+                items = tuple(choices.item(part.strip()) for part in text.split(","))
             except ValueError:
                 pass
+            else:
+                return _free_form(name, items)
         valid = " | ".join(map(str, choices.values)) + (
             f" | {choices.form}" if choices.form else ""
         )
@@ -433,6 +443,54 @@ class RuleOptions:
     def as_dict(self) -> dict[str, Any]:
         """Plain values, for manifests."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+DECK_SIZE: Final = 20
+"""Cards in the event deck (rules.md 13.4)."""
+
+STATION_SLOTS: Final = 6
+"""Slots of each station ring (rules.md ST-4)."""
+
+
+def _free_form(name: str, value: Any) -> OptionValue:
+    """A free-form option's value with its form checked (a list becomes a tuple).
+
+    ``event_deck_mix``: three counts >= 0 summing to 20, or a named random mix;
+    the station slots: None or six shape names.  Whether the counts exist and
+    the names are shapes is checked against the game data later.
+    """
+    if name == "event_deck_mix":
+        if isinstance(value, str) and value in ("random", "bga_random"):
+            return value
+        counts = tuple(value) if isinstance(value, list | tuple) else None
+        if (
+            counts is None
+            or len(counts) != 3
+            or not all(is_int(c) and c >= 0 for c in counts)
+        ):
+            raise ValueError(
+                "event_deck_mix must be three counts >= 0 (green, orange, red) "
+                f"summing to {DECK_SIZE}, 'random' or 'bga_random', got {value!r}"
+            )
+        if sum(counts) != DECK_SIZE:
+            raise ValueError(
+                f"event_deck_mix: the event deck holds {DECK_SIZE} cards, "
+                f"{value!r} sums to {sum(counts)}"
+            )
+        return (int(counts[0]), int(counts[1]), int(counts[2]))
+    if value is None:
+        return None
+    names = tuple(value) if isinstance(value, list | tuple) else None
+    if (
+        names is None
+        or len(names) != STATION_SLOTS
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise ValueError(
+            f"{name} must be None or the {STATION_SLOTS} shape names of its ring in "
+            f"slot order, got {value!r}"
+        )
+    return names
 
 
 @functools.cache

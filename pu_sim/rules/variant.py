@@ -16,9 +16,12 @@ The changes are addressed by the names the data files use
 (:mod:`pu_sim.rules.loading.overrides` says how), merged into a copy of the
 published data and read by the same loader (every check of the packaged files
 holds), then compiled into a new rules object
-(:func:`pu_sim.rules.load_rules` with ``variant=``).  A variant is identified by
-the digest of its text: a run folder keeps the full text and the digest, so a
-run replays and resumes only with the very same variant.
+(:func:`pu_sim.engine.load_rules` with ``variant=``).  A variant is identified
+by the digest of its text, not its file name: a run folder keeps the full text
+and the digest, so a run replays and resumes only with the very same variant,
+under any file name.  An empty variant file (or one with neither a change
+nor a ``[variant]`` table naming it) is refused: it would play the published
+game without a word.
 
 Several files make one variant, applied in order (a later file's change wins).
 """
@@ -40,7 +43,7 @@ from pu_sim.rules.loading.load import assemble, read_raw
 from pu_sim.rules.loading.overrides import apply_overrides
 from pu_sim.rules.options import OptionValue, RuleOptions
 
-__all__ = ["Variant", "VariantChoice", "VariantFile", "as_variant"]
+__all__ = ["Variant", "VariantChoice", "VariantFile", "as_variant", "identity"]
 
 META: Final = "variant"
 """The table of a variant's name and description."""
@@ -51,9 +54,12 @@ OPTIONS: Final = "options"
 
 @dataclass(frozen=True)
 class VariantFile:
-    """One variant file as read: its name (for errors and reports) and full text."""
+    """One variant file as read: its name (for errors and reports) and full text.
 
-    name: str
+    Two files are equal when their texts are: the name only labels the file.
+    """
+
+    name: str = field(compare=False)
     text: str
 
     @property
@@ -119,6 +125,7 @@ class Variant:
             if meta.get("description"):
                 descriptions.append(meta["description"])
             options.update(_options(file, data.get(OPTIONS, {})))
+            _check_changes_something(file, data)
         variant = cls(
             files=tuple(files), name="+".join(names),
             description=" ".join(descriptions), options=options,
@@ -128,7 +135,18 @@ class Variant:
 
     @property
     def digest(self) -> str:
-        """SHA-256 over the files' names and texts: the variant's identity."""
+        """SHA-256 over the files' texts, in order: the variant's identity.
+
+        The file names are not part of it: a renamed file is the same variant
+        (its runs resume), an edited one is not.
+        """
+        h = hashlib.sha256()
+        for file in self.files:
+            h.update(file.digest.encode() + b"\0")
+        return h.hexdigest()
+
+    def named_digest(self) -> str:
+        """The digest older run folders recorded (over the names and the texts)."""
         h = hashlib.sha256()
         for file in self.files:
             h.update(file.name.encode() + b"\0" + file.text.encode() + b"\0")
@@ -176,7 +194,7 @@ class Variant:
         """The variant a run folder recorded (:meth:`manifest`), checked again."""
         files = [VariantFile(f["name"], f["text"]) for f in record["files"]]
         variant = cls.of_files(files)
-        if variant.digest != record.get("digest"):
+        if record.get("digest") not in (variant.digest, variant.named_digest()):
             raise DataError(
                 f"variant {record.get('name')!r}: its recorded text does not match "
                 "its recorded digest (the manifest was edited)"
@@ -204,6 +222,48 @@ def as_variant(choice: VariantChoice | None) -> Variant | None:
     raise TypeError(
         f"variant must be a Variant, a file path or a list of paths, got {choice!r}"
     )
+
+
+def _check_changes_something(file: VariantFile, data: Mapping[str, Any]) -> None:
+    """Refuse a file that would play the published game without a word.
+
+    A file changes data or options, or is an identity variant on purpose: a
+    ``[variant]`` table naming it and nothing else (an A/A check, which
+    ``compare`` reports as no change).  An empty file, or one with neither
+    changes nor a named ``[variant]`` table, is refused.
+    """
+    options = data.get(OPTIONS)
+    meta = data.get(META)
+    if any(k not in (META, OPTIONS) for k in data) or options:
+        return
+    if isinstance(meta, dict) and meta.get("name"):
+        return  # an identity variant, named: the published game on purpose
+    if not data:
+        what = "is empty"
+    elif META not in data:
+        what = f"changes nothing and has no [{META}] table (is it a variant file?)"
+    else:
+        what = f"changes nothing and its [{META}] table names nothing"
+    raise DataError(
+        f"{file.name}: the variant {what}: it would play the published game; give "
+        "it a change (docs/variants.md), or leave the variant out to play the "
+        "published game"
+    )
+
+
+def identity(record: Mapping[str, Any] | None) -> str | None:
+    """The content digest of a variant a run folder recorded (None: published).
+
+    Older run folders recorded a digest over the file names too; this one is
+    recomputed from the recorded texts, so a renamed file is the same variant.
+    """
+    if record is None:
+        return None
+    h = hashlib.sha256()
+    for f in record.get("files") or ():
+        h.update(hashlib.sha256(str(f.get("text")).encode()).hexdigest().encode())
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def _meta(file: VariantFile, meta: object) -> dict[str, str]:

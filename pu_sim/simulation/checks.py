@@ -1,4 +1,7 @@
-"""Checks of the arguments every entry point shares: one clear line each.
+"""Checks of the counts, seeds and indices every entry point shares.
+
+The primitives (types without truthiness, ranges, contradictions) are the
+one validation layer's, :mod:`pu_sim.rules.validation`.
 
 A bad count, seed or index is refused before any game is played, with a
 message that names the argument and the valid range, so that neither the
@@ -12,6 +15,8 @@ import os
 
 import numpy as np
 
+from pu_sim.rules.validation import is_int
+
 MAX_GAMES = 2**62
 """Game indices stay below this (the core's 64-bit index, with room to add)."""
 
@@ -20,11 +25,6 @@ MAX_BATCH = 999_999
 
 MEMORY_SHARE = 0.5
 """simulate() refuses a frame estimated above this share of physical memory."""
-
-
-def is_int(value: object) -> bool:
-    """An integer, numpy's included, but not a bool (``simulate(True)`` is a bug)."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 def check_seed(seed: object, name: str = "seed") -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -224,6 +225,46 @@ class SessionRecord:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
+@dataclass(frozen=True)
+class PartRecord:
+    """One finished part file: where it is, the games it holds and its checksum.
+
+    ``file`` is relative to the run folder (``data/part-...parquet``, or
+    ``round_scores/part-...parquet`` for a batch's round scores); ``sha256``
+    is the file's checksum, so a part damaged on disk, truncated or swapped
+    is found by every reader without decoding it.
+    """
+
+    file: str
+    first_game: int
+    n_games: int
+    rows: int
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PartRecord:
+        """A recorded part (checked: one clear line if a key is missing)."""
+        return cls(
+            file=str(data["file"]), first_game=int(data["first_game"]),
+            n_games=int(data["n_games"]), rows=int(data["rows"]),
+            sha256=str(data["sha256"]),
+        )  # fmt: skip
+
+
+def sha256_of(data: bytes) -> str:
+    """The checksum recorded for a part file's bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+RECORD_KEYS = ("n_games", "table", "seed", "schema", "enums")
+"""Top-level keys whose values decide (or describe) the games: a hand edit of
+any of them, or of the config's game-deciding arguments, is refused."""
+
+
 @dataclass
 class RunManifest:
     """A run folder's ``manifest.json``: what was played, how far, with what.
@@ -263,20 +304,35 @@ class RunManifest:
     sessions: list[SessionRecord] = field(default_factory=list)
     error: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    parts: list[PartRecord] | None = field(default_factory=list)
+    """Every finished part with its checksum, in game order; None in a manifest
+    written before checksums were kept (its parts are checked by reading them)."""
+    record_sha256: str | None = None
+    """Checksum of what decides the games (:func:`record_digest`): a hand edit of
+    the players, the seed or the table is found; None in older manifests."""
     format: str = RUN_FORMAT
 
     def to_json(self) -> dict[str, Any]:
-        """The manifest as JSON values, in the file's key order."""
+        """The manifest as JSON values, in the file's key order.
+
+        ``record_sha256`` is computed afresh from the values written.
+        """
         out: dict[str, Any] = {"format": self.format}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "format":
+            if f.name in ("format", "record_sha256"):
                 continue
             if isinstance(value, RunConfig | SeedRecord):
                 value = value.to_json()
             elif f.name == "sessions":
                 value = [s.to_json() for s in value]
+            elif f.name == "parts" and value is not None:
+                order = sorted(
+                    value, key=lambda p: (p.file.split("/")[0], p.first_game)
+                )
+                value = [p.to_json() for p in order]
             out[f.name] = plain(value)
+        out["record_sha256"] = record_digest(out)
         return out
 
     @classmethod
@@ -298,6 +354,17 @@ class RunManifest:
         sessions = data.get("sessions") or []
         values["sessions"] = [SessionRecord.from_json(s) for s in sessions]
         values["metadata"] = dict(data.get("metadata") or {})
+        parts = data.get("parts")  # older manifests: None, checked by reading
+        try:
+            values["parts"] = (
+                None if parts is None else [PartRecord.from_json(p) for p in parts]
+            )
+        except (KeyError, TypeError, ValueError):
+            raise ManifestError(
+                f"{file} is damaged: 'parts' is not a list of part records (edited "
+                "by hand?); restore it or start a new run folder"
+            ) from None
+        _check_record(file, data)
         return cls(**values)
 
     # -- what readers ask ----------------------------------------------------------
@@ -387,6 +454,75 @@ def _check_run_json(file: Path, manifest: Mapping[str, Any]) -> None:
             f"{file} is damaged ({'; '.join(problems)}, edited by hand?); restore "
             "it or start a new run folder"
         )
+
+
+def record_digest(data: Mapping[str, Any]) -> str:
+    """SHA-256 of what decides a run's games, from a manifest's JSON.
+
+    The config's game-deciding arguments (:attr:`RunConfig.IDENTITY`, the seed
+    and ``round_scores``) and :data:`RECORD_KEYS`; the progress, sessions,
+    timings and metadata are free to change.
+    """
+    config = data.get("config") or {}
+    record = {
+        "config": {k: config.get(k) for k in (*RunConfig.IDENTITY, "seed",
+                                              "round_scores")},
+        **{k: data.get(k) for k in RECORD_KEYS},
+    }  # fmt: skip
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _check_record(file: Path, data: Mapping[str, Any]) -> None:
+    """Refuse a manifest whose record was edited by hand, saying what is off.
+
+    Every manifest is checked for what can be checked without its digest (the
+    players against the table spec, the root key against the seed); one with
+    a digest also against it.
+    """
+    problems = []
+    config, table = data["config"], data["table"]
+    if table.get("n_players") is not None and config["players"] != table["n_players"]:
+        problems.append(
+            f"config.players is {config['players']!r} but the table spec plays "
+            f"{table['n_players']!r}"
+        )
+    if isinstance(config.get("bots"), list) and len(config["bots"]) != table.get(
+        "n_players", len(config["bots"])
+    ):
+        problems.append(f"config.bots has {len(config['bots'])} seats")
+    derived = _derived_root_key(config.get("seed"), data["seed"])
+    if derived is not None and derived != list(data["seed"]["root_key"]):
+        problems.append(
+            f"its recorded root_key does not derive from its seed {config['seed']!r}"
+        )
+    recorded = data.get("record_sha256")
+    if not problems and recorded is not None and recorded != record_digest(data):
+        problems.append(
+            "its config, seed, table or schema no longer match their checksum"
+        )
+    if problems:
+        raise ManifestError(
+            f"{file} was edited by hand ({'; '.join(problems)}): its games are not "
+            "the ones recorded; restore it, or start a new run folder"
+        )
+
+
+def _derived_root_key(seed: object, record: Mapping[str, Any]) -> list[int] | None:
+    """The root key a recorded seed argument derives (None: cannot tell)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | dict):
+        return None
+    if isinstance(seed, dict):
+        entropy, spawn = seed.get("entropy"), seed.get("spawn_key") or []
+    else:
+        entropy, spawn = seed, record.get("spawn_key") or []
+    if not isinstance(entropy, int) or entropy < 0:
+        return None
+    try:
+        root = RootSeed.from_entropy(entropy, tuple(spawn))
+    except (TypeError, ValueError):
+        return None
+    return [root.k0, root.k1]
 
 
 def manifest_json(path: StrPath) -> object:

@@ -55,12 +55,14 @@ def play_game(game: Game) -> None:
                 f"{game.decision} decision of game {game.game_index}: "
                 f"{type(exc).__name__}: {exc}"
             ) from exc
-        if move not in game.legal_moves():
+        try:
+            move = game.check_move(move)
+        except ValueError:
             raise PythonBotError(
                 f"Python bot {bot_label(bot)!r} chose {move!r}, not a legal move of "
                 f"seat {game.decider}'s {game.decision} decision "
                 f"(game {game.game_index})"
-            )
+            ) from None
         game.state.apply(move)
 
 

@@ -9,8 +9,9 @@ Layout (the analyses and reports rely on it exactly)::
 One Parquet file holds one finished batch: games ``[first_game, first_game +
 n_games)``, one row per (game, seat), in ``game_id, seat`` order, so the files
 in name order are the whole run in game order.  Read a run with
-:func:`scan_run` (or ``polars.scan_parquet(f"{out}/data/*.parquet")``) and its
-facts with :func:`pu_sim.simulation.manifest.read_manifest`;
+:func:`scan_run` (``polars.scan_parquet(f"{out}/data/*.parquet")`` reads the
+same parts but checks nothing) and its facts with
+:func:`pu_sim.simulation.manifest.read_manifest`;
 :func:`find_run_folders` finds the runs of a study.  A run played with
 ``round_scores=True`` also keeps each seat's score after every round
 (``frames.ROUND_SCORE_SCHEMA``) in ``round_scores/``, one part per batch,
@@ -19,6 +20,12 @@ both); read it with :func:`scan_round_scores`.  Every file is written
 atomically and one process writes a folder at a time
 (:mod:`pu_sim.simulation.files`); the manifest is
 :mod:`pu_sim.simulation.manifest`'s.
+
+Every read checks the folder against its manifest (:func:`check_run`): the
+games recorded, the parts that hold them and each part's checksum.
+
+Why long: the folder's names, writes and reads, and the check every read
+makes, in one module, so that no reader can skip the check.
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ import contextlib
 import io
 import os
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +46,12 @@ from pu_sim.simulation.files import DATA, LOCK, RunFolderError, atomic_open
 from pu_sim.simulation.frames import frame_of_schema
 from pu_sim.simulation.manifest import (
     MANIFEST,
+    PartRecord,
     RunManifest,
     is_run_manifest,
     manifest_json,
     read_manifest,
+    sha256_of,
 )
 
 ROUND_SCORES = "round_scores"
@@ -53,8 +64,9 @@ _PART = re.compile(r"^part-(\d{12})-(\d{6})\.parquet$")
 StrPath = str | os.PathLike[str]
 
 
-__all__ = ["DATA", "LOCK", "MANIFEST", "ROUND_SCORES", "RunFolderError",
-           "read_manifest"]  # fmt: skip
+__all__ = ["DATA", "LOCK", "MANIFEST", "ROUND_SCORES", "IncompleteRunError",
+           "RunCheck", "RunFolderError", "RunFolderWarning", "check_run",
+           "read_manifest", "scan_run"]  # fmt: skip
 
 
 # --------------------------------------------------------------------------------
@@ -191,14 +203,25 @@ def is_run_folder(path: StrPath) -> bool:
 # --------------------------------------------------------------------------------
 
 
-def scan_run(path: StrPath) -> pl.LazyFrame:
+def scan_run(path: StrPath, *, allow_incomplete: bool = False) -> pl.LazyFrame:
     """The games of a run folder as one LazyFrame, in ``game_id, seat`` order.
 
-    Reads the finished parts only, so it works on a running or interrupted run
-    too (check ``read_manifest(path)["status"]``).  Enum columns
-    (corporation, planet, bot, status, end_trigger, solo_band) come back as
-    Polars Enums: Polars stores them in the Parquet metadata, and where a
-    reader returns them as strings they are cast back from the manifest.
+    The folder is checked against its manifest first (:func:`check_run`):
+    every game recorded must be in a part whose checksum matches.  A run with
+    games missing or damaged (a part deleted, truncated or with flipped bytes;
+    a run still playing or interrupted) is refused with one line naming the
+    games and how to repair them, unless ``allow_incomplete=True``: then the
+    parts that read back whole are returned and the line is given as a
+    :class:`RunFolderWarning`.  Enum columns (corporation, planet, bot,
+    status, end_trigger, solo_band) come back as Polars Enums: Polars stores
+    them in the Parquet metadata, and where a reader returns them as strings
+    they are cast back from the manifest.
+
+    Raises
+    ------
+    IncompleteRunError
+        The run lacks games or holds damaged parts (``allow_incomplete``
+        not given).
 
     Examples
     --------
@@ -210,31 +233,34 @@ def scan_run(path: StrPath) -> pl.LazyFrame:
     ...     scan_run(f"{tmp}/run").select(pl.len()).collect().item()
     12
     """
-    manifest = read_manifest(path)
-    files = part_files(path)
+    check = check_run(path)
+    check.require(allow_incomplete)
+    files = check.parts
     if not files:
-        return _empty_frame(manifest).lazy()
-    frame = pl.scan_parquet(files)
+        return _empty_frame(check.manifest).lazy()
+    frame = pl.scan_parquet(list(files))
     schema = frame.collect_schema()
     casts: dict[Any, pl.DataType] = {
         col: pl.Enum(labels)
-        for col, labels in manifest.enums.items()
+        for col, labels in check.manifest.enums.items()
         if col in schema and schema[col] != pl.Enum(labels)
     }
     return frame.cast(casts) if casts else frame
 
 
-def scan_round_scores(path: StrPath) -> pl.LazyFrame | None:
+def scan_round_scores(
+    path: StrPath, *, allow_incomplete: bool = False
+) -> pl.LazyFrame | None:
     """The run's round score table (game, round, seat, score), or None.
 
-    None when the run was played without ``round_scores``; like
-    :func:`scan_run` it reads the finished parts only.
+    None when the run was played without ``round_scores``; checked like
+    :func:`scan_run` (its parts too carry checksums).
     """
-    folder = Path(path) / ROUND_SCORES
-    files = sorted(p for p in folder.glob("part-*.parquet") if parse_part_name(p.name))
-    if not files:
+    check = check_run(path)
+    check.require(allow_incomplete, quiet=True)
+    if not check.round_parts:
         return None
-    return pl.scan_parquet(files)
+    return pl.scan_parquet(list(check.round_parts))
 
 
 def _empty_frame(manifest: RunManifest) -> pl.DataFrame:
@@ -276,3 +302,247 @@ def damaged_parts(path: StrPath) -> list[tuple[Path, str]]:
         except Exception as exc:  # any reader failure is damage
             out.append((file, _reason(exc)))
     return out
+
+
+# --------------------------------------------------------------------------------
+# Checking a run against its manifest
+# --------------------------------------------------------------------------------
+
+
+class IncompleteRunError(RunFolderError):
+    """A run folder lacks games or holds damaged parts (bad input for a reader).
+
+    ``check`` is the :class:`RunCheck` that found it.
+    """
+
+    def __init__(self, check: RunCheck, message: str) -> None:
+        super().__init__(message)
+        self.check = check
+
+
+class RunFolderWarning(UserWarning):
+    """What a reader of a run folder must know: games left out, parts replayed."""
+
+
+@dataclass(frozen=True)
+class RunCheck:
+    """A run folder checked against its manifest (:func:`check_run`).
+
+    ``parts`` (and ``round_parts``) are the part files that hold what the
+    manifest says, in game order; ``missing`` the game ranges ``(first, n)``
+    no such part holds; ``damaged`` the part files that are not what was
+    written, with why; ``notes`` what a reader should know besides.
+    """
+
+    path: Path
+    manifest: RunManifest
+    parts: tuple[Path, ...]
+    round_parts: tuple[Path, ...]
+    missing: tuple[tuple[int, int], ...]
+    damaged: tuple[tuple[Path, str], ...]
+    notes: tuple[str, ...] = ()
+    records: tuple[PartRecord, ...] = field(default=(), repr=False)
+    """The records of the good parts (their checksums), for the runner."""
+
+    @property
+    def complete(self) -> bool:
+        """Every game recorded is in a part that reads back as written."""
+        return not self.missing and not self.damaged
+
+    @property
+    def games(self) -> int:
+        """Games in the good parts."""
+        return self.manifest.n_games - sum(n for _, n in self.missing)
+
+    def problem(self) -> str:
+        """One line: which games are missing or damaged, and how to repair them."""
+        m = self.manifest
+        bad = [(f, why, parse_part_name(f.name)) for f, why in self.damaged]
+        bad_games = [r for f, _, r in bad if r is not None and f.parent.name == DATA]
+        gone = [r for r in self.missing if not any(_within(r, b) for b in bad_games)]
+        parts = []
+        if gone:
+            lost = sum(n for _, n in gone)
+            parts.append(
+                f"games {_ranges(gone)} are missing ({lost:,} of {m.n_games:,})"
+            )
+        if bad:
+            file, why, games = bad[0]
+            which = "" if games is None else f"games {_ranges([games])} in "
+            more = f" and {len(bad) - 1} more part(s)" if len(bad) > 1 else ""
+            parts.append(
+                f"{which}{file.parent.name}/{file.name} are damaged ({why}){more}"
+            )
+        if m.status == "running" and not self.damaged:
+            repair = "it is still being played: wait for it to finish"
+        else:
+            repair = (
+                "run the command that made it again (the same flags and --out "
+                f"{self.path}, or pu_sim.run with the same arguments): it resumes and "
+                "plays the missing and damaged games again"
+            )
+        return f"run folder {self.path} is incomplete: {'; '.join(parts)}; {repair}"
+
+    def require(
+        self,
+        allow_incomplete: bool,
+        how: str = "allow_incomplete=True",
+        *,
+        quiet: bool = False,
+    ) -> None:
+        """Refuse an incomplete run unless allowed; allowed, say what is left out.
+
+        ``how`` names the way to allow it in the refusal (the CLI's flag);
+        ``quiet`` says nothing when allowed (a reader of the same run's
+        companion table, whose games were told already).
+        """
+        # said from here, so each line is said once however many readers ask
+        for note in self.notes:
+            warnings.warn(note, RunFolderWarning, stacklevel=1)
+        if self.complete:
+            return
+        if not allow_incomplete:
+            raise IncompleteRunError(
+                self, f"{self.problem()} (or read what is there with {how})"
+            )
+        if not quiet:
+            warnings.warn(self.problem(), RunFolderWarning, stacklevel=1)
+
+
+def _within(games: tuple[int, int], part: tuple[int, int]) -> bool:
+    """Whether a game range lies inside a part's."""
+    return part[0] <= games[0] and games[0] + games[1] <= part[0] + part[1]
+
+
+def _ranges(ranges: Sequence[tuple[int, int]], at_most: int = 4) -> str:
+    """``5..9, 20..24`` (the first few game ranges)."""
+    merged: list[list[int]] = []
+    for first, n in sorted(ranges):
+        if merged and merged[-1][1] == first:
+            merged[-1][1] = first + n
+        else:
+            merged.append([first, first + n])
+    text = ", ".join(
+        f"{a}" if b - a == 1 else f"{a}..{b - 1}" for a, b in merged[:at_most]
+    )
+    return text + (f" and {len(merged) - at_most} more ranges" if len(merged) > at_most
+                   else "")  # fmt: skip
+
+
+def check_run(path: StrPath, manifest: RunManifest | None = None) -> RunCheck:
+    """Check a run folder against its manifest: games, batches, parts, checksums.
+
+    A part the manifest lists must have its recorded checksum; a part it does
+    not list (written after the last manifest update of a run that stopped,
+    or by a run from before checksums were kept) must read back whole with
+    the run's rows and columns.  Games no good part holds are missing.
+    Nothing is changed on disk (the runner sets damaged parts aside).
+    """
+    folder = Path(path)
+    manifest = read_manifest(folder) if manifest is None else manifest
+    listed = {r.file: r for r in manifest.parts or ()}
+    players = int(manifest.table.get("n_players") or manifest.config.players)
+    schema = dict(_empty_frame(manifest).schema)
+    good: list[PartRecord] = []
+    damaged: list[tuple[Path, str]] = []
+    for file in part_files(folder):
+        record = _checked(folder, file, listed, players, schema, damaged)
+        if record is not None:
+            good.append(record)
+    covered = sorted((r.first_game, r.n_games) for r in good)
+    missing = tuple(_uncovered(manifest.n_games, covered))
+    rounds: list[Path] = []
+    round_records: list[PartRecord] = []
+    if manifest.config.round_scores:
+        for file in _round_files(folder):
+            record = _checked_round(folder, file, listed, damaged)
+            if record is not None:
+                rounds.append(file)
+                round_records.append(record)
+    notes = []
+    if manifest.parts is None and part_files(folder):
+        notes.append(
+            f"run folder {folder} was written before part checksums were kept: its "
+            "parts were checked by reading them whole (running its command again "
+            "records their checksums)"
+        )
+    return RunCheck(
+        path=folder, manifest=manifest,
+        parts=tuple(folder / r.file for r in good), round_parts=tuple(rounds),
+        missing=missing, damaged=tuple(damaged), notes=tuple(notes),
+        records=tuple(good + round_records),
+    )  # fmt: skip
+
+
+def _checked(
+    folder: Path,
+    file: Path,
+    listed: Mapping[str, PartRecord],
+    players: int,
+    schema: Mapping[str, pl.DataType],
+    damaged: list[tuple[Path, str]],
+) -> PartRecord | None:
+    """The record of a data part that is what was written, or None (damaged)."""
+    first, n = parse_part_name(file.name)  # type: ignore[misc]
+    name = f"{DATA}/{file.name}"
+    data = file.read_bytes()
+    digest = sha256_of(data)
+    record = listed.get(name)
+    if record is not None:
+        if digest != record.sha256:
+            damaged.append((file, "its checksum differs"))
+            return None
+        return record
+    damage = part_damage(file, n * players, schema)
+    if damage is not None:
+        damaged.append((file, damage))
+        return None
+    return PartRecord(name, first, n, n * players, digest)
+
+
+def _round_files(folder: Path) -> list[Path]:
+    """The round score parts, in game order."""
+    rounds = folder / ROUND_SCORES
+    if not rounds.is_dir():
+        return []
+    return sorted(p for p in rounds.iterdir() if parse_part_name(p.name) is not None)
+
+
+def _checked_round(
+    folder: Path,
+    file: Path,
+    listed: Mapping[str, PartRecord],
+    damaged: list[tuple[Path, str]],
+) -> PartRecord | None:
+    """The record of a round score part that is what was written, or None."""
+    first, n = parse_part_name(file.name)  # type: ignore[misc]
+    name = f"{ROUND_SCORES}/{file.name}"
+    data = file.read_bytes()
+    digest = sha256_of(data)
+    record = listed.get(name)
+    if record is not None:
+        if digest != record.sha256:
+            damaged.append((file, "its checksum differs"))
+            return None
+        return record
+    try:
+        rows = pl.read_parquet(file).height
+    except Exception as exc:  # any reader failure means "not a finished part"
+        damaged.append((file, _reason(exc)))
+        return None
+    return PartRecord(name, first, n, rows, digest)
+
+
+def _uncovered(
+    n_games: int, covered: Sequence[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
+    """The game ranges of [0, n_games) no finished part holds."""
+    cursor = 0
+    for first, n in covered:
+        if first > cursor:
+            yield cursor, min(first, n_games) - cursor
+        cursor = max(cursor, first + n)
+        if cursor >= n_games:
+            return
+    if cursor < n_games:
+        yield cursor, n_games - cursor

@@ -65,6 +65,8 @@ import polars as pl
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from pu_sim.bots.python import bot_path
+from pu_sim.rules.validation import check_bool, check_optional_bool
+from pu_sim.rules.variant import identity
 from pu_sim.simulation import frames, provenance
 from pu_sim.simulation.checks import check_counts, check_seed
 from pu_sim.simulation.files import DATA, LOCK, RunFolderError, locked
@@ -73,23 +75,27 @@ from pu_sim.simulation.in_memory import play_range, play_range_traced
 from pu_sim.simulation.manifest import (
     MANIFEST,
     BotRecord,
+    PartRecord,
     RunConfig,
     RunManifest,
     SeedRecord,
     SessionRecord,
     plain,
     read_manifest,
+    sha256_of,
     write_manifest,
 )
 from pu_sim.simulation.plan import UNSET, Plan, SeedArg, _Unset, plan_of
 from pu_sim.simulation.runfolder import (
     ROUND_SCORES,
+    RunFolderWarning,
     StrPath,
+    check_run,
     encode_part,
     missing_ranges,
     parse_part_name,
-    part_damage,
     part_files,
+    part_name,
     remove_temporaries,
     scan_run,
     write_part,
@@ -255,13 +261,16 @@ def run(
     check_counts(n_games, batch_size, n_jobs)
     if not isinstance(seed, _Unset):
         check_seed(seed)
+    round_scores = check_bool(round_scores, "round_scores")  # "false" is not False
+    progress = check_optional_bool(progress, "progress")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise ValueError(f"metadata must be a mapping (JSON facts), got {metadata!r}")
     path = Path(out)
     # refuse a foreign folder before creating anything; a resumed run without
     # a seed keeps its recorded one
     plan = _run_plan(table, seed, table_args, _previous_manifest(path))
     table = plan.table
     table.check_games(n_games)
-    players = table.players
     name = _backend_name(backend, scheduler)
     rules = plan.rules
     spec = plan.spec
@@ -284,7 +293,7 @@ def run(
             _check_same_run(path, previous, config, table_json, root, versions, schema)
             _check_n_games(path, previous, n_games)
         remove_temporaries(path)
-        done, repaired = _finished_parts(path, players, dict(empty.schema), previous)
+        done, repaired, records = _finished_parts(path, previous)
         todo = missing_ranges(n_games, done, batch_size)
         session = _session(name, n_jobs, workers, scheduler, batch_size)
         session.repaired = repaired
@@ -298,8 +307,10 @@ def run(
             created=previous.created if previous else session.started,
             updated=session.started,
             sessions=[*(previous.sessions if previous else []), session],
-            metadata=dict(config.metadata),
+            metadata=dict(config.metadata), parts=records,
         )  # fmt: skip
+        for note in repaired:  # said in Python too (the CLI prints them as notes)
+            warnings.warn(f"{path}: {note}", RunFolderWarning, stacklevel=2)
         _refresh_totals(manifest, session, started_at)
         try:
             write_manifest(path, manifest)
@@ -343,7 +354,7 @@ def run(
 
 def _play_part(
     plan: Plan, first: int, n: int, rounds: bool = False
-) -> tuple[int, int, bytes, bytes | None]:
+) -> tuple[int, int, bytes, tuple[bytes, int] | None]:
     """One batch on a worker: its range and Parquet bytes, and its round scores'.
 
     The worker builds the frame and encodes it, so that work runs in parallel
@@ -355,7 +366,7 @@ def _play_part(
     trace = None
     if rounds:
         records, table = play_range_traced(plan, first, n)
-        trace = encode_part(table)
+        trace = (encode_part(table), table.height)
     else:
         records = play_range(plan, first, n)
     frame = frames.to_frame(records, plan.rules.data, plan.bot_labels)
@@ -365,19 +376,33 @@ def _play_part(
 
 def _write_as_finished(
     path: Path,
-    results: Iterable[tuple[int, int, bytes, bytes | None]],
+    results: Iterable[tuple[int, int, bytes, tuple[bytes, int] | None]],
     manifest: RunManifest,
     session: SessionRecord,
     bar: Any,
     started_at: float,
 ) -> None:
-    """Write each batch the moment it finishes; keep the manifest current."""
+    """Write each batch the moment it finishes; keep the manifest current.
+
+    Each part's checksum goes into the manifest's part records, so every
+    reader can tell the part is the one written.
+    """
     last_manifest = time.perf_counter()
+    players = int(manifest.table["n_players"])
+    parts = manifest.parts if manifest.parts is not None else []
+    manifest.parts = parts
     try:
         for first, size, data, rounds in results:
+            name = part_name(first, size)
             if rounds is not None:  # first: a finished data part implies its trace
-                _write(path / ROUND_SCORES, first, size, rounds)
+                _write(path / ROUND_SCORES, first, size, rounds[0])
+                parts.append(PartRecord(f"{ROUND_SCORES}/{name}", first, size,
+                                        rounds[1], sha256_of(rounds[0])))  # fmt: skip
             _write(path / DATA, first, size, data)
+            parts.append(
+                PartRecord(f"{DATA}/{name}", first, size, size * players,
+                           sha256_of(data))
+            )  # fmt: skip
             del data
             session.games_played += size
             session.batches_played += 1
@@ -629,6 +654,8 @@ def _config_differences(old: RunConfig, new: RunConfig) -> list[str]:
     for key in RunConfig.IDENTITY:
         was: Any = getattr(old, key)
         now: Any = getattr(new, key)
+        if key == "variant" and identity(was) == identity(now):
+            continue  # the same text: a renamed file is the same variant
         if was == now:
             continue
         if key == "options":
@@ -675,40 +702,56 @@ def _short(value: object) -> str:
 
 
 def _finished_parts(
-    path: Path,
-    players: int,
-    schema: dict[str, pl.DataType],
-    previous: RunManifest | None,
-) -> tuple[list[tuple[int, int]], list[str]]:
-    """Finished batches on disk, and a note for every batch that must be replayed.
+    path: Path, previous: RunManifest | None
+) -> tuple[list[tuple[int, int]], list[str], list[PartRecord]]:
+    """Finished batches on disk, a note for each batch to replay, the good parts.
 
-    A part written by this module is complete by construction (atomic
-    rename); one that does not read back whole (a disk fault, a hand edit) is
+    The folder is checked against its manifest (:func:`check_run`: the parts'
+    checksums, or a whole read of a part the manifest does not list).  A part
+    that is not what was written (a disk fault, a hand edit, a truncation) is
     renamed ``*.bad``, out of every ``*.parquet`` glob, and played again; so
-    are games the manifest recorded as finished whose part is gone.
+    are games whose part is gone, and a batch of a run keeping round scores
+    whose round score part is gone or damaged.
     """
-    done = []
+    if previous is None:
+        return [], [], []
+    check = check_run(path, previous)
     notes = []
-    found = 0
-    for file in part_files(path):
+    for file, why in check.damaged:
+        file.replace(file.with_name(file.name + ".bad"))
         first, n = parse_part_name(file.name)  # type: ignore[misc]
-        found += n
-        damage = part_damage(file, n * players, schema)
-        if damage is not None:
-            file.replace(file.with_name(file.name + ".bad"))
-            notes.append(
-                f"{file.name} was damaged ({damage}): set aside as {file.name}.bad; "
-                f"games {first}..{first + n - 1} are played again"
-            )
-            continue
-        done.append((first, n))
-    recorded = previous.completed_games if previous is not None else 0
-    if recorded > found:
         notes.append(
-            f"{recorded - found:,} games recorded as finished have no part file "
-            "(deleted?): they are played again"
+            f"{file.parent.name}/{file.name} was damaged ({why}): set aside as "
+            f"{file.name}.bad; games {first}..{first + n - 1} are played again"
         )
-    return done, notes
+    present = {r.file for r in check.records}
+    damaged = {f"{f.parent.name}/{f.name}" for f, _ in check.damaged}
+    gone = [r for r in previous.parts or () if r.file not in present | damaged]
+    for record in gone:
+        notes.append(
+            f"{record.n_games:,} games recorded as finished have no part file "
+            f"{record.file} (deleted?): games {record.first_game}.."
+            f"{record.first_game + record.n_games - 1} are played again"
+        )
+    if previous.parts is None:  # older manifests: the count is all there is
+        found = sum(r.n_games for r in check.records if r.file.startswith(DATA))
+        found += sum(
+            games[1]
+            for f, _ in check.damaged
+            if f.parent.name == DATA and (games := parse_part_name(f.name))
+        )
+        if previous.completed_games > found:
+            notes.append(
+                f"{previous.completed_games - found:,} games recorded as finished "
+                "have no part file (deleted?): they are played again"
+            )
+    data = [r for r in check.records if r.file.startswith(f"{DATA}/")]
+    rounds = {r.first_game: r for r in check.records
+              if r.file.startswith(f"{ROUND_SCORES}/")}  # fmt: skip
+    if previous.config.round_scores:  # a batch is finished with both its parts
+        data = [r for r in data if r.first_game in rounds]
+    records = data + [rounds[r.first_game] for r in data if r.first_game in rounds]
+    return [(r.first_game, r.n_games) for r in data], notes, records
 
 
 # --------------------------------------------------------------------------------

@@ -57,12 +57,19 @@ class RootSeed:
         if isinstance(seed, RootSeed):
             return seed
         check_seed(seed)
+        if isinstance(seed, np.integer):  # numpy's SeedSequence keeps its type
+            seed = int(seed)
         ss = (
             seed
             if isinstance(seed, np.random.SeedSequence)
             else np.random.SeedSequence(seed)
         )
         return cls._of(ss)
+
+    @classmethod
+    def from_entropy(cls, entropy: int, spawn_key: tuple[int, ...] = ()) -> RootSeed:
+        """The root seed of a recorded entropy and spawn key (a manifest's)."""
+        return cls._of(np.random.SeedSequence(entropy, spawn_key=spawn_key))
 
     @classmethod
     def _of(cls, ss: np.random.SeedSequence) -> RootSeed:

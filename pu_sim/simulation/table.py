@@ -22,6 +22,7 @@ from pu_sim.bots.python import PREFIX, Bot, bot_label, load_bot
 from pu_sim.engine.flags import deck_spec, option_flags
 from pu_sim.rules import RuleOptions
 from pu_sim.rules.gamedata import GameData
+from pu_sim.rules.validation import Contradiction, check_bool, is_int
 from pu_sim.rules.variant import Variant, VariantChoice, as_variant
 
 SeatChoice = str | Sequence[str]
@@ -134,6 +135,20 @@ def _resolve(
     return ids
 
 
+def check_names(kind: str, choice: SeatChoice, data: GameData) -> None:
+    """Refuse an unknown or unplayable board name (``kind``: corporation, planet).
+
+    ``choice`` is a name, ``"random"`` or a pool of names, as a seat takes it;
+    the error lists the valid names.  For callers that check names before a
+    table is built (the study harness).
+    """
+    boards = data.corporations if kind == "corporation" else data.planets
+    playable = (
+        data.playable_corporations if kind == "corporation" else data.playable_planets
+    )
+    _resolve(kind, choice, [(b.key, b.name, b.id) for b in boards], playable)
+
+
 @dataclass(frozen=True, kw_only=True)
 class TableSetup:
     """The table of every game in a run: the one description every entry point takes.
@@ -184,6 +199,8 @@ class TableSetup:
     def __post_init__(self) -> None:
         if self.options is None:  # the usual "use the defaults" of Python APIs
             object.__setattr__(self, "options", RuleOptions())
+        for name in ("paired", "unique_asymmetric"):  # "no" is not False
+            object.__setattr__(self, name, check_bool(getattr(self, name), name))
         object.__setattr__(self, "variant", as_variant(self.variant))
         object.__setattr__(self, "bots", _python_bots_built(self.bots))
 
@@ -206,7 +223,7 @@ class TableSetup:
             return self.players
         if self.group_size is None:
             return 1
-        if not _is_int(self.group_size) or self.group_size < 1:
+        if not is_int(self.group_size) or self.group_size < 1:
             raise ValueError(
                 f"group_size must be an integer >= 1, got {self.group_size!r}"
             )
@@ -273,13 +290,20 @@ class TableSetup:
 
     def lower(self, data: GameData) -> dict[str, object]:
         """Validate against the game data and build the core's table spec."""
-        if not _is_int(self.players) or not 1 <= self.players <= 6:
+        if not is_int(self.players) or not 1 <= self.players <= 6:
             raise ValueError(f"players must be an integer 1..6, got {self.players!r}")
         if not isinstance(self.options, RuleOptions):
             raise TypeError(
                 f"options must be a RuleOptions, got {type(self.options).__name__}"
             )
         groups = self.groups
+        options = self.rule_options
+        if self.players == 1 and options.private_objectives:
+            raise Contradiction(
+                "private_objectives=True (the multiplayer private-objective module)",
+                "players=1",
+                "a solo game always draws 4 objectives and keeps 3",
+            )
         corps = [(c.key, c.name, c.id) for c in data.corporations]
         planets = [(p.key, p.name, p.id) for p in data.planets]
         corp_ids = {c.key: c.id for c in data.corporations}
@@ -298,7 +322,6 @@ class TableSetup:
         seat_bots = self.seat_bots()
         seat_labels = self.seat_labels()
         labels = sorted(set(seat_labels))
-        options = self.rule_options
         deck_mode, deck_mix = (0, (0, 0, 0))
         if options.uses_events(self.players):
             deck_mode, deck_mix = deck_spec(options, data, self.players)
@@ -360,8 +383,3 @@ def _check_unique(
             f"impossible setup: {len(pools)} seats draw from only {len(union)} "
             f"distinct asymmetric {kind}s and each board exists once"
         )
-
-
-def _is_int(value: object) -> bool:
-    """An integer, numpy's included, but not a bool."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)

@@ -11,6 +11,7 @@ line naming the flag (``argument --seed: must be a non-negative integer``).
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +35,78 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """One line: what was wrong, and where to look."""
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Any = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse, remembering which flags were given (:func:`given`).
+
+        A flag given twice with different values (``--events --no-events``,
+        ``--players 2 --players 3``) is a contradiction: refused, naming both,
+        instead of the last one winning silently.  Repeatable flags
+        (``action="append"``) are not affected.
+        """
+        for action in self._actions:
+            _remembered(action)
+        return super().parse_known_args(args, namespace)
+
+
+GIVEN = "_flags_given"
+"""The namespace attribute holding the flags given, by destination."""
+
+_REMEMBERING: dict[type, type] = {}
+
+
+def _remembered(action: argparse.Action) -> None:
+    """Make ``action`` record its flag in the namespace when it is given."""
+    kind = type(action)
+    if kind in _REMEMBERING.values() or isinstance(
+        action, argparse._SubParsersAction | argparse._HelpAction
+    ):
+        return
+    if kind not in _REMEMBERING:
+        _REMEMBERING[kind] = type(f"Remembered{kind.__name__}", (kind,), {
+            "__call__": _remember_call,
+        })  # fmt: skip
+    action.__class__ = _REMEMBERING[kind]
+
+
+def _remember_call(
+    self: argparse.Action,
+    parser: argparse.ArgumentParser,
+    namespace: argparse.Namespace,
+    values: Any,
+    option_string: str | None = None,
+) -> None:
+    """Record the flag; refuse a second one setting the same value differently."""
+    seen: dict[str, list[tuple[str, Any]]] = namespace.__dict__.setdefault(GIVEN, {})
+    here = (option_string or self.dest, values)
+    earlier = seen.setdefault(self.dest, [])
+    repeatable = isinstance(self, argparse._AppendAction | argparse._CountAction)
+    if earlier and not repeatable and earlier[0] != here:
+        joiner = " " if self.nargs not in (None, "?") else ","
+        parser.error(
+            f"{_shown(*earlier[0], joiner)} contradicts {_shown(*here, joiner)} "
+            "(give one of them)"
+        )
+    earlier.append(here)
+    original: Any = super(type(self), self)  # the action's own class
+    original.__call__(parser, namespace, values, option_string)
+
+
+def _shown(flag: str, values: Any, joiner: str) -> str:
+    """A flag as it was written (its value, if it takes one)."""
+    if values is None or values == []:
+        return flag
+    if isinstance(values, list | tuple):
+        return f"{flag} {joiner.join(map(str, values))}"
+    return f"{flag} {values}"
+
+
+def given(args: argparse.Namespace) -> dict[str, list[str]]:
+    """The flags given on the command line, by destination (``{"players": [...]}``)."""
+    seen = getattr(args, GIVEN, {})
+    return {dest: [flag for flag, _ in entries] for dest, entries in seen.items()}
 
 
 def int_in(lo: int, hi: int | None, what: str) -> Callable[[str], int]:
@@ -61,6 +134,17 @@ def jobs(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"must be a non-zero integer (-1: all cores), got {text!r}"
         )
+    return value
+
+
+def finite(text: str) -> float:
+    """A number (not nan or inf: a study's share or weight must be a number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
     return value
 
 

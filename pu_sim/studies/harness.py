@@ -24,7 +24,9 @@ import argparse
 import dataclasses
 import json
 import shlex
+import sys
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,11 +172,13 @@ def _flag_type(name: str, value: Any) -> dict[str, Any] | None:
         return {"type": flags.bot, "metavar": "BOT"}
     if isinstance(value, bool):
         return {"action": argparse.BooleanOptionalAction}
-    if isinstance(value, int | float | str):
+    if isinstance(value, float):
+        return {"type": flags.finite}
+    if isinstance(value, int | str):
         return {"type": type(value)}
     if isinstance(value, tuple) and all(isinstance(v, int | str) for v in value):
         kind = type(value[0]) if value else str
-        return {"nargs": "*", "type": kind}
+        return {"nargs": "+" if value else "*", "type": kind}  # given: not empty
     if isinstance(value, Mapping):
         return {"type": json.loads, "metavar": "JSON"}
     return None  # tuples of bots and other objects are set in the Config only
@@ -257,11 +261,19 @@ def start(
             help="folder of fitted tables to write (default: pu_sim/data/fitted)",
         )  # fmt: skip
     ns = parser.parse_args(argv)
+    _PROGRAM[0] = program
     config = _configured(config, ns, flagged, smoke)
+    try:
+        _check_known_fields(config)
+    except (TypeError, ValueError) as exc:
+        parser.error(" ".join(str(exc).split()))
     problem = check(config) if check is not None else None
     if problem:
         parser.error(problem)
-    variant = Variant.read(*ns.variant) if ns.variant else None
+    try:
+        variant = Variant.read(*ns.variant) if ns.variant else None
+    except ValueError as exc:  # a bad file: one line, as a bad flag gets
+        parser.error(f"argument --variant: {' '.join(str(exc).split())}")
     name = "smoke" if ns.smoke else (run_name or default_run_name)(config)
     if variant is not None:
         name = f"{name}-variant-{variant.name}"
@@ -276,6 +288,68 @@ def start(
         variant=variant, write=bool(getattr(ns, "write", False)),
         tables=getattr(ns, "tables", None), table=table,
     )  # fmt: skip
+
+
+def _check_known_fields(config: Any) -> None:
+    """The fields every study names alike, checked before anything plays.
+
+    ``players`` (and ``*_players``): counts 1..6; ``corporations`` and
+    ``planets``: names a seat takes.  A study's own checks are its ``check``.
+    """
+    from pu_sim.rules import load_game_data
+    from pu_sim.rules.validation import check_int
+    from pu_sim.simulation.table import check_names
+
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        counts = value if isinstance(value, tuple) else (value,)
+        if f.name == "players" or f.name.endswith("_players"):
+            for n in counts:
+                check_int(n, f"argument {flag(f.name)}: players", 1, 6)
+        elif f.name in ("corporations", "planets") and all(
+            isinstance(v, str) for v in counts
+        ):
+            for name in counts:
+                try:
+                    check_names(f.name[:-1], name, load_game_data())
+                except ValueError as exc:
+                    raise ValueError(f"argument {flag(f.name)}: {exc}") from None
+
+
+_PROGRAM = ["pu_sim"]
+"""The running study's program name (set by :func:`start`), for :func:`guarded`."""
+
+
+def guarded(command: Callable[[], int | None], program: str | None = None) -> int:
+    """Run a study's ``main``; a failure becomes one line and an exit status.
+
+    Every study script ends ``raise SystemExit(guarded(main))``, so a study is
+    at the command line's standard: bad input (a value a flag took but the
+    study cannot play, a run folder of another run) exits 2 with one line
+    naming it, a run stopped part-way exits 1 saying how to resume, Ctrl-C
+    exits 130, and a warning (a part played again) is one line too.
+    """
+    from pu_sim.simulation.runner import RunError
+
+    def say(kind: str, exc: BaseException | str) -> None:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"{program or _PROGRAM[0]}: {kind}: {text}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = lambda message, *args, **kwargs: say("note", message)
+        try:
+            return command() or 0
+        except (ValueError, TypeError, ImportError) as exc:
+            say("error", exc)
+            return 2
+        except (RunError, OSError) as exc:
+            say("error", exc)
+            return 1
+        except KeyboardInterrupt:
+            say("interrupted", "finished batches are saved; run the same command "
+                "to resume")  # fmt: skip
+            return 130
 
 
 def _configured(

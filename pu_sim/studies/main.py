@@ -46,7 +46,7 @@ from pu_sim import bots
 from pu_sim.bots import BotSpec
 from pu_sim.rules import RuleOptions, load_game_data
 from pu_sim.simulation.seeds import DEFAULT_SEED, KeyPart
-from pu_sim.studies.harness import start
+from pu_sim.studies.harness import guarded, start
 
 STUDY = "main"
 
@@ -259,4 +259,4 @@ def main(
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

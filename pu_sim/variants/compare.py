@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,6 +149,7 @@ def compare(
     >>> list(result.arms)
     ['published', 'variant']
     """
+    _check_statistics(kinds, confidence, correction, method)  # before any game
     plan = plan_of(table, seed, table_args)
     base = plan.table
     arms = _arms(base.variant, _variant_list(variants))
@@ -190,6 +192,32 @@ def compare(
     if out is not None:
         comparison.write(out, command=command)
     return comparison
+
+
+def _check_statistics(
+    kinds: Sequence[str], confidence: float, correction: str, method: str
+) -> None:
+    """The statistics' arguments, checked before any game is played."""
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, int | float)
+        or not 0.0 < confidence < 1.0
+    ):
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    for name, value, valid in (
+        ("correction", correction, typing.get_args(Correction)),
+        ("method", method, typing.get_args(Method)),
+    ):
+        if value not in valid:
+            raise ValueError(f"{name} must be one of {', '.join(valid)}, got {value!r}")
+    if (
+        isinstance(kinds, str)
+        or not kinds
+        or any(k not in ("corporation", "planet") for k in kinds)
+    ):
+        raise ValueError(
+            f"kinds must be a list of 'corporation' and 'planet', got {kinds!r}"
+        )
 
 
 def _variant_list(

@@ -52,9 +52,9 @@ def one_look(effects: pl.DataFrame, arm: str, n_players: int) -> list[str]:
         maintain_order=True
     )  # fmt: skip
     order = part.filter(metric=rate).select("kind", "name", "change")
-    keys = keys.join(order, on=["kind", "name"], how="left").sort(
-        "kind", "change", descending=[False, True], nulls_last=True
-    )
+    keys = keys.join(
+        order, on=["kind", "name"], how="left", maintain_order="left"
+    ).sort("kind", "change", descending=[False, True], nulls_last=True)
     for kind, name, _ in keys.iter_rows():
         cells = []
         for metric in (rate, "score"):

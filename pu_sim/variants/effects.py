@@ -160,7 +160,7 @@ def _rows(
     ).agg(games=pl.col("game_id").n_unique())  # fmt: skip
     return (
         diff.with_columns(_gain=pl.Series(gain))
-        .join(games, on=["n_players", *within], how="left")
+        .join(games, on=["n_players", *within], how="left", maintain_order="left")
         .select(
             arm=pl.lit(arm), n_players="n_players", kind=pl.lit(kind), name=name,
             metric=pl.lit(metric), change=pl.col("difference") * scale,

@@ -247,9 +247,9 @@ def cluster_balance(games: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
             significant=pl.Series(adjusted < 0.05), design_effect="design_effect",
         )
         .join(score.select(*keys, mean_score="mean", score_lower="lower",
-                           score_upper="upper"), on=keys)
+                           score_upper="upper"), on=keys, maintain_order="left")
         .join(rank.select(*keys, mean_rank="mean", rank_lower="lower",
-                          rank_upper="upper"), on=keys)
+                          rank_upper="upper"), on=keys, maintain_order="left")
     )  # fmt: skip
 
 

@@ -228,7 +228,9 @@ def _outcomes_part(
     page.table(f"solo_success_spread{suffix}", spread)
     labels = [b.row for b in calibration.outcome_bands()]
     rows = []
-    for r in overall.join(spread, on="table").iter_rows(named=True):
+    for r in overall.join(spread, on="table", maintain_order="left").iter_rows(
+        named=True
+    ):
         spread_txt = (
             f"{pct(r['min_success'])} - {pct(r['max_success'])}"
             if r["decks"] >= 2

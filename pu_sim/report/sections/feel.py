@@ -153,6 +153,7 @@ def _multiplayer_round_scores(
     return round_scores.join(
         keys.with_columns(pl.col("game_id").cast(round_scores.schema["game_id"])),
         on=["run", "game_id"],
+        maintain_order="left",
     )
 
 

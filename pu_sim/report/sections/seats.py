@@ -99,7 +99,7 @@ def _replicated(homo: pl.DataFrame) -> pl.DataFrame | None:
     disc, conf = (_seat_wins(h) for h in halves)
     both = disc.select(*keys, "excess", "p_adjusted").join(
         conf.select(*keys, "win_rate", "excess", "p_value"),
-        on=keys, how="left", suffix="_conf",
+        on=keys, how="left", suffix="_conf", maintain_order="left",
     )  # fmt: skip
     declared = (both["p_adjusted"] < 0.05).to_numpy()
     p_one = one_sided(
@@ -135,8 +135,10 @@ def _clustered(homo: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
     svt = svt.select(*keys, _slo="lower", _shi="upper")
     return (
         table.with_columns(pl.col("bot").cast(pl.String))
-        .join(wins.with_columns(pl.col("bot").cast(pl.String)), on=keys)
-        .join(svt.with_columns(pl.col("bot").cast(pl.String)), on=keys)
+        .join(wins.with_columns(pl.col("bot").cast(pl.String)), on=keys,
+              maintain_order="left")
+        .join(svt.with_columns(pl.col("bot").cast(pl.String)), on=keys,
+              maintain_order="left")
         .with_columns(
             lower=pl.col("_lo"), upper=pl.col("_hi"), p_adjusted=pl.col("_p"),
             significant=pl.col("_p") < 0.05, svt_lower=pl.col("_slo"),
@@ -162,7 +164,9 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
             replicated=pl.lit(False),
         )  # fmt: skip
     else:
-        table = table.join(halves, on=["n_players", "bot", "seat"], how="left")
+        table = table.join(
+            halves, on=["n_players", "bot", "seat"], how="left", maintain_order="left"
+        )
     page.table("seat_effect", table)
     rows = [
         [

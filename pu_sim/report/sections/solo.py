@@ -47,7 +47,7 @@ def _clustered(solo: pl.DataFrame, deck: bool) -> pl.DataFrame:
                 "bot", success="mean", success_lower=pl.Series(lower),
                 success_upper=pl.Series(upper),
             ),
-            on="bot",
+            on="bot", maintain_order="left",
         )  # fmt: skip
     return out
 
@@ -61,7 +61,7 @@ def solo_summary(page: Page, solo: pl.DataFrame) -> None:
     summary = (
         analysis.score_summary(solo, by=("bot",))
         .drop("lower", "upper")
-        .join(_clustered(solo, deck), on="bot", how="left")
+        .join(_clustered(solo, deck), on="bot", how="left", maintain_order="left")
     )
     quant = analysis.score_quantiles(solo, by=("bot",), quantiles=(0.1, 0.5, 0.9))
     page.table("solo_scores", summary)
@@ -139,7 +139,9 @@ def solo_boards(page: Page, solo: pl.DataFrame) -> None:
         by = ("bot", column)
         summary = analysis.score_summary(solo, by=by)
         reached = calibration.outcomes(solo, tables=[published], by=by)
-        table = summary.join(reached.drop("table", "n"), on=list(by), how="left")
+        table = summary.join(
+            reached.drop("table", "n"), on=list(by), how="left", maintain_order="left"
+        )
         page.table(f"solo_by_{column}", table)
         rows = [
             [str(r["bot"]), str(r[column]), f"{r['n']:,}",

@@ -211,7 +211,7 @@ def _subsample(page: Page, solo: pl.DataFrame, bots: list[str], small: str) -> N
     part = solo.filter(pl.col("bot").cast(pl.String) == small)
     decks = part.select(DECK_COLUMNS).unique()
     setups = part[SETUP].unique()
-    shared = solo.join(decks, on=list(DECK_COLUMNS)).filter(
+    shared = solo.join(decks, on=list(DECK_COLUMNS), maintain_order="left").filter(
         pl.col(SETUP).is_in(setups.implode())
     )
     ref = _reference_deck(set(decks.rows()))

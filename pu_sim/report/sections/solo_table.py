@@ -132,8 +132,13 @@ def _settled_frame(
             "entry", "band",
             pl.col("rounded", "flip_share", "stable").name.prefix(f"{bot} "),
         )  # fmt: skip
-        out = out.join(fit, on=["entry", "band"], how="left").join(
-            stab, on=["entry", "band"], how="left"
+        out = out.join(
+            fit, on=["entry", "band"], how="left", maintain_order="left"
+        ).join(
+            stab,
+            on=["entry", "band"],
+            how="left",
+            maintain_order="left",
         )
     return out
 

@@ -48,6 +48,7 @@ def survival_table(weak: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
     joined = own.join(
         verdicts.select("n_players", "kind", "name", "win_pp_a", "win_pp_b", "label"),
         on=["n_players", "kind", "name"],
+        maintain_order="left",
     )
     same = pl.col("win_pp_weak").sign() == pl.col("win_pp_a").sign()
     robust = pl.col("label") == "robust"

@@ -34,12 +34,25 @@ def describe(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+BYTE: Final = 255
+"""The largest integer the data may hold anywhere: the compiled core keeps every
+number of the data in one byte (``uint8``), so no value may wrap around there."""
+
+
 def check_int(value: object, lo: int | None, hi: int | None) -> int:
-    """Validate an integer (bools excluded) against optional bounds."""
+    """Validate an integer (bools excluded) against bounds.
+
+    Without ``hi`` the bound is :data:`BYTE`: a variant is untrusted data, and
+    no number of the data may be larger than the core's table holding it.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"expected an integer, got {describe(value)}")
     if lo is not None and value < lo:
         raise ValueError(f"{value} is below the minimum {lo}")
+    if hi is None and value > BYTE:
+        raise ValueError(
+            f"{value} is above the maximum {BYTE} (the core keeps it in one byte)"
+        )
     if hi is not None and value > hi:
         raise ValueError(f"{value} is above the maximum {hi}")
     return value

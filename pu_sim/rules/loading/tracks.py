@@ -19,6 +19,10 @@ __all__ = ["TRACK_LEN", "has_benefit", "parse_space", "read_track"]
 TRACK_LEN: Final = 16
 """Spaces on a track: index 0 is the start, 15 the top."""
 
+MAX_REPEATS: Final = 9
+"""Most tokens of one kind on a space (the core keeps a space's fields in a
+signed byte; the printed boards repeat a token twice at most)."""
+
 _NUMBERED: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
     {"medal": (1, 20), "civ": (1, 4), "move": (1, 9), "tech": (1, 6)}
 )
@@ -63,6 +67,11 @@ def parse_space(text: str) -> Space:
             raise ValueError(f"unknown token {token!r}")
     if target and synergy != 1:
         raise ValueError(f"a targeted synergy cannot share its space: {text!r}")
+    if synergy > MAX_REPEATS or patches > MAX_REPEATS:
+        raise ValueError(
+            f"at most {MAX_REPEATS} synergies and {MAX_REPEATS} biomass patches on "
+            f"one space, got {synergy} and {patches}"
+        )
     space = Space(
         medal=numbers.get("medal", 0),
         civ_rank=numbers.get("civ", 0),

@@ -70,6 +70,12 @@ class SearchResult:
     patches: dict[str, Path] = field(default_factory=dict)
     confirmations: dict[str, Comparison] = field(default_factory=dict)
     out: Path | None = None
+    held_out: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Each confirmed patch's objective on the held-out setups, by arm."""
+    warnings: list[str] = field(default_factory=list)
+    """What a reader must know before adopting a patch, one sentence each: the
+    best missed the objective's target, or a patch did no better than the
+    published game on the held-out setups (also at the top of the README)."""
 
     def ranking(self) -> pl.DataFrame:
         """Every evaluation: round, candidate, size, games, objective."""
@@ -159,8 +165,49 @@ def balance(
                 backend=backend, scheduler=scheduler, progress=progress,
                 command=command,
             )  # fmt: skip
+    _judge(result, scored)
     _write_report(result, command, runs)
     return result
+
+
+def _judge(
+    result: SearchResult, scored: Sequence[tuple[float, float, str, Candidate]]
+) -> None:
+    """The held-out objectives, and a warning for each patch a reader should doubt.
+
+    Lower is better: a patch that does not beat the published game on the
+    held-out setups, or a best candidate that misses the target, is said so.
+    """
+    objective = result.space.objective
+    target = objective.get("target")
+    value = {s[2]: s[0] for s in scored}
+    if target is not None and result.best:
+        best = result.best[0]
+        if value[best.key] > target:
+            result.warnings.append(
+                f"no candidate met the target ({target:g}): the best, "
+                f"{best.describe()}, reached {value[best.key]:.2f} on the "
+                "search's setups"
+            )
+    for key, comparison in result.confirmations.items():
+        held = {
+            arm: evaluate(games.lazy().collect(), objective)
+            for arm, games in comparison.games.items()
+        }
+        result.held_out[key] = held
+        published = held[comparison.baseline]
+        patched = next(v for arm, v in held.items() if arm != comparison.baseline)
+        if patched >= published:
+            result.warnings.append(
+                f"patch {key} does no better than the published game on the "
+                f"held-out setups (objective {patched:.2f} against {published:.2f}; "
+                "lower is better): do not adopt it on this evidence"
+            )
+        elif target is not None and patched > target:
+            result.warnings.append(
+                f"patch {key} misses the target ({target:g}) on the held-out "
+                f"setups ({patched:.2f})"
+            )
 
 
 def _whole_groups(n: int, group: int) -> int:
@@ -244,6 +291,8 @@ def _write_report(result: SearchResult, command: str | None, runs: Path) -> None
     lines = [
         f"# Balance search: {space.name}",
         "",
+        *(f"**Warning:** {w[0].upper()}{w[1:]}." for w in result.warnings),
+        *([""] if result.warnings else []),
         space.description,
         "",
         f"Command: `{command or 'pu_sim.variants.balance.balance(...)'}`",
@@ -277,9 +326,7 @@ def _write_report(result: SearchResult, command: str | None, runs: Path) -> None
         else:
             lines.append("   (the published game)")
     for key, comparison in result.confirmations.items():
-        games = comparison.games
-        held = {arm: evaluate(g.lazy().collect(), space.objective)
-                for arm, g in games.items()}  # fmt: skip
+        held = result.held_out[key]
         lines += [
             "",
             f"### Held out: {key}",
@@ -299,6 +346,8 @@ def _write_report(result: SearchResult, command: str | None, runs: Path) -> None
         runs=find_run_folders(runs) if runs.is_dir() else [],
         games=sum(e.games for e in result.evaluations),
         results={
+            "warnings": result.warnings,
+            "held_out": result.held_out,
             "best": [c.describe() for c in result.best],
             "patches": {k: str(p) for k, p in result.patches.items()},
             "evaluations": "evaluations.csv",

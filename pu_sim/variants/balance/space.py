@@ -44,6 +44,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,9 +158,15 @@ def variant_text(name: str, description: str, changes: Mapping[str, object]) -> 
              f"description = {json.dumps(description)}"]  # fmt: skip
     for table, keys in tables.items():
         # a list index is written as a table key: { 15 = "medal:12" }
-        lines += ["", f"[{table}]"]
-        lines += [f"{key} = {_toml_value(value)}" for key, value in keys.items()]
+        lines += ["", f"[{'.'.join(map(_toml_key, table.split('.')))}]"]
+        lines += [f"{_toml_key(key)} = {_toml_value(value)}"
+                  for key, value in keys.items()]  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def _toml_key(part: str) -> str:
+    """One part of an address as a TOML key: bare when it can be, else quoted."""
+    return part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
 
 
 def _toml_value(value: object) -> str:
@@ -217,6 +224,7 @@ def parse_space(data: Mapping[str, Any], source: str, text: str = "") -> SearchS
     names = [c.name for c in changes]
     if len(set(names)) != len(names):
         raise DataError(f"{source}: [[change]] names must be unique: {names}")
+    _check_addresses(source, changes)
     space = SearchSpace(
         source=source, name=str(meta.get("name", Path(source).stem)),
         description=str(meta.get("description", "")),
@@ -269,6 +277,27 @@ def _change(source: str, i: int, raw: object) -> Change:
         text = variant_text("check", "", {change.at: change.written(value)})
         Variant.from_text(text, f"{source} change {change.name}={value:g}")
     return change
+
+
+def _check_addresses(source: str, changes: Sequence[Change]) -> None:
+    """One change per address: two at one (or one inside another) are refused.
+
+    A candidate's variant sets each address once, so of two changes at one
+    address only the last would play, under both changes' names.
+    """
+    for i, a in enumerate(changes):
+        for b in changes[i + 1 :]:
+            if (
+                a.at == b.at
+                or b.at.startswith(a.at + ".")
+                or a.at.startswith(b.at + ".")
+            ):
+                where = a.at if a.at == b.at else f"{a.at} and {b.at}"
+                raise DataError(
+                    f"{source}: [[change]] {a.name!r} and {b.name!r} both set "
+                    f"{where}: a candidate would play only one of them under both "
+                    "names; give each address one change"
+                )
 
 
 def _check_published(space: SearchSpace) -> None:
