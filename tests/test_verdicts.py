@@ -105,9 +105,7 @@ def test_rank_agreement_known_values_and_a_degenerate_bootstrap():
     0.8, Kendall (5 - 1) / 6; every setup alike, so every resample agrees."""
     a = fixed_scores({"a": 40, "b": 30, "c": 20, "d": 10})
     b = fixed_scores({"a": 45, "b": 35, "c": 5, "d": 15})
-    out = rankings.rank_agreement(a, b, value="score", n_boot=200).row(
-        0, named=True
-    )
+    out = rankings.rank_agreement(a, b, value="score", n_boot=200).row(0, named=True)
     assert out["labels"] == 4 and out["shared_clusters"] == 30
     assert out["spearman"] == pytest.approx(0.8)
     assert out["kendall"] == pytest.approx(4 / 6)
