@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from synthetic_games import all_decks, solo_frame
 
 from pu_sim.analysis import calibration
@@ -212,3 +214,34 @@ def test_calibration_by_group():
     assert red["estimate"].to_numpy() == pytest.approx(RED_TRUE[1:], abs=0.6)
     recal = calibration.recalibrate(df, by=["bot"], success=0.5)
     assert recal.group_by("bot").len()["len"].to_list() == [16, 16]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(30, 200))
+@settings(max_examples=25, deadline=None)
+def test_the_deck_model_uses_hc1_standard_errors(seed, n):
+    """The library's fit equals the HC1 sandwich written out (HC0 or classic
+    errors, or a dropped n / (n - p), would differ)."""
+    rng = np.random.default_rng(seed)
+    x = np.column_stack([np.ones(n), rng.integers(0, 20, n), rng.integers(0, 20, n)])
+    y = x @ np.array([40.0, 1.0, -0.5]) + rng.normal(0, 1 + x[:, 1] / 5, n)
+    beta, se = calibration._ols(x.astype(float), y, ["base", "green", "red"])
+    inv = np.linalg.inv(x.T @ x)
+    resid = y - x @ inv @ x.T @ y
+    cov = inv @ (x * resid[:, None] ** 2).T @ x @ inv * n / (n - 3)
+    assert beta == pytest.approx(inv @ x.T @ y)
+    assert se == pytest.approx(np.sqrt(np.diag(cov)))
+
+
+def test_the_spread_over_decks_is_pearsons_chi_square_of_homogeneity():
+    per_deck = pl.DataFrame(
+        {"table": ["t"] * 3, "n": [40, 50, 60], "success": [0.25, 0.5, 0.75]}
+    )
+    (row,) = calibration.success_spread(per_deck).iter_rows(named=True)
+    wins = np.array([10.0, 25.0, 45.0])
+    n = np.array([40.0, 50.0, 60.0])
+    rate = wins.sum() / n.sum()
+    expected = ((wins - n * rate) ** 2 / (n * rate)).sum() + (
+        ((n - wins) - n * (1 - rate)) ** 2 / (n * (1 - rate))
+    ).sum()
+    assert row["chi2"] == pytest.approx(expected) and row["df"] == 2
+    assert row["p_value"] < 1e-4

@@ -34,6 +34,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+import scipy.stats as sps
+import statsmodels.api as sm
 
 from pu_sim.analysis import stats
 from pu_sim.analysis.frame import Frame, collect_columns
@@ -358,7 +360,7 @@ def _ols(
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """OLS coefficients and heteroskedasticity-robust (HC1) standard errors.
 
-    HC1 because the score's spread may depend on the deck (red events add
+    HC1 (statsmodels) because the score's spread may depend on the deck (red events add
     variance); the classic formula would then misstate the intervals.
     """
     n, p = x.shape
@@ -373,12 +375,10 @@ def _ols(
         )
     if n <= p:
         raise ValueError(f"{n} games cannot fit {p} terms")
-    xtx_inv = np.linalg.inv(x.T @ x)
-    beta = xtx_inv @ x.T @ y
-    resid = y - x @ beta
-    meat = (x * (resid**2)[:, None]).T @ x
-    cov = xtx_inv @ meat @ xtx_inv * n / (n - p)
-    return beta, np.sqrt(np.diag(cov))
+    fit = sm.OLS(y, x).fit(cov_type="HC1")
+    return np.asarray(fit.params, dtype=np.float64), np.asarray(
+        fit.bse, dtype=np.float64
+    )
 
 
 def colour_effects(
@@ -423,7 +423,7 @@ def colour_effects(
     alpha = 1.0 - confidence
     table = table or TargetTable.published()
     df = _solo(games, by).with_columns(_target=table.expr())
-    z = stats.t_ppf(1.0 - alpha / 2.0, 1e9)
+    z = stats.normal_quantile(1.0 - alpha / 2.0)
     frames = []
     for key, part in _groups(df, by):
         x, names, colours, bands = _design(part, model, table)
@@ -554,7 +554,7 @@ def recalibrate(
     groups = df.partition_by(list(by), as_dict=True, maintain_order=True) if by else {
         (): df
     }  # fmt: skip
-    z = stats.t_ppf(0.5 + confidence / 2.0, 1e9)
+    z = stats.normal_quantile(0.5 + confidence / 2.0)
     labels = table.band_labels()
     frames = []
     for key, part in sorted(groups.items(), key=lambda kv: str(kv[0])):
@@ -761,13 +761,17 @@ def success_spread(per_deck: pl.DataFrame, *, by: Sequence[str] = ()) -> pl.Data
         rates = part["success"].to_numpy()
         wins = rates * n
         total_rate = wins.sum() / n.sum() if n.sum() else math.nan
-        expected_w = n * total_rate
-        expected_l = n * (1.0 - total_rate)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            chi2 = float(
-                np.nansum((wins - expected_w) ** 2 / expected_w)
-                + np.nansum(((n - wins) - expected_l) ** 2 / expected_l)
+        # Pearson's chi-square of homogeneity on the decks' 2 x k table of
+        # successes and failures (no success or no failure at all: no spread)
+        chi2 = (
+            float(
+                sps.chi2_contingency(
+                    np.vstack([wins, n - wins]), correction=False
+                ).statistic
             )
+            if 0.0 < total_rate < 1.0 and part.height > 1
+            else 0.0
+        )
         dof = max(part.height - 1, 0)
         rows.append(
             {
