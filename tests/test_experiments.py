@@ -209,3 +209,21 @@ def test_a_study_run_splits_into_batches_without_changing_it(tmp_path):
         scan_run(r).sort("game_id").select("score").collect() for r in (one, whole)
     ]
     assert scores[0].equals(scores[1])
+
+
+def test_a_recorded_command_replays_a_built_in_bot_that_is_no_parseable_name(tmp_path):
+    """The solo calibration's default search bot is labelled search-8-tuned, which
+    bots.parse refuses; its recorded command must still start the same study."""
+    solo = load("solo_target_calibration")
+    first = harness.start(
+        "solo_target_calibration", solo.Config(), ["--out", str(tmp_path)], doc="x",
+        smoke={},
+    )  # fmt: skip
+    assert "--search search-8-tuned" in first.command
+    argv = [*first.command.split()[2:], "--out", str(tmp_path)]
+    again = harness.start("solo_target_calibration", solo.Config(), argv, doc="x",
+                          smoke={})  # fmt: skip
+    assert again.config == first.config and again.config.search == solo.SEARCH
+    with pytest.raises(SystemExit):
+        harness.start("solo_target_calibration", solo.Config(),
+                      ["--search", "search-9-tuned"], doc="x", smoke={})  # fmt: skip

@@ -169,7 +169,9 @@ def _flag_type(name: str, value: Any) -> dict[str, Any] | None:
     if name == "n_games":
         return {"type": flags.GAMES}
     if isinstance(value, BotSpec):
-        return {"type": flags.bot, "metavar": "BOT"}
+        # the default's own label names it too, so a recorded command replays
+        # (e.g. a study's built-in search-8-tuned, which is no parseable name)
+        return {"type": _bot_or_default(value.label), "metavar": "BOT"}
     if isinstance(value, bool):
         return {"action": argparse.BooleanOptionalAction}
     if isinstance(value, float):
@@ -182,6 +184,15 @@ def _flag_type(name: str, value: Any) -> dict[str, Any] | None:
     if isinstance(value, Mapping):
         return {"type": json.loads, "metavar": "JSON"}
     return None  # tuples of bots and other objects are set in the Config only
+
+
+def _bot_or_default(label: str) -> Any:
+    """A --bot flag's type: a bot spec string, or the default's label."""
+
+    def check(text: str) -> str:
+        return text if text == label else flags.bot(text)
+
+    return check
 
 
 def _rendered(name: str, value: Any) -> str:
@@ -294,7 +305,9 @@ def _check_known_fields(config: Any) -> None:
     """The fields every study names alike, checked before anything plays.
 
     ``players`` (and ``*_players``): counts 1..6; ``corporations`` and
-    ``planets``: names a seat takes.  A study's own checks are its ``check``.
+    ``planets``: names a seat takes, unless the field lists its own ``choices``
+    (a lab script's ``--planets base|random`` picks a mode, which argparse
+    checks).  A study's own checks are its ``check``.
     """
     from pu_sim.rules import load_game_data
     from pu_sim.rules.validation import check_int
@@ -306,8 +319,10 @@ def _check_known_fields(config: Any) -> None:
         if f.name == "players" or f.name.endswith("_players"):
             for n in counts:
                 check_int(n, f"argument {flag(f.name)}: players", 1, 6)
-        elif f.name in ("corporations", "planets") and all(
-            isinstance(v, str) for v in counts
+        elif (
+            f.name in ("corporations", "planets")
+            and "choices" not in f.metadata
+            and all(isinstance(v, str) for v in counts)
         ):
             for name in counts:
                 try:
@@ -364,8 +379,9 @@ def _configured(
         value = getattr(ns, k)
         if value is None:
             continue
-        if isinstance(getattr(config, k), BotSpec):
-            value = parse_bot(value)
+        default = getattr(config, k)
+        if isinstance(default, BotSpec):
+            value = default if value == default.label else parse_bot(value)
         changes[k] = tuple(value) if isinstance(value, list) else value
     bot = changes.get("bot")
     for name in ("second", "weak"):  # a bot cannot check or face itself
