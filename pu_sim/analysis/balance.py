@@ -401,9 +401,8 @@ def interaction_table(
     do on average.  A delta near 0 means the two add up; a large one flags a
     combination that is unexpectedly strong or weak.  The interval is the
     cell mean's t interval moved to the delta (the margins come from far more
-    games, so their uncertainty is left out); ``p_value`` is the matching
-    two-sided t test of ``delta == 0``, unadjusted: a table of many cells needs
-    a correction over the cells of one question (e.g. one player count).
+    games, so their uncertainty is left out); ``p_value``: the two-sided t test
+    of ``delta == 0``, unadjusted (correct over one question's cells).
 
     Returns
     -------

@@ -22,9 +22,8 @@ declared on one half of the setups and confirmed on the other half
 
 Beside the label, ``size_differs`` flags rows whose effect differs in size
 between the policies beyond their paired interval (all setups, Holm over the
-table): a robust finding whose size depends on the bot.
-
-The policies' rank agreement is :mod:`pu_sim.analysis.rankings`.
+table): a robust finding whose size depends on the bot.  Rank agreement is
+:mod:`pu_sim.analysis.rankings`.
 """
 
 from __future__ import annotations

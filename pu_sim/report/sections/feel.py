@@ -6,6 +6,9 @@ round score table), game length by player count and end trigger, and short
 games (relative to each player count's own lengths) by cause and by the
 planet at the table (:mod:`pu_sim.analysis.feel`, whose glossary the section
 prints).  Every interval treats a setup (``group``) as the unit.
+
+Why long: the section's five measures share one set of formatting helpers
+(intervals, forests, per-count rows); split, each part would import them back.
 """
 
 from __future__ import annotations
@@ -251,7 +254,12 @@ def _comeback_part(
             ],
         )
     )
-    figures = [
+    return "\n\n".join([text, *_comeback_figures(page, summary, bot)])
+
+
+def _comeback_figures(page: Page, summary: pl.DataFrame, bot: str) -> list[str]:
+    """The deficit and decisive-round forests, each with its caption."""
+    return [
         page.figure(
             "feel_comeback",
             _forest(
@@ -279,7 +287,6 @@ def _comeback_part(
             f"intervals over setups, by player count ({bot}).",
         ),
     ]
-    return "\n\n".join([text, *figures])
 
 
 def _span(values: list[float]) -> str:
@@ -436,9 +443,18 @@ def _short_part(
         "them):\n\n"
         + md_table(rows, ["players", "cause", "games", "short", "rate [95% CI]"])
     ]
+    text.extend(_short_by_planet(page, games, bot, tables))
+    return "\n\n".join(text)
+
+
+def _short_by_planet(
+    page: Page, games: pl.DataFrame, bot: str, tables: list[pl.DataFrame]
+) -> list[str]:
+    """The planets whose presence at the table changes how often games are short."""
+    text: list[str] = []
     multi = games.filter(pl.col("n_players") >= 2)
     if multi.height == 0 or "planet" not in multi.columns:
-        return "\n\n".join(text)
+        return text
     by_planet = analysis.short_endings(multi, by="planet")
     page.table("feel_short_games_by_planet", by_planet)
     tables.append(by_planet)
@@ -461,7 +477,7 @@ def _short_part(
             f"games are short, after Holm correction over {family} (player count, "
             "planet) comparisons."
         )
-        return "\n\n".join(text)
+        return text
     rows = [
         [
             str(r["n_players"]),
@@ -508,4 +524,4 @@ def _short_part(
             + "; ".join(items)
             + f" (Holm over {family} comparisons)."
         )
-    return "\n\n".join(text)
+    return text
