@@ -485,19 +485,24 @@ def _checked(
     """The record of a data part that is what was written, or None (damaged)."""
     first, n = parse_part_name(file.name)  # type: ignore[misc]
     name = f"{DATA}/{file.name}"
-    data = file.read_bytes()
-    digest = sha256_of(data)
-    record = listed.get(name)
-    if record is not None:
-        if digest != record.sha256:
-            damaged.append((file, "its checksum differs"))
-            return None
-        return record
+    digest = sha256_of(file.read_bytes())
+    if name in listed:
+        return _as_listed(file, listed[name], digest, damaged)
     damage = part_damage(file, n * players, schema)
     if damage is not None:
         damaged.append((file, damage))
         return None
     return PartRecord(name, first, n, n * players, digest)
+
+
+def _as_listed(
+    file: Path, record: PartRecord, digest: str, damaged: list[tuple[Path, str]]
+) -> PartRecord | None:
+    """A part the manifest lists: its record when the bytes are the ones written."""
+    if digest != record.sha256:
+        damaged.append((file, "its checksum differs"))
+        return None
+    return record
 
 
 def _round_files(folder: Path) -> list[Path]:
@@ -517,14 +522,9 @@ def _checked_round(
     """The record of a round score part that is what was written, or None."""
     first, n = parse_part_name(file.name)  # type: ignore[misc]
     name = f"{ROUND_SCORES}/{file.name}"
-    data = file.read_bytes()
-    digest = sha256_of(data)
-    record = listed.get(name)
-    if record is not None:
-        if digest != record.sha256:
-            damaged.append((file, "its checksum differs"))
-            return None
-        return record
+    digest = sha256_of(file.read_bytes())
+    if name in listed:
+        return _as_listed(file, listed[name], digest, damaged)
     try:
         rows = pl.read_parquet(file).height
     except Exception as exc:  # any reader failure means "not a finished part"
