@@ -85,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         agree_with=[Path(f) for f in config.agree_with],
     )
     print(report / "README.md")
+    print(report / "index.html")
     return 0
 
 

@@ -70,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command=study.command,
     )
     print(report / "README.md")
+    print(report / "index.html")
     return 0
 
 

@@ -119,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command=study.command,
     )
     print(report / "README.md")
+    print(report / "index.html")
     return 0
 
 

@@ -343,7 +343,9 @@ def test_python_m_pu_sim_report_rebuilds_a_report(tmp_path):
         [sys.executable, "-m", "pu_sim.report", str(run), "--out", str(tmp_path / "r")],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    assert done.stdout.strip() == str(tmp_path / "r" / "README.md")
+    assert done.stdout.split() == [
+        str(tmp_path / "r" / "README.md"), str(tmp_path / "r" / "index.html")
+    ]
     manifest = read_report_manifest(tmp_path / "r").to_json()
     assert (
         manifest["command"] == f"python -m pu_sim.report {run} --out {tmp_path / 'r'}"

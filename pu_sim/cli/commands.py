@@ -133,7 +133,15 @@ def report(args: argparse.Namespace) -> int:
         ) from None  # fmt: skip
     except pl.exceptions.ComputeError:
         raise ValueError(_damage(folder)) from None
-    print(f"wrote the report to {written if written is not None else args.out}")
+    folder = written if written is not None else args.out
+    print(f"wrote the report to {folder}")
+    page = Path(folder) / "index.html"
+    print(f"page: {page}")
+    if getattr(args, "open", False):
+        import webbrowser
+
+        if not webbrowser.open(page.resolve().as_uri()):
+            print(f"pu-sim: warning: no web browser to open {page}", file=sys.stderr)
     return 0
 
 
@@ -221,6 +229,7 @@ def compare(args: argparse.Namespace) -> int:
             print()
     if args.out is not None:
         print(f"report: {args.out / 'README.md'}")
+        print(f"page: {args.out / 'index.html'}")
     return 0
 
 
@@ -241,6 +250,7 @@ def balance(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         print(f"pu-sim: warning: {warning}", file=sys.stderr)
     print(f"report: {args.out / 'README.md'}")
+    print(f"page: {args.out / 'index.html'}")
     return 0
 
 

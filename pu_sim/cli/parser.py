@@ -111,8 +111,9 @@ def _report(sub: Subcommands) -> None:
     report = sub.add_parser(
         "report",
         help="write the report of a run folder",
-        description="Write figures, tables and a README summarising a run "
-        "folder made by `pu-sim simulate --out` (or a study folder of runs).",
+        description="Write figures, tables, a README and a web page (index.html) "
+        "summarising a run folder made by `pu-sim simulate --out` (or a study "
+        "folder of runs).",
     )
     report.add_argument("run_folder", type=Path, metavar="RUN_FOLDER")
     report.add_argument(
@@ -123,6 +124,10 @@ def _report(sub: Subcommands) -> None:
         "--allow-incomplete", action="store_true",
         help="report on a run with games missing or damaged (refused otherwise); "
         "the report's first lines say what is left out",
+    )  # fmt: skip
+    report.add_argument(
+        "--open", action="store_true",
+        help="open the report's page (index.html) in the web browser",
     )  # fmt: skip
 
 

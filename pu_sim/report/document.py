@@ -56,7 +56,11 @@ def to_markdown(doc: Document) -> str:
     return "\n\n".join(b.strip("\n") for b in blocks if b.strip()) + "\n"
 
 
-def from_markdown(text: str, *, provenance: tuple[str, ...] = ()) -> Document:
+PROVENANCE = ("Runs and reproducibility", "Reproducibility", "Provenance", "Files")
+"""Sections of a hand-written page that close it, as the report's do."""
+
+
+def from_markdown(text: str, *, provenance: tuple[str, ...] = PROVENANCE) -> Document:
     """A Markdown page written by hand (a comparison, a search) as a Document.
 
     The first ``# `` line is the title, what precedes the first ``## ``

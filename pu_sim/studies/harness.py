@@ -116,7 +116,10 @@ class Study:
     ) -> Path:
         """Write the README and the report manifest; returns the report folder."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        from pu_sim.report.document import from_markdown, write_pages
+
         (self.folder / "README.md").write_text(readme)
+        write_pages(from_markdown(readme), self.folder, markdown=False)
         write_report_manifest(
             self.folder, study=self.name, title=title, command=self.command,
             config=self.config, runs=runs, games=games,
@@ -124,6 +127,7 @@ class Study:
             results=results,
         )  # fmt: skip
         print(f"report: {self.folder}", flush=True)
+        print(f"page: {self.folder / 'index.html'}", flush=True)
         return self.folder
 
     def write_table(

@@ -255,6 +255,7 @@ def main(
         f"total {total:.0f} s"
     )
     print(report / "README.md")
+    print(report / "index.html")
     return 0
 
 

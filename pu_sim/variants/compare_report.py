@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from pu_sim.report import plots
+from pu_sim.report.document import from_markdown, write_pages
 from pu_sim.simulation.manifest import write_report_manifest
 
 if TYPE_CHECKING:
@@ -164,7 +165,9 @@ def write_comparison(
             if figure is not None:
                 lines += [f"![{arm}]({figure.relative_to(out).as_posix()})", ""]
         lines += [_pairing_line(effects, arm, comparison.n_games), ""]
-    (out / "README.md").write_text("\n".join(lines))
+    text = "\n".join(lines)
+    (out / "README.md").write_text(text)
+    write_pages(from_markdown(text), out, markdown=False)
     write_report_manifest(
         out, study="compare", title=f"Comparison: {', '.join(comparison.arms)}",
         command=command, games=comparison.n_games * len(comparison.arms),

@@ -339,7 +339,11 @@ def _write_report(result: SearchResult, command: str | None, runs: Path) -> None
             "",
             f"Full comparison: `confirm/{key}/README.md`",
         ]  # fmt: skip
-    (out / "README.md").write_text("\n".join(lines) + "\n")
+    from pu_sim.report.document import from_markdown, write_pages
+
+    text = "\n".join(lines) + "\n"
+    (out / "README.md").write_text(text)
+    write_pages(from_markdown(text), out, markdown=False)
     write_report_manifest(
         out, study="balance", title=f"Balance search: {space.name}", command=command,
         config={"space": space.text, "source": space.source},
