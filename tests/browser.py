@@ -100,7 +100,9 @@ class Browser:
             "Emulation.setDeviceMetricsOverride",
             width=width, height=height, deviceScaleFactor=1, mobile=False,
         )  # fmt: skip
-        self.events = [e for e in self.events if e.get("method") != "Page.loadEventFired"]
+        self.events = [
+            e for e in self.events if e.get("method") != "Page.loadEventFired"
+        ]
         self.call("Page.navigate", url=url)
         self.wait_for("Page.loadEventFired")
 

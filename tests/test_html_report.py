@@ -174,7 +174,9 @@ def test_sort_keys_are_the_numbers_cells_lead_with():
 
 
 def test_a_hand_written_page_keeps_its_sections_and_closes_with_provenance():
-    text = "# Title\n\nintro line\n\n## One\n\nbody\n\n## Files\n\nfiles\n\n## Two\n\nx\n"
+    text = (
+        "# Title\n\nintro line\n\n## One\n\nbody\n\n## Files\n\nfiles\n\n## Two\n\nx\n"
+    )
     doc = from_markdown(text)
     assert (doc.title, doc.intro) == ("Title", ["intro line"])
     assert [b.split("\n")[0] for b in doc.body] == ["## One", "## Two"]

@@ -162,20 +162,10 @@ def write_study_report(
         set_aside=list(set_aside), confounded=list(confounded),
         agree_with=[Path(p) for p in agree_with],
     )  # fmt: skip
-    owners: list[tuple[str, int]] = []  # each headline's block: (part, index)
-    for section in sections:
-        marks = len(page.headlines), len(page.opening), len(page.sections)
-        ctx.results[section.name] = section.write(page, ctx)
-        owner = (
-            ("opening", marks[1]) if len(page.opening) > marks[1]
-            else ("sections", marks[2]) if len(page.sections) > marks[2]
-            else ("", -1)
-        )  # fmt: skip
-        owners += [owner] * (len(page.headlines) - marks[0])
+    owners = _write_sections(page, ctx, sections)
     n_games = ok.select(pl.struct("run", "game_id").n_unique()).item()
     study = study or infos[0].study
     heading = title or f"{study}: {out_dir.name}"
-    body = [*page.opening, *page.sections]
     doc = Document(
         title=heading,
         intro=[
@@ -186,20 +176,12 @@ def write_study_report(
             + ". Every number below is computed from the runs' data. "
             + _rebuild_words(out_dir, run_dirs, command),
         ],
-        body=body,
+        body=[*page.opening, *page.sections],
         headlines=page.headlines,
-        targets=[
-            None if part == "" else i + (len(page.opening) if part == "sections" else 0)
-            for part, i in owners
-        ],
+        targets=_targets(owners, len(page.opening)),
         headlines_at=len(page.opening),
-        provenance=[
-            "## Runs and reproducibility\n\n" + runs_facts(infos, total - ok.height, total),
-            "## Files\n\n"
-            + "Figures: " + ", ".join(f"[{Path(f).name}]({f})" for f in page.figures)
-            + "\n\nTables: " + ", ".join(f"[{Path(t).name}]({t})" for t in page.tables),
-        ],
-    )  # fmt: skip
+        provenance=_provenance(page, infos, total - ok.height, total),
+    )
     write_pages(doc, out_dir)
     (out_dir / "study.json").unlink(missing_ok=True)  # the manifest's forerunner
     if config is None:  # plain runs: each run's own configuration
@@ -225,6 +207,48 @@ def write_study_report(
         },
     )
     return out_dir
+
+
+def _write_sections(
+    page: Page, ctx: ReportContext, sections: Sequence[Section]
+) -> list[tuple[str, int]]:
+    """Write the sections in order; each headline's block: (part, index).
+
+    A headline belongs to the first block its section added to the page's
+    ``opening`` or ``sections`` (``("", -1)``: none), so the web page links
+    each finding to its table and figure.
+    """
+    owners: list[tuple[str, int]] = []
+    for section in sections:
+        marks = len(page.headlines), len(page.opening), len(page.sections)
+        ctx.results[section.name] = section.write(page, ctx)
+        owner = (
+            ("opening", marks[1]) if len(page.opening) > marks[1]
+            else ("sections", marks[2]) if len(page.sections) > marks[2]
+            else ("", -1)
+        )  # fmt: skip
+        owners += [owner] * (len(page.headlines) - marks[0])
+    return owners
+
+
+def _targets(owners: Sequence[tuple[str, int]], n_opening: int) -> list[int | None]:
+    """Each headline's block as an index in the body (opening, then sections)."""
+    return [
+        None if part == "" else i + (n_opening if part == "sections" else 0)
+        for part, i in owners
+    ]
+
+
+def _provenance(
+    page: Page, infos: Sequence[Any], anomalous: int, total: int
+) -> list[str]:
+    """The page's last sections: the runs and how to reproduce them, the files."""
+    return [
+        "## Runs and reproducibility\n\n" + runs_facts(infos, anomalous, total),
+        "## Files\n\n"
+        + "Figures: " + ", ".join(f"[{Path(f).name}]({f})" for f in page.figures)
+        + "\n\nTables: " + ", ".join(f"[{Path(t).name}]({t})" for t in page.tables),
+    ]  # fmt: skip
 
 
 def _incomplete(infos: Sequence[Any], allow: bool) -> list[str]:
