@@ -109,28 +109,43 @@ def plot_heatmap(
     fmt: str = "{:+.1f}",
     significant: str | None = None,
     colorbar_label: str | None = None,
+    span: float | None = None,
+    rows: Sequence[Any] | None = None,
+    cols: Sequence[Any] | None = None,
+    colorbar: bool = True,
 ) -> list[Artist]:
     """Heatmap of ``value`` over ``row`` x ``col`` (e.g. corporation x planet).
 
     With ``center`` the colour scale is symmetric around it, so positive and
-    negative interaction deltas read as equally strong at equal size.  Cells
-    flagged in the boolean column ``significant`` are framed and their numbers
-    set in bold (e.g. significant after a multiple-comparison correction).
+    negative interaction deltas read as equally strong at equal size; ``span``
+    fixes its half-width (panels of one figure share one scale), else the
+    largest distance from ``center`` sets it.  ``rows`` and ``cols`` give the
+    order (default: sorted labels).  Cells flagged in the boolean column
+    ``significant`` are framed and their numbers set in bold (e.g.
+    significant after a multiple-comparison correction).  ``colorbar=False``
+    leaves the colour bar to the caller (one for several panels).
     """
-    rows = table[row].unique(maintain_order=True).sort().to_list()
-    cols = table[col].unique(maintain_order=True).sort().to_list()
+    rows = list(rows) if rows is not None else (
+        table[row].unique(maintain_order=True).sort().to_list()
+    )  # fmt: skip
+    cols = list(cols) if cols is not None else (
+        table[col].unique(maintain_order=True).sort().to_list()
+    )  # fmt: skip
     grid = np.full((len(rows), len(cols)), np.nan)
     ri = {v: i for i, v in enumerate(rows)}
     ci = {v: j for j, v in enumerate(cols)}
     marked = np.zeros(grid.shape, dtype=bool)
     for r, c, v in table.select(row, col, value).iter_rows():
-        grid[ri[r], ci[c]] = np.nan if v is None else v
+        if r in ri and c in ci:
+            grid[ri[r], ci[c]] = np.nan if v is None else v
     if significant is not None:
         for r, c, flag in table.select(row, col, significant).iter_rows():
-            marked[ri[r], ci[c]] = bool(flag)
+            if r in ri and c in ci:
+                marked[ri[r], ci[c]] = bool(flag)
     kwargs: dict[str, Any] = {"cmap": cmap, "aspect": "auto"}
-    if center is not None and np.isfinite(grid).any():
-        span = float(np.nanmax(np.abs(grid - center))) or 1.0
+    if center is not None and (span is not None or np.isfinite(grid).any()):
+        if span is None:
+            span = float(np.nanmax(np.abs(grid - center))) or 1.0
         kwargs.update(vmin=center - span, vmax=center + span)
     image = ax.imshow(grid, **kwargs)
     artists: list[Artist] = [image]
@@ -153,7 +168,8 @@ def plot_heatmap(
                 Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black")
             )
         )
-    ax.figure.colorbar(image, ax=ax, label=colorbar_label or value)
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label=colorbar_label or value)
     return artists
 
 

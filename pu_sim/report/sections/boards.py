@@ -261,18 +261,7 @@ def cell_section(page: Page, games: pl.DataFrame) -> None:
     cells = analysis.cell_effects(games, cluster=CLUSTER, correction="holm")
     cells = cells.with_columns(effect_pp=pl.col("effect") * 100)
     page.table("corporation_planet_cells", cells)
-    counts = cells["n_players"].unique().sort().to_list()
-    n_corp = cells["corporation"].n_unique()
-    fig = Figure(figsize=(7.5 * len(counts), 0.4 * n_corp + 3.0), layout="constrained")
-    for i, n in enumerate(counts):
-        ax = fig.add_subplot(1, len(counts), i + 1)
-        plots.plot_heatmap(
-            ax, cells.filter(pl.col("n_players") == n), row="corporation",
-            col="planet", value="effect_pp", significant="significant",
-            fmt="{:+.0f}", colorbar_label="win rate - 1/n (percentage points)",
-        )  # fmt: skip
-        ax.set_title(f"{n} players")
-    fig.suptitle(f"Corporation x planet: win rate - 1/n ({bot})")
+    fig = _cells_figure(cells, bot)
     sig = cells.filter(pl.col("significant"))
     page.headlines.append(
         f"**Corporation x planet ({bot}):** {sig.height} of {cells.height} "
@@ -303,6 +292,42 @@ def cell_section(page: Page, games: pl.DataFrame) -> None:
                     f"Corporation x planet win rate - 1/n ({bot}); framed: "
                     "significant after Holm; one panel per player count."),
     )  # fmt: skip
+
+
+def _cells_figure(cells: pl.DataFrame, bot: str) -> Figure:
+    """One panel per player count on one colour scale, one colour bar.
+
+    Rows (corporations) and columns (planets) are ordered by their mean
+    effect over every panel, strongest first, so the panels read alike.
+    """
+    counts = cells["n_players"].unique().sort().to_list()
+    order = {
+        key: cells.group_by(key)
+        .agg(pl.col("effect_pp").mean())
+        .sort("effect_pp", key, descending=[True, False])[key]
+        .to_list()
+        for key in ("corporation", "planet")
+    }
+    span = float(cells["effect_pp"].abs().max() or 1.0)  # type: ignore[arg-type]
+    n_corp = len(order["corporation"])
+    fig = Figure(figsize=(6.5 * len(counts) + 1.0, 0.4 * n_corp + 3.0),
+                 layout="constrained")  # fmt: skip
+    axes = [fig.add_subplot(1, len(counts), i + 1) for i in range(len(counts))]
+    for i, (ax, n) in enumerate(zip(axes, counts, strict=True)):
+        plots.plot_heatmap(
+            ax, cells.filter(pl.col("n_players") == n), row="corporation",
+            col="planet", value="effect_pp", significant="significant",
+            fmt="{:+.0f}", span=span, rows=order["corporation"],
+            cols=order["planet"], colorbar=False,
+        )  # fmt: skip
+        ax.set_title(f"{n} players")
+        if i:  # the rows are the same in every panel: named once
+            ax.set_ylabel("")
+            ax.tick_params(axis="y", labelleft=False)
+    fig.colorbar(axes[0].get_images()[0], ax=axes,
+                 label="win rate - 1/n (percentage points)")  # fmt: skip
+    fig.suptitle(f"Corporation x planet: win rate - 1/n ({bot})")
+    return fig
 
 
 def interaction_section(page: Page, homo: pl.DataFrame) -> None:

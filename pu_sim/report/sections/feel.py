@@ -401,7 +401,7 @@ def _length_figure(games: pl.DataFrame, cuts: pl.DataFrame) -> Figure:
     per_game = games.group_by("run", "game_id").agg(
         pl.col("n_players").first(), pl.col("rounds").first().cast(pl.Int64)
     )
-    fig, ax = plots.new_figure(7.0, 3.8)
+    fig, ax = plots.new_figure(8.6, 3.8)
     for i, r in enumerate(cuts.sort("n_players").iter_rows(named=True)):
         n = r["n_players"]
         rounds = np.sort(per_game.filter(pl.col("n_players") == n)["rounds"].to_numpy())
@@ -410,12 +410,14 @@ def _length_figure(games: pl.DataFrame, cuts: pl.DataFrame) -> Figure:
         share = np.arange(1, rounds.size + 1) / rounds.size
         label = f"{n} player{'s' if n != 1 else ''} (short: round {r['cut']} or less)"
         ax.step(rounds, share, where="post", color=f"C{i}", label=label)
-        ax.plot([r["cut"]], [r["share_short"]], "o", color=f"C{i}")
+        ax.plot([r["cut"]], [r["share_short"]], "o", color=f"C{i}",
+                label="the count's short cut" if i == 0 else None)  # fmt: skip
     ax.set_xlabel("rounds played")
     ax.set_ylabel("share of games over by then")
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
+    # beside the curves, never over them
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Game length per player count")
     return fig
 

@@ -557,7 +557,7 @@ def _score_vs_target(effects: pl.DataFrame, table: TargetTable, bot: str) -> Fig
     mean = effects["mean"].to_numpy()
     half = (effects["upper"] - effects["lower"]).to_numpy() / 2
     red = effects["deck_red"].to_numpy()
-    fig = Figure(figsize=(6.4, 4.4))
+    fig = Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.subplots()
     ax.errorbar(target, mean, yerr=half, fmt="none", ecolor="0.75", lw=0.8)
     points = ax.scatter(target, mean, c=red, cmap="Reds", s=14, edgecolor="0.3",
@@ -573,8 +573,13 @@ def _score_vs_target(effects: pl.DataFrame, table: TargetTable, bot: str) -> Fig
 
 
 def _success_spread(held: pl.DataFrame, bot: str) -> Figure:
-    """p10-p90 of the success rate per target rule, fit and held out."""
-    fig = Figure(figsize=(6.4, 3.6))
+    """p10-p90 of the success rate per target rule, fit and held out.
+
+    A rule as even as can be has a spread of zero width: its bar keeps its
+    line width (projecting caps), so it still shows.  The legend stands
+    beside the plot, over no bar.
+    """
+    fig = Figure(figsize=(7.4, 3.6), layout="constrained")
     ax = fig.subplots()
     labels = held["target"].unique(maintain_order=True).to_list()
     for k, (sample, shift) in enumerate((("fit", -0.12), ("held out", 0.12))):
@@ -582,17 +587,20 @@ def _success_spread(held: pl.DataFrame, bot: str) -> Figure:
         y = np.arange(len(labels)) + shift
         lo = 100 * part["p10"].to_numpy()
         hi = 100 * part["p90"].to_numpy()
-        ax.hlines(y, lo, hi, color=f"C{k}", lw=4, label=sample)
-        ax.plot(100 * part["success"].to_numpy(), y, "k|", ms=10)
+        ax.hlines(y, lo, hi, color=f"C{k}", lw=4, capstyle="projecting",
+                  label=f"{sample}: 10th-90th percentile")  # fmt: skip
+        ax.plot(100 * part["success"].to_numpy(), y, "k|", ms=10,
+                label="over every deck" if k == 0 else None)  # fmt: skip
     ax.set_yticks(np.arange(len(labels)), labels)
-    ax.set_xlabel("success rate over compositions, 10th-90th percentile (%)")
+    ax.set_ylim(-0.6, len(labels) - 0.4)
+    ax.set_xlabel("success rate over deck compositions (%)")
     ax.set_title(f"How even each target rule is over decks ({bot})")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     return fig
 
 
 def _slopes_figure(slopes: pl.DataFrame) -> Figure:
-    fig = Figure(figsize=(6.4, 3.6))
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
     ax = fig.subplots()
     bots = slopes["bot"].unique(maintain_order=True).to_list()
     for k, term in enumerate(("green", "red")):
