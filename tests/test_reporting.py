@@ -344,7 +344,8 @@ def test_python_m_pu_sim_report_rebuilds_a_report(tmp_path):
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert done.stdout.split() == [
-        str(tmp_path / "r" / "README.md"), str(tmp_path / "r" / "index.html")
+        str(tmp_path / "r" / "README.md"),
+        str(tmp_path / "r" / "index.html"),
     ]
     manifest = read_report_manifest(tmp_path / "r").to_json()
     assert (

@@ -68,7 +68,9 @@ def from_markdown(text: str, *, provenance: tuple[str, ...] = PROVENANCE) -> Doc
     block; sections whose title is in ``provenance`` close the page.  Such a
     page has no headline findings of its own.
     """
-    title, intro, blocks = "", [], []
+    title = ""
+    intro: list[str] = []
+    blocks: list[list[str]] = []
     current: list[str] | None = None
     for line in text.splitlines():
         if not title and line.startswith("# "):
@@ -80,7 +82,8 @@ def from_markdown(text: str, *, provenance: tuple[str, ...] = PROVENANCE) -> Doc
             intro.append(line)
         else:
             current.append(line)
-    body, closing = [], []
+    body: list[str] = []
+    closing: list[str] = []
     for block in blocks:
         (closing if block[0][3:].strip() in provenance else body).append(
             "\n".join(block).strip("\n")

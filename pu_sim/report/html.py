@@ -38,7 +38,7 @@ _IMAGE = re.compile(r"^!\[([^\]]*)\]\(([^)\s]+)\)$")
 
 def anchor(text: str) -> str:
     """A heading's text as an id (``Seat order`` -> ``seat-order``)."""
-    plain = re.sub(r"[`*_\[\]()]", "", text).lower()
+    plain = re.sub(r"[`*\[\]()]", "", text).lower()
     return re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or "section"
 
 
@@ -108,7 +108,8 @@ def _table(lines: list[str], players: str | None, label: str) -> str:
         for j, key in enumerate(keys):
             values = {_plain(r[j]) for r in rows if j < len(r)}
             if 2 <= len(values) <= _MAX_CHOICES and len(values) < len(rows):
-                if all(number(v) is not None for v in values) and key != "players":
+                filled = [v for v in values if v not in ("", "–", "-")]
+                if all(number(v) is not None for v in filled) and key != "players":
                     continue  # numbers are sorted, not filtered
                 filters.append(j)
     attrs = ' class="data"'
