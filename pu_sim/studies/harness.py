@@ -118,8 +118,15 @@ class Study:
         self.folder.mkdir(parents=True, exist_ok=True)
         from pu_sim.report.document import from_markdown, write_pages
 
-        (self.folder / "README.md").write_text(readme)
-        write_pages(from_markdown(readme), self.folder, markdown=False)
+        path = self.folder / "README.md"
+        # a page the report builder wrote for this very README is kept (it
+        # links each headline to its section); any other README gets its own
+        kept = (self.folder / "index.html").is_file() and (
+            path.is_file() and path.read_text() == readme
+        )
+        path.write_text(readme)
+        if not kept:
+            write_pages(from_markdown(readme), self.folder, markdown=False)
         write_report_manifest(
             self.folder, study=self.name, title=title, command=self.command,
             config=self.config, runs=runs, games=games,

@@ -410,8 +410,8 @@ def _length_figure(games: pl.DataFrame, cuts: pl.DataFrame) -> Figure:
         share = np.arange(1, rounds.size + 1) / rounds.size
         label = f"{n} player{'s' if n != 1 else ''} (short: round {r['cut']} or less)"
         ax.step(rounds, share, where="post", color=f"C{i}", label=label)
-        ax.plot([r["cut"]], [r["share_short"]], "o", color=f"C{i}",
-                label="the count's short cut" if i == 0 else None)  # fmt: skip
+        ax.plot([r["cut"]], [r["share_short"]], "o", color=f"C{i}")
+    ax.plot([], [], "o", color="0.45", label="dot: the count's short cut")
     ax.set_xlabel("rounds played")
     ax.set_ylabel("share of games over by then")
     ax.set_ylim(0, 1.02)

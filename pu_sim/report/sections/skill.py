@@ -323,6 +323,8 @@ def _gain_figure(gains: pl.DataFrame, low: str, high: str) -> Figure:
         xlabel=f"score gain {low} -> {high} (points)",
     )  # fmt: skip
     mean_gain = float(np.mean(part["gain"].to_numpy()))
-    ax.axvline(mean_gain, color="0.5", lw=1, ls=":")
+    ax.axvline(mean_gain, color="0.5", lw=1, ls=":",
+               label=f"mean gain ({mean_gain:+.1f})")  # fmt: skip
+    ax.legend(loc="best", fontsize=7)  # the mean line is named too
     fig.suptitle("Skill depth in solo: who gains most from better play")
     return fig

@@ -575,9 +575,9 @@ def _score_vs_target(effects: pl.DataFrame, table: TargetTable, bot: str) -> Fig
 def _success_spread(held: pl.DataFrame, bot: str) -> Figure:
     """p10-p90 of the success rate per target rule, fit and held out.
 
-    A rule as even as can be has a spread of zero width: its bar keeps its
-    line width (projecting caps), so it still shows.  The legend stands
-    beside the plot, over no bar.
+    A rule as even as can be has a spread of zero width: it is drawn as a
+    square, so it still shows.  The legend stands beside the plot, over no
+    bar.
     """
     fig = Figure(figsize=(7.4, 3.6), layout="constrained")
     ax = fig.subplots()
@@ -587,8 +587,10 @@ def _success_spread(held: pl.DataFrame, bot: str) -> Figure:
         y = np.arange(len(labels)) + shift
         lo = 100 * part["p10"].to_numpy()
         hi = 100 * part["p90"].to_numpy()
-        ax.hlines(y, lo, hi, color=f"C{k}", lw=4, capstyle="projecting",
+        ax.hlines(y, lo, hi, color=f"C{k}", lw=4,
                   label=f"{sample}: 10th-90th percentile")  # fmt: skip
+        flat = hi - lo < 0.5  # a spread of (nearly) no width still shows
+        ax.plot((lo[flat] + hi[flat]) / 2, y[flat], "s", color=f"C{k}", ms=6)
         ax.plot(100 * part["success"].to_numpy(), y, "k|", ms=10,
                 label="over every deck" if k == 0 else None)  # fmt: skip
     ax.set_yticks(np.arange(len(labels)), labels)
