@@ -364,6 +364,7 @@ th { background: var(--band); cursor: pointer; user-select: none; position: stic
 th[aria-sort=ascending]::after { content: " \\25B2"; }
 th[aria-sort=descending]::after { content: " \\25BC"; }
 tbody tr:nth-child(even) { background: #fafbfc; }
+td[data-v] { white-space: nowrap; }
 figure { margin: 1rem 0 .25rem; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 .filters { display: flex; flex-wrap: wrap; gap: .75rem; margin: .5rem 0;
