@@ -330,3 +330,48 @@ def test_every_committed_report_page_loads(browser):
     """Each committed report's page (the reports get one when rebuilt)."""
     for page in sorted((ROOT / "reports").glob("**/index.html")):
         check_loads(browser, page)
+
+
+def committed_reports() -> list[Path]:
+    """The committed report folders (a README beside a report manifest)."""
+    return sorted(
+        p.parent
+        for p in (ROOT / "reports").glob("**/README.md")
+        if (p.parent / "manifest.json").is_file()
+    )
+
+
+def rendered(folder: Path, out: Path) -> Path:
+    """A committed report's README as a page (its figures read from its folder)."""
+    page = out / (str(folder.relative_to(ROOT)).replace("/", "_") + ".html")
+    text = (folder / "README.md").read_text()
+    page.write_text(html.to_html(from_markdown(text), folder), encoding="utf-8")
+    return page
+
+
+def test_every_committed_readme_renders_whole(tmp_path):
+    """The renderer reads every construct the committed reports use."""
+    folders = committed_reports()
+    assert folders
+    for folder in folders:
+        text = (folder / "README.md").read_text()
+        page = rendered(folder, tmp_path).read_text()
+        assert "figure missing" not in page, folder
+        parsed = Parsed(page)
+        assert len(parsed.all("table")) == text.count("\n|---"), folder
+        figures = re.findall(r"^!\[[^\]]*\]\(([^)]+)\)$", text, flags=re.M)
+        assert [a["data-file"] for a in parsed.all("img")] == figures, folder
+        for title in re.findall(r"^#{2,3} (.+)$", text, flags=re.M):
+            assert plain(title) in parsed.words(), (folder, title)
+
+
+def test_every_committed_report_loads_in_a_browser(browser, tmp_path):
+    for folder in committed_reports():
+        page = rendered(folder, tmp_path)
+        browser.events.clear()
+        browser.open(page.as_uri())
+        assert browser.errors() == [], folder
+        images = browser.evaluate(
+            "Array.from(document.images).map(i => [i.complete, i.naturalWidth])"
+        )
+        assert all(done and width > 0 for done, width in images), folder
