@@ -10,6 +10,7 @@ against the figure's canvas.
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 import pytest
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -21,7 +22,7 @@ from test_solo_paired_report import paired_runs
 
 from pu_sim.report import plots, reporting
 from pu_sim.report.page import Page
-from pu_sim.report.sections import solo_paired
+from pu_sim.report.sections import skill, solo_paired
 from pu_sim.report.sections.feel import feel_section
 
 SLACK = 1.0  # pixels: rounding of a text's extent
@@ -94,13 +95,23 @@ def figures(tmp_path_factory) -> dict[str, Figure]:
         )
         games, rounds = section_frames("Gaia")
         feel_section(Page(base / "feel"), games, "some_bot", rounds)
+        gains = pl.DataFrame(
+            {
+                "name": ["Universal Coalition", "Cosmos Inc.", "Gaia", "K-273"],
+                "kind": ["corporation", "corporation", "planet", "planet"],
+                "gain": [14.0, 9.5, 12.0, 7.0],
+            }
+        ).with_columns(lower=pl.col("gain") - 1.5, upper=pl.col("gain") + 1.5)
+        Page(base / "skill").figure(
+            "skill_solo_gains", skill._gain_figure(gains, "greedy", "greedy_tuned"), ""
+        )
     finally:
         mp.undo()
     return drawn
 
 
 EXPECTED = ("corporation_planet_cells.png", "solo_success_spread_strong.png",
-            "feel_length.png")  # fmt: skip
+            "feel_length.png", "skill_solo_gains.png")  # fmt: skip
 
 
 def test_the_figures_of_the_issue_are_drawn(figures):
@@ -128,6 +139,12 @@ def test_the_cells_share_one_colour_scale_sorted_by_effect(figures):
     assert list(cols) == sorted(cols, reverse=True)
     names = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert names[0] == "Gamma Corp"  # the strong one on top
+
+
+def test_every_line_of_the_gain_figure_is_named(figures):
+    ax = figures["skill_solo_gains.png"].axes[0]
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(n.startswith("mean gain") for n in names)
 
 
 def test_the_detector_finds_a_clipped_label():
