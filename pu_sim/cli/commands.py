@@ -135,6 +135,8 @@ def report(args: argparse.Namespace) -> int:
         raise ValueError(_damage(folder)) from None
     folder = written if written is not None else args.out
     print(f"wrote the report to {folder}")
+    if folder is None:
+        return 0
     page = Path(folder) / "index.html"
     print(f"page: {page}")
     if getattr(args, "open", False):
