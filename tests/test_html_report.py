@@ -311,6 +311,18 @@ def test_a_click_on_a_column_sorts_by_it(browser, report):
     assert browser.evaluate(names) == sorted(browser.evaluate(names))
 
 
+def test_a_click_on_a_figure_shows_it_at_full_size(browser, report):
+    check_loads(browser, report / "index.html")
+    first = "document.images[0]"
+    width = browser.evaluate(f"{first}.width")
+    natural = browser.evaluate(f"{first}.naturalWidth")
+    assert width < natural  # shrunk to the column at first
+    browser.evaluate(f"{first}.click()")
+    assert browser.evaluate(f"{first}.width") == natural
+    browser.evaluate(f"{first}.click()")
+    assert browser.evaluate(f"{first}.width") == width
+
+
 def test_the_top_of_the_page_is_drawn(browser, report):
     import matplotlib.image
 

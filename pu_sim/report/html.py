@@ -366,7 +366,10 @@ th[aria-sort=descending]::after { content: " \\25BC"; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 td[data-v] { white-space: nowrap; }
 figure { margin: 1rem 0 .25rem; }
-figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figure img { max-width: 100%; height: auto; border: 1px solid var(--line);
+  cursor: zoom-in; }
+figure.full { overflow-x: auto; }
+figure.full img { max-width: none; cursor: zoom-out; }
 .filters { display: flex; flex-wrap: wrap; gap: .75rem; margin: .5rem 0;
   padding: .4rem .6rem; background: var(--band); border-radius: 4px; font-size: 13px; }
 .filters label { display: flex; gap: .3rem; align-items: center; }
@@ -412,6 +415,11 @@ _SCRIPT = """
     });
     rows.forEach(function (r) { body.appendChild(r); });
   }
+  document.querySelectorAll("figure img").forEach(function (img) {
+    img.addEventListener("click", function () {  // a wide figure at full size
+      img.parentNode.classList.toggle("full");
+    });
+  });
   document.querySelectorAll("table.data").forEach(function (table) {
     table.querySelectorAll("thead th").forEach(function (th, col) {
       th.addEventListener("click", function () { sortBy(table, th, col); });

@@ -310,9 +310,11 @@ def _cells_figure(cells: pl.DataFrame, bot: str) -> Figure:
     }
     span = float(cells["effect_pp"].abs().max() or 1.0)  # type: ignore[arg-type]
     n_corp = len(order["corporation"])
-    fig = Figure(figsize=(6.5 * len(counts) + 1.0, 0.4 * n_corp + 3.0),
+    ncols = min(3, len(counts))  # five counts in two rows, not one strip
+    nrows = -(-len(counts) // ncols)
+    fig = Figure(figsize=(6.5 * ncols + 1.0, (0.4 * n_corp + 2.6) * nrows + 0.4),
                  layout="constrained")  # fmt: skip
-    axes = [fig.add_subplot(1, len(counts), i + 1) for i in range(len(counts))]
+    axes = [fig.add_subplot(nrows, ncols, i + 1) for i in range(len(counts))]
     for i, (ax, n) in enumerate(zip(axes, counts, strict=True)):
         plots.plot_heatmap(
             ax, cells.filter(pl.col("n_players") == n), row="corporation",
@@ -321,7 +323,7 @@ def _cells_figure(cells: pl.DataFrame, bot: str) -> Figure:
             cols=order["planet"], colorbar=False,
         )  # fmt: skip
         ax.set_title(f"{n} players")
-        if i:  # the rows are the same in every panel: named once
+        if i % ncols:  # the rows are the same in every panel: named once a row
             ax.set_ylabel("")
             ax.tick_params(axis="y", labelleft=False)
     fig.colorbar(axes[0].get_images()[0], ax=axes,
