@@ -5,7 +5,9 @@ verdict table); ``sections`` what follows them.
 
 Sections add to a :class:`Page`: a table is written to ``tables/<name>.csv`` at
 once, a figure to ``figures/<name>.png``; the assembly
-(:mod:`pu_sim.report.reporting`) writes the page's ``README.md`` last.
+(:mod:`pu_sim.report.reporting`) makes it a
+:class:`~pu_sim.report.document.Document` and writes its ``README.md`` and
+``index.html`` last.
 """
 
 from __future__ import annotations
