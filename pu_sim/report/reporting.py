@@ -1,7 +1,8 @@
 """Turn run folders into a report a designer reads top to bottom.
 
 A report folder holds ``README.md`` (headline findings in words, computed from
-the data; the tables; links to the figures; the runs' key facts),
+the data; the tables; links to the figures; the runs' key facts), the same
+as one self-contained web page (``index.html``, :mod:`pu_sim.report.html`),
 ``figures/*.png``, ``tables/*.csv`` and ``manifest.json`` (the report manifest,
 one shape for every study).  It only *reads* run folders (``manifest.json`` +
 ``data/*.parquet``), so re-plotting never re-simulates, and a report folder
