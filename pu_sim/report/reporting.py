@@ -361,7 +361,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--allow-incomplete", action="store_true",
         help="report on runs with games missing or damaged (said at the top)",
     )  # fmt: skip
+    parser.add_argument(
+        "--page-only", action="store_true",
+        help="write only index.html from the folder's README.md (a report whose "
+        "runs are not kept, e.g. the benchmark's or the lab's)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.page_only:
+        return _page_only(args.run)
     try:
         out = write_report(args.run, args.out, allow_incomplete=args.allow_incomplete)
     except (FileNotFoundError, ValueError) as exc:
@@ -369,4 +376,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(out / "README.md")
     print(out / "index.html")
+    return 0
+
+
+def _page_only(folder: Path) -> int:
+    """``--page-only``: the web page of a report folder from its README alone."""
+    from pu_sim.report.document import from_markdown, write_pages
+
+    readme = folder / "README.md"
+    if not readme.is_file():
+        print(f"error: {folder} has no README.md to make a page of", file=sys.stderr)
+        return 2
+    print(write_pages(from_markdown(readme.read_text()), folder, markdown=False))
     return 0
