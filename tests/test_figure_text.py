@@ -79,6 +79,8 @@ def figures(tmp_path_factory) -> dict[str, Figure]:
 
     mp = pytest.MonkeyPatch()
     mp.setattr(plots, "save", keep)
+    style = plots.report_style()  # as the report builder draws every section
+    style.__enter__()
     try:
         base = tmp_path_factory.mktemp("figures")
         runs = [
@@ -106,6 +108,7 @@ def figures(tmp_path_factory) -> dict[str, Figure]:
             "skill_solo_gains", skill._gain_figure(gains, "greedy", "greedy_tuned"), ""
         )
     finally:
+        style.__exit__(None, None, None)
         mp.undo()
     return drawn
 
@@ -153,3 +156,16 @@ def test_the_detector_finds_a_clipped_label():
     ax.set_ylabel("a very long label " * 4)
     ax.set_yticks([0, 1], ["a tick label far too long to fit", "b"])
     assert clipped(fig)
+
+
+def test_every_report_figure_is_drawn_in_the_one_style(figures):
+    """The report style's sizes reach each figure (a section drawing outside
+    it, or a style edited away, would show other fonts)."""
+    for name, fig in figures.items():
+        for ax in fig.axes:
+            if ax.get_xlabel():
+                assert ax.xaxis.label.get_fontsize() == plots.STYLE["axes.labelsize"], (
+                    name
+                )
+            if ax.get_legend() is not None:
+                assert not ax.get_legend().get_frame_on(), name

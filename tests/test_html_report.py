@@ -408,3 +408,28 @@ def test_page_only_makes_the_page_of_a_report_whose_runs_are_gone(tmp_path, caps
     assert "A lab study" in page and "<table" in page and "Method" in page
     assert main([str(tmp_path / "nothing"), "--page-only"]) == 2
     assert "has no README.md" in capsys.readouterr().err
+
+
+DESIGNER_STUDIES = (
+    "main",
+    "corp_planet_balance",
+    "seat_order",
+    "solo_target_calibration",
+)
+
+
+def captions(readme: str) -> list[str]:
+    return re.findall(r"^!\[([^\]]*)\]\(", readme, flags=re.M)
+
+
+def test_every_caption_names_the_bots_that_played(report):
+    """A figure is read apart from its section: its caption says whose games."""
+    from pu_sim.bots import BOT_NAMES
+
+    found = captions((report / "README.md").read_text())
+    assert found
+    for folder in committed_reports():
+        if folder.relative_to(ROOT / "reports").parts[0] in DESIGNER_STUDIES:
+            found += captions((folder / "README.md").read_text())
+    unnamed = [c for c in found if not any(b in c for b in BOT_NAMES)]
+    assert not unnamed

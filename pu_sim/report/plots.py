@@ -10,16 +10,45 @@ canvas, safe in threads and on headless machines) and :func:`save` writes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 import polars as pl
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+
+STYLE: Mapping[str, Any] = {
+    "font.size": 9.0,
+    "axes.titlesize": 10.0,
+    "axes.labelsize": 9.0,
+    "xtick.labelsize": 8.0,
+    "ytick.labelsize": 8.0,
+    "legend.fontsize": 8.0,
+    "legend.frameon": False,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.axisbelow": True,
+    "grid.alpha": 0.3,
+    "savefig.dpi": 110,
+}
+"""The one figure style of every report: sizes a page reads at 100%, no box."""
+
+
+@contextmanager
+def report_style() -> Iterator[None]:
+    """Draw in :data:`STYLE`; the user's own settings come back after.
+
+    Fonts are read when text is made, so this wraps the drawing, not the saving.
+    """
+    with mpl.rc_context(dict(STYLE)):  # type: ignore[arg-type]
+        yield
+
 
 COLOUR_OF = {"green": "tab:green", "orange": "tab:orange", "red": "tab:red"}
 """Event colours drawn in their own colour."""

@@ -29,6 +29,7 @@ from typing import Any
 
 import polars as pl
 
+from pu_sim.report import plots
 from pu_sim.report.document import Document, write_pages
 from pu_sim.report.page import Page
 from pu_sim.report.policies import find_policies
@@ -222,7 +223,8 @@ def _write_sections(
     owners: list[tuple[str, int]] = []
     for section in sections:
         marks = len(page.headlines), len(page.opening), len(page.sections)
-        ctx.results[section.name] = section.write(page, ctx)
+        with plots.report_style():
+            ctx.results[section.name] = section.write(page, ctx)
         owner = (
             ("opening", marks[1]) if len(page.opening) > marks[1]
             else ("sections", marks[2]) if len(page.sections) > marks[2]

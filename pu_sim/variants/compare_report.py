@@ -97,14 +97,16 @@ def _figure(effects: pl.DataFrame, arm: str, n_players: int, path: Path) -> Path
     if part.height == 0:
         return None
     part = part.sort("kind", "change", descending=[False, False])
-    fig, ax = plots.new_figure(6.4, 0.3 * part.height + 1.4)
-    plots.plot_forest(
-        ax, part, label=["kind", "name"], estimate="change", reference=0.0,
-        significant="significant",
-        xlabel=f"change against the baseline, percentage points ({n_players} players)",
-    )  # fmt: skip
-    ax.set_title(f"{arm}: filled = significant after correction")
-    return plots.save(fig, path)
+    with plots.report_style():
+        fig, ax = plots.new_figure(6.4, 0.3 * part.height + 1.4)
+        plots.plot_forest(
+            ax, part, label=["kind", "name"], estimate="change", reference=0.0,
+            significant="significant",
+            xlabel=f"change against the baseline, percentage points ({n_players} "
+            "players)",
+        )  # fmt: skip
+        ax.set_title(f"{arm}: filled = significant after correction")
+        return plots.save(fig, path)
 
 
 def write_comparison(

@@ -19,7 +19,7 @@ from pu_sim.analysis import stats
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
 from pu_sim.report.page import Page, attempt
-from pu_sim.report.sections.shared import main_bot, median_ratio
+from pu_sim.report.sections.shared import main_bot, median_ratio, played_by
 from pu_sim.simulation.frames import SCORE_PARTS
 
 __all__ = [
@@ -129,7 +129,7 @@ def label_balance(
     caption = (
         f"Win rate minus 1/n of each {label} in percentage points with 95% "
         "cluster-robust intervals over setups (filled: significant after Holm), "
-        "sorted by the effect; one panel per player count."
+        f"sorted by the effect; one panel per player count; {played_by(homo)}."
     )
     intro = (
         "Intervals treat a setup (a group of games dealt alike) as the unit "
@@ -372,7 +372,8 @@ def interaction_section(page: Page, homo: pl.DataFrame) -> None:
         "`corporation_planet.csv` has every player count, with `p_adjusted`).",
         page.figure(
             "corporation_planet", fig,
-            f"Interaction deltas at {n_main} players; framed: deviates from "
+            f"Interaction deltas at {n_main} players ({main_bot(homo)}); framed: "
+            "deviates from "
             "additivity after Holm over that player count's combinations.",
         ),
     )  # fmt: skip
@@ -414,5 +415,10 @@ def breakdown_section(page: Page, homo: pl.DataFrame) -> None:
         "Where the points come from",
         "Mean points per scoring category (they add up to the score).",
         md_table(rows, header),
-        page.figure("score_breakdown", fig, "Mean points by category."),
+        page.figure(
+            "score_breakdown",
+            fig,
+            f"Mean points by category, per player count, bot ({played_by(homo)}) "
+            "and corporation.",
+        ),
     )

@@ -16,7 +16,7 @@ from pu_sim import analysis
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words, slug
 from pu_sim.report.page import Page, attempt
-from pu_sim.report.sections.shared import agreement_cells, excludes_zero
+from pu_sim.report.sections.shared import agreement_cells, excludes_zero, played_by
 
 __all__ = ["bot_section", "robustness_section"]
 
@@ -123,7 +123,8 @@ def bot_section(page: Page, mixed: pl.DataFrame) -> None:
     caption = (
         "Left: paired score differences between bots on identical setups (95% t "
         "intervals; filled: significant after Holm). Right: Plackett-Luce "
-        "strengths with 95% bootstrap intervals over setups."
+        "strengths with 95% bootstrap intervals over setups; mixed tables of "
+        f"{played_by(mixed)}."
     )
     parts.append(page.figure("bots", fig, caption))
     page.section("Bots against each other", *parts)

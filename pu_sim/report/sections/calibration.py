@@ -22,7 +22,7 @@ from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, slug
 from pu_sim.report.page import Page, attempt
-from pu_sim.report.sections.shared import agreement_cells, excludes_zero
+from pu_sim.report.sections.shared import agreement_cells, excludes_zero, played_by
 
 __all__ = ["calibration_robustness", "calibration_section"]
 
@@ -155,7 +155,7 @@ def calibration_section(
             fig,
             "Mean score against the published target, one point per deck "
             "composition (size: games; colour: red cards). A calibrated table puts "
-            "the points on the slope-1 line.",
+            f"the points on the slope-1 line. Solo games, {played_by(solo)}.",
         )
     )
     band_fit, err = attempt(lambda: calibration.colour_effects(solo, model="bands"))
@@ -195,7 +195,8 @@ def calibration_section(
             f"solo_adjustments{suffix}",
             fig,
             "Published adjustments (crosses, dashed) and fitted score effects with "
-            "95% intervals (dots), per colour and card-count band.",
+            "95% intervals (dots), per colour and card-count band; solo games, "
+            f"{played_by(solo)}.",
         )
     )
     parts.append(_outcomes_part(page, solo, [published, pub_par], suffix))
@@ -296,7 +297,8 @@ def _ecdf_figure(
         ax.set_title("green/orange/red cards; dashed: published target")
         caption = (
             "Score distribution (ECDF) per fixed deck with its published target "
-            "(dashed): where a curve crosses its target is the failure rate."
+            "(dashed): where a curve crosses its target is the failure rate. "
+            f"Solo games, {played_by(solo)}."
         )
         parts.append(page.figure(f"solo_ecdf{suffix}", fig, caption))
     if not tables:
@@ -321,7 +323,8 @@ def _ecdf_figure(
     caption = (
         "Distribution of score minus target by number of red cards, under the "
         "published adjustments with the base at par: under a calibrated table "
-        "the curves cross the target line (0) at the same height."
+        "the curves cross the target line (0) at the same height. Solo games, "
+        f"{played_by(solo)}."
     )
     parts.append(page.figure(f"solo_margin_ecdf{suffix}", fig, caption))
 

@@ -22,7 +22,7 @@ from pu_sim.analysis.replication import (
 from pu_sim.report import plots
 from pu_sim.report.markdown import ci, fmt, md_table, pct, ratio_words
 from pu_sim.report.page import Page
-from pu_sim.report.sections.shared import main_bot, median_ratio
+from pu_sim.report.sections.shared import main_bot, median_ratio, played_by
 
 __all__ = ["seat_section"]
 
@@ -203,13 +203,15 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
             "Win rate minus the fair share 1/n by seat, with 95% cluster-robust "
             "intervals over setups; "
             "filled points differ from 1/n after Holm correction. Seat 0 is the "
-            "first commander.",
+            f"first commander; one panel per bot ({played_by(plot_df)}), rows by "
+            "player count and seat.",
         ),
         (
             "seat_score", "score_vs_table", "svt_lower", "svt_upper", None,
             "score - table mean (points)",
             "Each seat's score minus its own game's mean score (paired within "
-            "games), with 95% cluster-robust intervals over setups.",
+            "games), with 95% cluster-robust intervals over setups; one panel per "
+            f"bot ({played_by(plot_df)}), rows by player count and seat.",
         ),
     ):  # fmt: skip
         fig = _panels(len(bots), per_bot)

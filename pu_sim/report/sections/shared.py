@@ -16,6 +16,11 @@ def main_bot(games: pl.DataFrame) -> Any:
     return games["bot"].mode().sort()[0]
 
 
+def played_by(games: pl.DataFrame) -> str:
+    """The bots whose games a frame holds, for a caption ("greedy_tuned, greedy")."""
+    return ", ".join(str(b) for b in games["bot"].unique(maintain_order=True))
+
+
 def median_ratio(paired: pl.DataFrame) -> float:
     """The median paired/unpaired variance ratio of a paired comparison."""
     return float(paired["variance_ratio"].median())  # type: ignore[arg-type]

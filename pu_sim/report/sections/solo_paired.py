@@ -31,6 +31,7 @@ from pu_sim.analysis.calibration import DECK_COLUMNS, TargetTable
 from pu_sim.analysis.solo_decks import CardFormula
 from pu_sim.report.markdown import ci, fmt, md_table, pct, slug
 from pu_sim.report.page import Page
+from pu_sim.report.sections.shared import played_by
 from pu_sim.report.sections.solo_table import (
     SETUP,
     BotFit,
@@ -521,7 +522,7 @@ def _skill(page: Page, fits: dict[str, BotFit], anchor: str, strong: list[str]) 
         _slopes_figure(slopes),
         "Points per card replacing an orange card (green, red), per bot "
         "(ordered by strength), with 95% cluster intervals: how each colour's "
-        "effect changes with skill.",
+        f"effect changes with skill; solo games of {played_by(slopes)}.",
     )
     pair = " and ".join(strong)
     verdict = (
