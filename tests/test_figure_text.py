@@ -79,37 +79,37 @@ def figures(tmp_path_factory) -> dict[str, Figure]:
 
     mp = pytest.MonkeyPatch()
     mp.setattr(plots, "save", keep)
-    style = plots.report_style()  # as the report builder draws every section
-    style.__enter__()
-    try:
-        base = tmp_path_factory.mktemp("figures")
-        runs = [
-            write_run(base / "runs" / "p4", multiplayer_frame(
-                2000, 4, corp_effect={"Gamma Corp": 6.0}, seed=2)),
-            write_run(base / "runs" / "p3", multiplayer_frame(1500, 3, seed=1),
-                      group_size=3),
-            write_run(base / "runs" / "solo",
-                      solo_frame(3000, lambda g, o, r: 50 + g - r, seed=3)),
-        ]  # fmt: skip
-        reporting.write_study_report(runs, base / "study")
-        solo_paired.paired_calibration_section(
-            Page(base / "paired"), paired_runs(1.3, {"strong": 60.0, "weak": 45.0})
-        )
-        games, rounds = section_frames("Gaia")
-        feel_section(Page(base / "feel"), games, "some_bot", rounds)
-        gains = pl.DataFrame(
-            {
-                "name": ["Universal Coalition", "Cosmos Inc.", "Gaia", "K-273"],
-                "kind": ["corporation", "corporation", "planet", "planet"],
-                "gain": [14.0, 9.5, 12.0, 7.0],
-            }
-        ).with_columns(lower=pl.col("gain") - 1.5, upper=pl.col("gain") + 1.5)
-        Page(base / "skill").figure(
-            "skill_solo_gains", skill._gain_figure(gains, "greedy", "greedy_tuned"), ""
-        )
-    finally:
-        style.__exit__(None, None, None)
-        mp.undo()
+    with plots.report_style():  # as the report builder draws every section
+        try:
+            base = tmp_path_factory.mktemp("figures")
+            runs = [
+                write_run(base / "runs" / "p4", multiplayer_frame(
+                    2000, 4, corp_effect={"Gamma Corp": 6.0}, seed=2)),
+                write_run(base / "runs" / "p3", multiplayer_frame(1500, 3, seed=1),
+                          group_size=3),
+                write_run(base / "runs" / "solo",
+                          solo_frame(3000, lambda g, o, r: 50 + g - r, seed=3)),
+            ]  # fmt: skip
+            reporting.write_study_report(runs, base / "study")
+            solo_paired.paired_calibration_section(
+                Page(base / "paired"), paired_runs(1.3, {"strong": 60.0, "weak": 45.0})
+            )
+            games, rounds = section_frames("Gaia")
+            feel_section(Page(base / "feel"), games, "some_bot", rounds)
+            gains = pl.DataFrame(
+                {
+                    "name": ["Universal Coalition", "Cosmos Inc.", "Gaia", "K-273"],
+                    "kind": ["corporation", "corporation", "planet", "planet"],
+                    "gain": [14.0, 9.5, 12.0, 7.0],
+                }
+            ).with_columns(lower=pl.col("gain") - 1.5, upper=pl.col("gain") + 1.5)
+            Page(base / "skill").figure(
+                "skill_solo_gains",
+                skill._gain_figure(gains, "greedy", "greedy_tuned"),
+                "",
+            )
+        finally:
+            mp.undo()
     return drawn
 
 

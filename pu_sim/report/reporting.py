@@ -221,16 +221,16 @@ def _write_sections(
     each finding to its table and figure.
     """
     owners: list[tuple[str, int]] = []
-    for section in sections:
-        marks = len(page.headlines), len(page.opening), len(page.sections)
-        with plots.report_style():
+    with plots.report_style():
+        for section in sections:
+            marks = len(page.headlines), len(page.opening), len(page.sections)
             ctx.results[section.name] = section.write(page, ctx)
-        owner = (
-            ("opening", marks[1]) if len(page.opening) > marks[1]
-            else ("sections", marks[2]) if len(page.sections) > marks[2]
-            else ("", -1)
-        )  # fmt: skip
-        owners += [owner] * (len(page.headlines) - marks[0])
+            owner = (
+                ("opening", marks[1]) if len(page.opening) > marks[1]
+                else ("sections", marks[2]) if len(page.sections) > marks[2]
+                else ("", -1)
+            )  # fmt: skip
+            owners += [owner] * (len(page.headlines) - marks[0])
     return owners
 
 
