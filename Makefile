@@ -1,7 +1,7 @@
 # Developer shortcuts; CI runs .ci/run, which follows the README.
 PY ?= python
 
-.PHONY: dev build test test-all lint bench annotate golden clean
+.PHONY: dev build test test-all lint bench annotate golden mutants clean
 
 dev:            ## editable install with build tools, tests and linters
 	$(PY) -m pip install "Cython>=3.0.11,<4" "setuptools>=77"
@@ -29,6 +29,11 @@ bench:          ## speed and memory figures -> reports/benchmark/
 annotate:       ## cython -a: HTML showing Python interaction per line
 	PU_SIM_ANNOTATE=1 $(PY) setup.py build_ext --inplace
 	@echo "open pu_sim/_core.html"
+
+mutants:        ## sampled mutation testing -> reports/mutation/ (about two hours on 2 cores)
+	$(PY) experiments/mutation/python_mutants.py
+	$(PY) experiments/mutation/core_mutants.py
+	$(PY) experiments/mutation/report.py
 
 golden:         ## regenerate golden traces (only together with a RULES_VERSION bump)
 	PU_SIM_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_golden.py

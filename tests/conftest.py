@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from pu_sim.engine import core as engine_core
 
@@ -24,9 +24,24 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=200, deadline=None)
+# Mutation runs: a failing example is enough, so no shrinking (which can outlast
+# a mutant's time limit) and fewer examples per property.
+settings.register_profile(
+    "mutants",
+    derandomize=True,
+    max_examples=30,
+    deadline=None,
+    database=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(
+    os.environ.get(
+        "PU_SIM_REFERENCE", Path(__file__).resolve().parents[2] / "shared" / "reference"
+    )
+)
 """The rules reference the data tests compare against (beside the checkout)."""
 
 STRICT = os.environ.get("PU_SIM_CI") == "1"

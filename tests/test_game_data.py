@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import shutil
 from collections import Counter
@@ -35,7 +36,11 @@ from pu_sim.rules.gamedata import (
 )
 from pu_sim.rules.loading import DATA_DIR, EFFECT_OPS, load_game_data
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(
+    os.environ.get(
+        "PU_SIM_REFERENCE", Path(__file__).resolve().parents[2] / "shared" / "reference"
+    )
+)
 
 Cell = tuple[int, int]
 
