@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
     empty_drawing,
@@ -349,6 +350,24 @@ def test_space_citizen_decree_adds_a_medal_per_collected_lifepod(rules):
     assert (score["score_lifepods"], score["score_civ"]) == (3, 3)
 
 
+@covers(28)
+@pytest.mark.parametrize(
+    ("counts", "medals"), [("scoring_lifepods", 1), ("all_collected", 3)]
+)
+def test_space_citizen_decree_counts_pods_off_the_scoring_area_only_under_bga(
+    rules, counts, medals
+):
+    # cards-D5: of 3 collected lifepods, 2 sit on (Cosmos) tracks, 1 scores
+    game = drawn(
+        rules, {(5, 5): "c"}, options=RuleOptions(space_citizen_decree_counts=counts)
+    )
+    game.give_cards(0, 28)
+    game.state.set_player_int(0, "lifepods_collected", 3)
+    game.state.set_player_int(0, "pods_on_tracks", 2)
+    score = finish(game)
+    assert (score["score_lifepods"], score["score_civ"]) == (1, medals)
+
+
 @covers(29, 30, 31, 32)
 @pytest.mark.parametrize(
     ("cards", "bonus"), [((29,), 2), ((29, 30), 4), ((29, 30, 31, 32), 8)]
@@ -383,8 +402,6 @@ def test_every_civ_card_is_covered_by_a_test(rules):
 
 def test_on_milestone_timing_picks_inside_the_players_turn(rules):
     # rules.md 13.6 option "on_milestone": the rulebook's track wording
-    from pu_sim.rules import RuleOptions
-
     game = drawn(
         rules, {(5, 5): "c"}, options=RuleOptions(civ_pick_timing="on_milestone")
     )
@@ -402,7 +419,6 @@ def test_end_phase_picks_start_with_the_final_rounds_commander_or_bga(
     rules, choice, first
 ):
     # rules.md 14.27: a contested last card in the end phase
-    from pu_sim.rules import RuleOptions
 
     game = drawn(rules, {(5, 5): "c"}, players=2,
                  options=RuleOptions(end_phase_pick_commander=choice))  # fmt: skip

@@ -73,6 +73,23 @@ def test_tech_1_two_movement_per_rover_on_flux_terrain(rules, when):
     assert game.player(0)["round_move"] == 4
 
 
+def test_tech_1_is_not_offered_for_no_movement(rules):
+    # no rover stands on the flux terrain (biomass): tech 1 would give 0 movement
+    covered = {(3, 5): "c", (6, 5): "c"}
+    game = flux(rules, covered, tech=1, flux_track=BIOMASS)
+    game.set_rovers(0, [(3, 5), (6, 5)], in_supply=1)
+    game.set_depot(0, tile_id(rules, "domino", "biomass", "civ"), None)
+    game.start_stage("check")
+    game.apply(game.legal_moves()[0])
+    offers = []
+    while game.decision not in ("tile", None):
+        moves = game.legal_moves()
+        offers += [moves] if game.decision == "power" else []
+        game.apply(DONE if DONE in moves else moves[0])
+    assert all(1 not in moves for moves in offers)
+    assert game.player(0)["round_move"] == 0
+
+
 @pytest.mark.parametrize(("on_way", "synergy"), [(True, True), (False, False)])
 def test_tech_2_to_the_next_milestone(rules, on_way, synergy):
     game = flux(rules, tech=2, flux_track=BIOMASS,

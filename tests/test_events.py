@@ -451,6 +451,20 @@ def test_rovers_may_not_enter_the_banned_terrain(rules, card, terrain):
     assert (0 << 8 | square_move(4, 5)) in moves  # uncovered land is never banned
 
 
+@pytest.mark.parametrize("banned", [True, False])
+def test_a_teleport_may_not_land_on_the_banned_terrain_either(rules, banned):
+    # events 97-102 bar teleports too; without the event the square is open
+    game = drawn(rules, {(5, 5): "c", (7, 5): "b"})
+    game.set_rovers(0, [(5, 5)], in_supply=1)
+    if banned:
+        game.reveal_event(98)
+    game.give(0, ("teleport", 0, 0, 0))
+    assert game.decision == "teleport"
+    targets = {m & 0xFF for m in game.legal_moves() if m != DONE}
+    assert square_move(4, 5) in targets
+    assert (square_move(7, 5) not in targets) is banned
+
+
 @covers(103, 124)
 @pytest.mark.parametrize("card", [103, 124])
 def test_tiles_may_not_cover_the_edge_unless_nothing_else_fits(rules, card):

@@ -7,6 +7,8 @@ and checks trackers, pending choices and tokens.
 
 from __future__ import annotations
 
+import pytest
+
 from pu_sim.testing import (
     ScenarioGame,
     empty_drawing,
@@ -159,6 +161,22 @@ def test_energy_area_extends_through_earlier_energy_tiles(rules):
         1,
         4,
     ]  # civ, water, tech
+
+
+@pytest.mark.parametrize(("touching", "energy", "civ"), [
+    ((5, 0), (5, 1), (6, 1)),     # the top row
+    ((0, 5), (1, 5), (1, 6)),     # the left column
+    ((11, 5), (10, 5), (10, 6)),  # the right column
+    ((5, 11), (5, 10), (6, 10)),  # the bottom row
+])  # fmt: skip
+def test_a_terrain_on_the_planets_edge_touching_the_energy_area_is_a_candidate(
+    rules, touching, energy, civ
+):
+    # EN-1/EN-2 over the whole grid: the edge rows and columns are searched too
+    tile = tile_id(rules, "domino", "civ", "energy")
+    game = drawn(rules, {touching: "w"})
+    o, x, y = find_placement(rules, tile, [energy, civ], part_a=[civ])
+    assert game.state.energy_candidates(0, tile, o, x, y) == [0, 1]  # civ, water
 
 
 def test_a_terrain_touching_the_tile_but_not_the_energy_area_is_no_candidate(rules):

@@ -699,6 +699,10 @@ cdef class GameState:
             pl.flux_track = value
         elif field == "cond_move":
             pl.cond_move = value
+        elif field == "pods_on_tracks":
+            pl.pods_on_tracks = value
+        elif field == "pods_on_slots":
+            pl.pods_on_slots = value
         else:
             raise KeyError(field)
 
