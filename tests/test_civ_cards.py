@@ -107,6 +107,21 @@ def test_picks_wait_for_the_civ_step_in_commander_order(rules):
     assert game.fields()["piles"][0] == []
 
 
+def test_a_players_owed_picks_are_taken_in_the_order_owed(rules):
+    game = drawn(rules, {(5, 5): "c"})
+    game.state.set_pile(1, [6])
+    game.state.set_pile(3, [20])
+    game.state.owe_pick(0, 3)
+    game.state.owe_pick(0, 1)
+    game.start_stage("civ")
+    picked = []
+    while game.decision == "civ_pick":
+        picked.append(game.legal_moves())
+        game.apply(picked[-1][0])
+    assert picked == [[20], [6]]
+    assert game.player(0)["owed"] == [] and game.player(0)["civ_cards"] == [6, 20]
+
+
 def test_a_milestone_reached_in_the_civ_step_is_picked_in_the_same_turn(rules):
     # rules.md 4.6: Temp Agency moving civ onto rank 2 gives the next pick at once
     game = drawn(rules, {(5, 5): "c"})
@@ -247,6 +262,19 @@ def test_relocation_bonus_teleports_a_rover_and_collects_there(rules):
     info = game.player(0)
     assert info["lifepods_collected"] == 1
     assert info["rovers"][0][:3] == (2, 1, 4)
+
+
+def test_relocation_bonus_offers_every_free_square_to_each_rover(rules):
+    game = drawn(rules, {(5, 5): "c"})
+    game.set_rovers(0, [(5, 5), (6, 6)], in_supply=0)
+    take(game, rules, 14)
+    assert game.decision == "teleport"
+    moves = [m for m in game.legal_moves() if m != DONE]
+    by_rover = {r: {m & 0xFF for m in moves if m >> 8 == r} for r in (0, 1)}
+    assert len(moves) == len(set(moves))
+    assert by_rover[0] == by_rover[1]  # the same squares, none under a rover (A4)
+    assert not by_rover[0] & {square_move(5, 5), square_move(6, 6)}
+    assert len(by_rover[0]) > 80
 
 
 @covers(17)

@@ -158,6 +158,18 @@ def test_tech_4_steps_any_tracker_down_once_a_round(rules):
     assert game.player(0)["used_round"] == 1 << 4
 
 
+def test_tech_4_offers_every_tracker_that_can_step_down(rules):
+    places = {CIV: (CIV, 4), WATER: (WATER, 6), BIOMASS: (BIOMASS, 3),
+              ROVER: (ROVER, 5), TECH: (TECH, 10)}  # fmt: skip
+    game = makeshift(rules, places)
+    game.give(0)
+    game.apply(4)
+    assert game.decision == "regress"
+    assert sorted(game.legal_moves()) == [CIV, WATER, BIOMASS, ROVER, TECH]
+    game.apply(CIV)
+    assert place_of(game, CIV) == (CIV, 3)
+
+
 def test_tech_5_every_tracker_scores_as_the_highest_on_its_column(rules):
     places = {TECH: (TECH, 14), CIV: (CIV, 9), WATER: (CIV, 5)}
     game = makeshift(rules, places)

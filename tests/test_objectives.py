@@ -271,6 +271,23 @@ def test_neighbour_cards_and_the_private_module(rules, players):
     assert len(set(cards)) == len(cards)  # a card is only ever used on one side
 
 
+@pytest.mark.parametrize(
+    ("players", "module"),
+    [(1, False)] + [(n, m) for n in range(2, 7) for m in (True, False)],
+)
+def test_every_objective_card_is_dealt_on_the_table_or_still_in_the_deck(
+    rules, players, module
+):
+    # the deal takes cards off the top in turn: none is lost, none used twice
+    game = ScenarioGame(players=players, bots="greedy", seed=players,
+                        options=RuleOptions(private_objectives=module))  # fmt: skip
+    fields = game.fields()
+    dealt = [c for p in range(players) for c in game.player(p)["dealt_objectives"]]
+    cards = dealt + fields["neighbour_objectives"] + fields["objective_deck"]
+    assert sorted(cards) == [o.id for o in rules.data.objectives]
+    assert len(dealt) == (4 if players == 1 else 2 * players if module else 0)
+
+
 def test_without_the_module_multiplayer_has_no_private_objectives():
     game = ScenarioGame(players=3, bots="greedy", seed=6)
     assert game.decision != "objective_discard"
