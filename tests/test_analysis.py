@@ -113,6 +113,15 @@ def test_score_summary_bootstrap_brackets_the_mean():
     assert b["upper"] == pytest.approx(t["upper"], abs=0.15)
 
 
+@pytest.mark.parametrize(("scores", "finite"), [([40], False), ([30, 50], True)])
+def test_a_bootstrap_interval_needs_two_games_and_no_more(scores, finite):
+    df = pl.DataFrame({"n_players": 2, "corporation": "a", "score": scores})
+    row = analysis.score_summary(df, interval="bootstrap", n_boot=200).row(0, named=True)
+    assert math.isfinite(row["lower"]) is finite and math.isfinite(row["upper"]) is finite
+    if finite:
+        assert 30 <= row["lower"] <= row["mean"] <= row["upper"] <= 50
+
+
 def test_balance_table_joins_rates_scores_and_ranks():
     df = two_player(["a", "a", "b", "a"])
     out = analysis.balance_table(df)

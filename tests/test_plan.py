@@ -54,6 +54,13 @@ def test_child_seeds_are_stable_and_independent():
     assert a["score"].to_list() != b["score"].to_list()
 
 
+def test_a_plans_child_keeps_the_table_and_derives_the_seed():
+    plan = Plan.of(players=3, bots="greedy", corporations="random", seed=7)
+    child = plan.child("main", 4)
+    assert child.table == plan.table
+    assert child.seed == RootSeed.from_seed(7).child("main", 4) != plan.seed
+
+
 @given(st.integers(0, 2**63), st.lists(st.integers(0, 2**31) | st.text(), max_size=3))
 def test_a_derived_seed_is_numpys_spawned_sequence(entropy, path):
     child = derive(entropy, *path)

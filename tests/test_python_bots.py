@@ -109,6 +109,11 @@ def test_evaluate_bots_plays_the_requested_games():
     assert_frame_equal(frame, same.filter(pl.col("game_id") >= 5))
 
 
+def test_evaluate_bots_names_the_bots_entry_that_does_not_fit_the_table():
+    with pytest.raises(ValueError, match="^bots: got 3 entries for 2 players"):
+        evaluate_bots(1, {1: FirstMoveBot()}, players=2, bots=["greedy"] * 3, seed=3)
+
+
 def test_bad_python_bots_get_one_clear_line():
     with pytest.raises(PythonBotError, match="'illegal' chose 1000000000, not a legal"):
         pu_sim.simulate(1, players=2, bots=[IllegalBot(), "greedy"], seed=1, n_jobs=1)

@@ -273,18 +273,6 @@ cdef inline int orientation_moves(const Rules_t* R, const Orient_t* o, int ta, i
     return n
 
 
-cdef inline bint placement_is_legal(const Game_t* g, const Rules_t* R, int p, int tile,
-                                    int level, int o, int x, int y) noexcept nogil:
-    """Legality of one placement (used by the slow path and tests)."""
-    cdef PlaceCtx c
-    cdef uint16_t legal[8][GRID]
-    if tile == NO_TILE or o >= R.tile_n_orient[tile] or x >= GRID or y >= GRID:
-        return False
-    place_ctx(g, R, p, level, False, &c)
-    tile_legal_rows(g, R, p, tile, &c, legal)
-    return (legal[o][y] >> x) & 1
-
-
 # ==== footprints ==================================================================
 
 cdef inline void footprint(const Orient_t* o, int x, int y, uint16_t* all_,
