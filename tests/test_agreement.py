@@ -57,6 +57,16 @@ def test_a_study_compared_with_itself_agrees_on_every_row():
     assert out.height == 7 and (out["agreement"] == "same label").all()
 
 
+def test_rows_come_in_our_order_and_no_shared_row_is_an_empty_table():
+    ours = table([(f"c{i}", "robust", 4.0, 1.0) for i in (5, 2, 8, 0, 7, 1)])
+    theirs = table([(f"c{i}", "robust", 4.0, 1.0) for i in range(9)])
+    assert compare_verdicts(ours, theirs)["name"].to_list() == ours["name"].to_list()
+    none = compare_verdicts(ours, table([("elsewhere", "robust", 1.0, 1.0)]))
+    assert none.height == 0
+    assert none.columns == ["n_players", "kind", "name", "label", "label_other",
+                            "p_a", "p_b", "agreement"]  # fmt: skip
+
+
 def other_report(folder: Path, verdicts: pl.DataFrame) -> Path:
     (folder / "tables").mkdir(parents=True)
     verdicts.write_csv(folder / "tables" / "verdicts.csv")

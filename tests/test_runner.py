@@ -589,3 +589,11 @@ def test_bad_counts_are_clear_errors(tmp_path):
         with pytest.raises(ValueError, match=message):
             run(out=tmp_path / "x", **kwargs)
     assert not (tmp_path / "x").exists()
+
+
+def test_an_exception_is_described_in_one_line_even_without_a_message():
+    from pu_sim.simulation.runner import _describe
+
+    assert _describe(ValueError()) == "ValueError"
+    assert _describe(ValueError("  ")) == "ValueError"
+    assert _describe(OSError("disk full\nmore detail")) == "OSError: disk full"

@@ -307,7 +307,7 @@ def _summary(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--sample", type=int, default=120, help="mutants to try (default 120)"
+        "--sample", type=int, default=100, help="mutants to try (default 100)"
     )
     parser.add_argument("--seed", type=int, default=2066)
     parser.add_argument("--out", type=Path, default=ROOT / "reports/mutation/core.json")

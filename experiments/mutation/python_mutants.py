@@ -61,7 +61,9 @@ def _diff(name: str, env: dict[str, str]) -> str:
     return "\n".join(done.stdout.splitlines()[1:])
 
 
-def run(sample: int, seed: int, out: Path) -> dict[str, object]:
+def run(
+    sample: int, seed: int, out: Path, *, retry: tuple[str, ...] = ()
+) -> dict[str, object]:
     """Test ``sample`` mutants per layer, chosen with ``seed``; write the results."""
     env = _environment()
     # A name that matches nothing: mutmut writes the mutants and its test
@@ -77,7 +79,12 @@ def run(sample: int, seed: int, out: Path) -> dict[str, object]:
         names = [n for n in every if _layer(n) == layer]
         population[layer] = len(names)
         chosen += rng.sample(names, min(sample, len(names)))
-    subprocess.run([*MUTMUT, "run", *chosen], cwd=ROOT, env=env, check=False)
+    done = _exit_codes()
+    # mutants with a result are not run again (a stopped run resumes), except
+    # those in retry (survivors, once a test has been written for them)
+    todo = [n for n in chosen if done.get(n) is None or n in retry]
+    if todo:
+        subprocess.run([*MUTMUT, "run", *todo], cwd=ROOT, env=env, check=False)
     codes = _exit_codes()
     results = []
     for name in chosen:
@@ -101,15 +108,18 @@ def run(sample: int, seed: int, out: Path) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--sample", type=int, default=200, help="mutants per layer (default 200)"
+        "--sample", type=int, default=100, help="mutants per layer (default 100)"
     )
     parser.add_argument("--seed", type=int, default=2066)
     parser.add_argument(
         "--out", type=Path, default=ROOT / "reports/mutation/python.json"
     )
+    parser.add_argument(
+        "--retry", nargs="*", default=(), help="mutant names to test again"
+    )
     args = parser.parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    run(args.sample, args.seed, args.out)
+    run(args.sample, args.seed, args.out, retry=tuple(args.retry))
 
 
 if __name__ == "__main__":
