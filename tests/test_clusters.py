@@ -267,3 +267,16 @@ def test_a_game_id_shared_by_two_runs_is_refused_for_derived_values():
         clusters.cluster_win_rates(df)
     runs = pl.concat([copies(3, 1).with_columns(run=pl.lit(r)) for r in "xy"])
     assert clusters.cluster_win_rates(runs)["n"].to_list() == [6, 6]
+
+
+def test_percentile_limits_are_the_resamples_quantiles_and_a_two_sided_share():
+    rng = np.random.default_rng(3)
+    boot = rng.normal([0.0, 2.0], 1.0, size=(4000, 2))
+    boot[::7, 1] = np.nan  # failed resamples are left out, not counted
+    lo, hi, se, p = cluster_stats.percentile_limits(boot, 0.90, np.zeros(2))
+    finite = [boot[np.isfinite(boot[:, j]), j] for j in range(2)]
+    assert lo == pytest.approx([np.quantile(c, 0.05) for c in finite])
+    assert hi == pytest.approx([np.quantile(c, 0.95) for c in finite])
+    assert se == pytest.approx([np.std(c, ddof=1) for c in finite])
+    assert p == pytest.approx([2 * min((c <= 0).mean(), (c >= 0).mean()) for c in finite])
+    assert se.dtype == p.dtype == np.float64

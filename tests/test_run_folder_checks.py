@@ -387,3 +387,11 @@ def _outcome(call):
         return call()
     except Exception as exc:
         return exc
+
+
+def test_a_readers_failure_is_said_in_a_few_words():
+    from pu_sim.simulation.runfolder import _reason
+
+    assert _reason(OSError("bad footer\nmore")) == "unreadable (OSError: bad footer)"
+    assert _reason(ValueError("x" * 300)) == f"unreadable (ValueError: {'x' * 120})"
+    assert _reason(ValueError()) == "unreadable (ValueError: )"

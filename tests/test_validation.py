@@ -147,3 +147,16 @@ def test_the_primitives():
     conflict = first_conflict([("--a", "x", 1), ("--b", "y", 2), ("--c", "x", 3)])
     assert conflict is not None and conflict.inputs == ("--a", "--c")
     assert first_conflict([("--a", "x", 1), ("--b", "x", 1)]) is None
+
+
+@pytest.mark.parametrize("kind", ["corporation", "planet"])
+def test_a_studys_board_names_are_checked_naming_the_kind(kind):
+    from pu_sim.rules import load_game_data
+    from pu_sim.simulation.table import check_names
+
+    data = load_game_data()
+    check_names(kind, "random", data)
+    with pytest.raises(ValueError, match=f"^unknown {kind} 'nowhere'; valid {kind}s: "):
+        check_names(kind, "nowhere", data)
+    with pytest.raises(TypeError, match=f"^a seat's {kind} is a name"):
+        check_names(kind, 7, data)  # type: ignore[arg-type]
