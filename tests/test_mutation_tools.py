@@ -96,3 +96,16 @@ def test_the_report_says_whether_each_layer_meets_the_target():
     assert "kill 8 of 10" in by_layer["rules core (Cython)"]
     assert "target 90.0% met" in by_layer["pu_sim/analysis (Python)"]
     assert "`f.pxi:8` (negate)" in "\n".join(doc.body)
+
+
+def test_earlier_results_follow_their_line_or_say_the_code_is_gone(tmp_path):
+    every = core.enumerate_mutants()
+    m = every[len(every) // 2]
+    moved = {**core.asdict(m), "id": "old", "line": m.line + 7, "status": "killed"}
+    gone = {**moved, "before": "a line deleted since", "status": "survived"}
+    out = tmp_path / "core.json"
+    out.write_text(core.json.dumps({"sample": 2, "seed": 1, "mutants": [moved, gone]}))
+    now, removed = core._finished(out, 2, 1, every)
+    assert (now["id"], now["line"], now["status"]) == (m.id, m.line, "killed")
+    assert removed["status"] == "code removed"
+    assert core._finished(out, 3, 1, every) == []  # another sample: start afresh

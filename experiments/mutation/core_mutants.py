@@ -24,6 +24,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from pu_sim.studies.harness import guarded
 
@@ -233,15 +234,24 @@ def _pytest(work: Path, env: dict[str, str], timeout: float) -> tuple[int, str, 
 
 def run(
     sample: int, seed: int, out: Path, work: Path, *, retry: tuple[str, ...] = ()
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Build and test ``sample`` seeded mutants; write and return the results.
 
-    A run interrupted part-way resumes from ``out``; the mutants in ``retry``
-    (ids) are tested again, e.g. survivors once a test has been written for them.
+    A run interrupted part-way resumes from ``out`` with the same mutants; the
+    mutants in ``retry`` (ids) are tested again, e.g. survivors once a test
+    has been written for them.
     """
     env = _environment()
     every = enumerate_mutants()
-    chosen = random.Random(seed).sample(every, min(sample, len(every)))
+    results = _finished(out, sample, seed, every)
+    todo = [_mutant(r) for r in results if r["id"] in retry]
+    results = [r for r in results if r["id"] not in retry]
+    if len(results) + len(todo) < sample:
+        seen = {r["id"] for r in results} | {m.id for m in todo}
+        fresh = random.Random(seed).sample(every, min(sample, len(every)))
+        todo += [m for m in fresh if m.id not in seen][
+            : sample - len(results) - len(todo)
+        ]
     _copy_checkout(work)
     code, log = _build(work, env)
     if code:
@@ -249,57 +259,83 @@ def run(
     code, log, baseline = _pytest(work, env, 3600)
     if code:
         raise SystemExit(f"the rules tests fail on the unmutated core:\n{log}")
-    print(f"{len(every)} mutants in the rules core; {len(chosen)} sampled; "
+    print(f"{len(every)} mutants in the rules core; {len(todo)} to test; "
           f"rules tests take {baseline:.0f} s", flush=True)  # fmt: skip
-    results = [r for r in _finished(out, sample, seed) if r["id"] not in retry]
-    done = {r["id"] for r in results}
-    for i, m in enumerate(chosen, start=1):
-        if m.id in done:
-            continue
-        path = work / m.file
-        original = path.read_text(encoding="utf-8")
-        lines = original.splitlines(keepends=True)
-        text = lines[m.line - 1]
-        indent = text[: len(text) - len(text.lstrip())]
-        comment = text.rstrip("\n")[len(indent) + len(m.before) :]
-        lines[m.line - 1] = indent + m.after + comment + "\n"
-        path.write_text("".join(lines), encoding="utf-8")
-        try:
-            code, log = _build(work, env)
-            if code:
-                status, test, seconds = "does not build", "", 0.0
-            else:
-                code, log, seconds = _pytest(work, env, max(120.0, 4 * baseline))
-                status = {0: "survived", 124: "timeout"}.get(code, "killed")
-                test = _first_failure(log) if status == "killed" else ""
-                if status == "killed" and not test:
-                    status = "crashed"
-        finally:
-            path.write_text(original, encoding="utf-8")
-        results.append(
-            {**asdict(m), "status": status, "killed_by": test, "seconds": seconds}
-        )
-        print(f"[{i}/{len(chosen)}] {status:14} {m.file}:{m.line} {m.operator}: "
-              f"{m.before} -> {m.after}", flush=True)  # fmt: skip
+    for i, m in enumerate(todo, start=1):
+        results.append(_judge(m, work, env, max(120.0, 4 * baseline)))
+        print(f"[{i}/{len(todo)}] {results[-1]['status']:14} {m.file}:{m.line} "
+              f"{m.operator}: {m.before} -> {m.after}", flush=True)  # fmt: skip
         out.write_text(
             json.dumps(_summary(every, sample, seed, results), indent=1) + "\n"
         )
     return _summary(every, sample, seed, results)
 
 
-def _finished(out: Path, sample: int, seed: int) -> list[dict[str, object]]:
-    """Results of an earlier, interrupted run of the same sample (resume)."""
+def _judge(
+    m: Mutant, work: Path, env: dict[str, str], timeout: float
+) -> dict[str, Any]:
+    """Put mutant ``m`` into the copy, build it, run the rules tests, undo it."""
+    path = work / m.file
+    original = path.read_text(encoding="utf-8")
+    lines = original.splitlines(keepends=True)
+    text = lines[m.line - 1]
+    indent = text[: len(text) - len(text.lstrip())]
+    comment = text.rstrip("\n")[len(indent) + len(m.before) :]
+    lines[m.line - 1] = indent + m.after + comment + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    try:
+        code, log = _build(work, env)
+        if code:
+            status, test, seconds = "does not build", "", 0.0
+        else:
+            code, log, seconds = _pytest(work, env, timeout)
+            status = {0: "survived", 124: "timeout"}.get(code, "killed")
+            test = _first_failure(log) if status == "killed" else ""
+            if status == "killed" and not test:
+                status = "crashed"
+    finally:
+        path.write_text(original, encoding="utf-8")
+    return {**asdict(m), "status": status, "killed_by": test, "seconds": seconds}
+
+
+def _mutant(r: dict[str, Any]) -> Mutant:
+    return Mutant(
+        *(r[f] for f in ("id", "file", "line", "operator", "before", "after"))
+    )
+
+
+def _finished(
+    out: Path, sample: int, seed: int, every: list[Mutant]
+) -> list[dict[str, Any]]:
+    """An earlier run's results for the same sample, matched to today's code.
+
+    The code may have changed since (a test added, a line moved, dead code
+    deleted): each result is matched to today's mutant of the same file,
+    operator and line text (the nearest such line), which gives its id and line
+    now; one whose line is gone is marked ``code removed``.
+    """
     if not out.is_file():
         return []
     earlier = json.loads(out.read_text(encoding="utf-8"))
     if (earlier["sample"], earlier["seed"]) != (sample, seed):
         return []
-    return list(earlier["mutants"])
+    by_text: dict[tuple[str, str, str, str], list[Mutant]] = {}
+    for m in every:
+        by_text.setdefault((m.file, m.operator, m.before, m.after), []).append(m)
+    results = []
+    for r in earlier["mutants"]:
+        same = by_text.get((r["file"], r["operator"], r["before"], r["after"]), [])
+        if same:
+            now = min(same, key=lambda m: abs(m.line - r["line"]))
+            results.append({**r, "id": now.id, "line": now.line})
+        else:
+            results.append({**r, "status": "code removed"})
+    return results
 
 
 def _summary(
-    every: list[Mutant], sample: int, seed: int, results: list[dict[str, object]]
-) -> dict[str, object]:
+    every: list[Mutant], sample: int, seed: int, results: list[dict[str, Any]]
+) -> dict[str, Any]:
     return {"layer": "rules core (Cython)", "population": len(every), "sample": sample,
             "seed": seed, "tests": RULES_TESTS, "mutants": results}  # fmt: skip
 

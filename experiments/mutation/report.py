@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 TARGET = 0.90
 DETECTED = ("killed", "timeout", "crashed")
 UNDETECTED = ("survived", "no tests")
-NOT_COUNTED = ("does not build", "equivalent")
+NOT_COUNTED = ("does not build", "equivalent", "code removed")
 
 
 def load_equivalent(path: Path = HERE / "equivalent.toml") -> dict[str, str]:
@@ -57,7 +57,7 @@ def score(mutants: list[dict[str, Any]]) -> dict[str, Any]:
     detected = sum(counts[s] for s in DETECTED)
     lo, hi = wilson_interval(detected, counted)
     share = detected / counted if counted else float("nan")
-    return {**counts, "counted": counted, "detected": detected, "share": share,
+    return {**counts, "sampled": len(mutants), "counted": counted, "detected": detected, "share": share,
             "lo": float(lo), "hi": float(hi)}  # fmt: skip
 
 
@@ -115,7 +115,9 @@ def build(
         + md_table(rows, SCORE_HEADER)
         + "\n\n*killed*: a test failed; *timed out*: the tests ran past their "
         "limit (counted as killed); *survived*: every test passed; *no test runs "
-        "it*: no test calls the mutated function (counted as survived). The rules "
+        "it*: no test calls the mutated function (counted as survived). Mutants "
+        "that do not compile, and those whose code was deleted since as dead code, "
+        "are sampled but count neither way. The rules "
         "core's mutants are judged by the rules tests alone: golden traces and "
         "known-answer scores do not count."
     )
@@ -184,7 +186,7 @@ def _met(s: dict[str, Any]) -> str:
 
 
 def _score_row(name: str, population: int, s: dict[str, Any]) -> list[str]:
-    sampled = s["counted"] + s["equivalent"]
+    sampled = s["sampled"]
     killed = s["killed"] + s["crashed"]
     counts = [
         sampled,
