@@ -57,8 +57,9 @@ def score(mutants: list[dict[str, Any]]) -> dict[str, Any]:
     detected = sum(counts[s] for s in DETECTED)
     lo, hi = wilson_interval(detected, counted)
     share = detected / counted if counted else float("nan")
-    return {**counts, "sampled": len(mutants), "counted": counted, "detected": detected, "share": share,
-            "lo": float(lo), "hi": float(hi)}  # fmt: skip
+    interval = {"share": share, "lo": float(lo), "hi": float(hi)}
+    return {**counts, "sampled": len(mutants), "counted": counted,
+            "detected": detected, **interval}  # fmt: skip
 
 
 def _pct(x: float) -> str:
