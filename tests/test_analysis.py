@@ -116,8 +116,12 @@ def test_score_summary_bootstrap_brackets_the_mean():
 @pytest.mark.parametrize(("scores", "finite"), [([40], False), ([30, 50], True)])
 def test_a_bootstrap_interval_needs_two_games_and_no_more(scores, finite):
     df = pl.DataFrame({"n_players": 2, "corporation": "a", "score": scores})
-    row = analysis.score_summary(df, interval="bootstrap", n_boot=200).row(0, named=True)
-    assert math.isfinite(row["lower"]) is finite and math.isfinite(row["upper"]) is finite
+    row = analysis.score_summary(df, interval="bootstrap", n_boot=200).row(
+        0, named=True
+    )
+    assert (
+        math.isfinite(row["lower"]) is finite and math.isfinite(row["upper"]) is finite
+    )
     if finite:
         assert 30 <= row["lower"] <= row["mean"] <= row["upper"] <= 50
 

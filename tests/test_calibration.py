@@ -150,6 +150,15 @@ def test_recalibration_recovers_the_true_adjustments_and_flattens_success():
     assert abs(rates[1] - 0.5) <= min(abs(rates[0] - 0.5), abs(rates[2] - 0.5))
 
 
+def test_the_recalibrated_tables_base_row_has_no_band():
+    recal = calibration.recalibrate(
+        solo_frame(2_000, half_red_mean, sd=4.0, seed=6), success=0.5
+    )
+    base = recal.filter(entry="base").row(0, named=True)
+    assert (base["band"], base["low"], base["high"]) == (None, None, None)
+    assert recal.filter(entry="red")["high"].null_count() == 0
+
+
 def test_recalibration_keeps_the_published_difficulty_by_default():
     df = solo_frame(20_000, half_red_mean, sd=6.0, seed=5)
     published_rate = calibration.outcomes(df, tables=[PUBLISHED])["success"][0]

@@ -278,5 +278,7 @@ def test_percentile_limits_are_the_resamples_quantiles_and_a_two_sided_share():
     assert lo == pytest.approx([np.quantile(c, 0.05) for c in finite])
     assert hi == pytest.approx([np.quantile(c, 0.95) for c in finite])
     assert se == pytest.approx([np.std(c, ddof=1) for c in finite])
-    assert p == pytest.approx([2 * min((c <= 0).mean(), (c >= 0).mean()) for c in finite])
+    assert p == pytest.approx(
+        [2 * min((c <= 0).mean(), (c >= 0).mean()) for c in finite]
+    )
     assert se.dtype == p.dtype == np.float64

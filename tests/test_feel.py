@@ -101,6 +101,13 @@ def test_setups_must_name_every_game_of_the_round_scores():
         feel.lead_change_summary(table, setups=setups)
 
 
+def test_setups_without_the_cluster_column_are_refused_naming_it():
+    table = pl.concat([trace(0, [[5, 3]]), trace(1, [[1, 2]])])
+    setups = pl.DataFrame({"game_id": [0, 1], "setup": [0, 1]})
+    with pytest.raises(ValueError, match=r"setups lacks column\(s\) \['group'\]"):
+        feel.lead_change_summary(table, setups=setups, cluster="group")
+
+
 # ---------------------------------------------------------------- comeback, decisive
 
 

@@ -1357,3 +1357,11 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "data" / "events.toml").unlink()
     with pytest.raises(DataError, match=r"^events\.toml: file not found"):
         load_game_data(tmp_path / "data")
+
+
+def test_the_planet_labels_are_in_id_order():
+    from pu_sim.simulation.frames import planet_enum
+
+    data = load_game_data()
+    names = {p.id: p.name for p in data.planets}
+    assert list(planet_enum(data).categories) == [names[i] for i in sorted(names)]

@@ -109,8 +109,32 @@ def test_evaluate_bots_plays_the_requested_games():
     assert_frame_equal(frame, same.filter(pl.col("game_id") >= 5))
 
 
+class _Crashing:
+    name = "crashing"
+
+    def step(self, game: Game) -> int:
+        raise KeyError("no such square")
+
+
+def test_a_failing_python_bot_is_named_with_its_seat_decision_and_game():
+    with pytest.raises(
+        PythonBotError,
+        match=r"^Python bot 'crashing' failed at seat 1's \w+ decision of game 2: "
+        r"KeyError: 'no such square'",
+    ):
+        evaluate_bots(1, {1: _Crashing()}, players=2, seed=1, first_game=2)
+
+
+def test_round_scores_with_a_python_bot_are_refused_saying_why(tmp_path):
+    from pu_sim.simulation.runner import RunError
+
+    with pytest.raises(RunError, match=": round scores are kept on the fast path only"):
+        pu_sim.run(2, out=tmp_path, players=2, bots=["greedy", LastMoveBot()],
+                   round_scores=True, seed=1)  # fmt: skip
+
+
 def test_evaluate_bots_names_the_bots_entry_that_does_not_fit_the_table():
-    with pytest.raises(ValueError, match="^bots: got 3 entries for 2 players"):
+    with pytest.raises(ValueError, match=r"^bots: got 3 entries for 2 players"):
         evaluate_bots(1, {1: FirstMoveBot()}, players=2, bots=["greedy"] * 3, seed=3)
 
 

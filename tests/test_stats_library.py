@@ -239,5 +239,5 @@ def test_an_exact_fit_has_no_interval():
 
 def test_a_singular_design_is_refused():
     x = np.column_stack([np.ones(6), np.ones(6)])
-    with pytest.raises(np.linalg.LinAlgError, match="^the design matrix is singular$"):
+    with pytest.raises(np.linalg.LinAlgError, match=r"^the design matrix is singular$"):
         cluster_stats.cluster_ols(x, np.arange(6.0), [0, 0, 1, 1, 2, 2])
