@@ -61,6 +61,8 @@ RULES_TESTS = [
     "tests/test_setup.py",
     "tests/test_solo.py",
     "tests/test_stateful.py",
+    # the engine's walks and counts that the bots read, against plain searches
+    "tests/test_greedy_features.py",
 ]
 """The rules tests a core mutant must fail (no golden traces, no known answers)."""
 
