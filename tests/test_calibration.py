@@ -61,6 +61,7 @@ def test_table_validation_and_round_trip():
     with pytest.raises(ValueError, match="colours"):
         TargetTable(base=60, bands=((0, 20),), adjustments={"green": (0,)})
     frame = PUBLISHED.to_frame()
+    assert frame.columns == ["entry", "band", "low", "high", "value"]
     assert frame.filter(entry="base")["value"][0] == 60
     assert frame.filter(entry="red")["value"].to_list() == [0, -5, -7, -9, -11]
 

@@ -155,6 +155,13 @@ def test_every_card_on_a_drawn_planet(rules):
     check_all_cards(rules, game)
 
 
+def test_every_card_on_an_empty_planet(rules):
+    # the low end of every measure: no area, no icon, nothing collected
+    game = drawn(rules)
+    assert not any(board_of(game, 0)["occ"])
+    check_all_cards(rules, game)
+
+
 def test_known_answers_on_the_drawn_planet(rules):
     # worked by hand from the drawing above
     game = drawn(rules, DRAWN)

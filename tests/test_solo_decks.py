@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats as sps
 from synthetic_games import all_decks
 
 from pu_sim.analysis import solo_decks, solo_fairness
@@ -112,6 +113,9 @@ def test_the_cr1_of_a_complete_design_is_the_paired_difference_formula():
         assert row["effect"][0] == pytest.approx(diff.mean())
         var = factor * ((diff - diff.mean()) ** 2).sum() / g_**2
         assert row["se"][0] == pytest.approx(math.sqrt(var))
+        half = sps.t.ppf(0.975, g_ - 1) * row["se"][0]  # CR1 t with G - 1 df
+        assert row["lower"][0] == pytest.approx(diff.mean() - half)
+        assert row["upper"][0] == pytest.approx(diff.mean() + half)
 
 
 def test_the_composition_means_cr1_is_that_of_column_means_in_a_complete_design():

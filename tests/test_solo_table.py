@@ -330,6 +330,25 @@ def test_levels_are_clustered_by_setup_and_give_each_bot_its_par_base():
     )
 
 
+def test_a_score_equal_to_its_target_is_a_success():
+    decks = [(7, 7, 6), (3, 7, 10)]
+    values = solo_table.target_values(PUBLISHED, np.array(decks))
+    df = pl.DataFrame({"bot": "b", "n_players": 1, "game_id": [0, 1, 2, 3],
+                       "deck_green": [d[0] for d in decks * 2],
+                       "deck_orange": [d[1] for d in decks * 2],
+                       "deck_red": [d[2] for d in decks * 2],
+                       "score": [*values, *(values - 1)]})  # fmt: skip
+    row = solo_table.levels(df, targets=[PUBLISHED]).row(0, named=True)
+    assert row["success"] == 0.5  # the games at their target, not those one short
+
+
+def test_solo_analyses_refuse_a_frame_without_solo_games():
+    df = pl.DataFrame({"n_players": [2], "score": [50], "deck_green": [7],
+                       "deck_orange": [7], "deck_red": [6]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"^no solo games \(n_players == 1\)"):
+        solo_fairness.success_by_deck(df, targets=[PUBLISHED])
+
+
 # ---------------------------------------------------------------- the report
 
 
