@@ -170,6 +170,15 @@ def test_tech_4_offers_every_tracker_that_can_step_down(rules):
     assert place_of(game, CIV) == (CIV, 3)
 
 
+def test_an_event_that_gives_nothing_offers_no_power(rules):
+    # tech 4 is ready, but event 97 (a round rule) puts nothing in the pool:
+    # the event step passes without opening it
+    game = makeshift(rules, {TECH: (TECH, 10), WATER: (WATER, 6)})
+    game.reveal_event(97)
+    assert game.decision != "power"
+    assert game.player(0)["used_round"] == 0
+
+
 def test_tech_5_every_tracker_scores_as_the_highest_on_its_column(rules):
     places = {TECH: (TECH, 14), CIV: (CIV, 9), WATER: (CIV, 5)}
     game = makeshift(rules, places)

@@ -189,6 +189,21 @@ def test_metadata_may_change_freely(tmp_path):
     assert scan_run(run).collect().height == 30
 
 
+def test_round_scores_of_an_incomplete_run_are_read_only_when_asked_and_quietly(
+    tmp_path,
+):
+    from pu_sim.simulation.runfolder import scan_round_scores
+
+    pu_sim.run(10, out=tmp_path, round_scores=True, **KW)
+    flip(sorted((tmp_path / "round_scores").glob("part-*.parquet"))[0])
+    with pytest.raises(IncompleteRunError, match="round_scores/part-"):
+        scan_round_scores(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the caller's scan_run has said it already
+        table = scan_round_scores(tmp_path, allow_incomplete=True)
+    assert table is not None and table.collect()["game_id"].min() == 5
+
+
 def test_parts_the_manifest_does_not_list_are_recorded_as_written(tmp_path):
     # a run stopped before its manifest listed its last parts: the check
     # re-derives each part's record (games, rows, checksum) from the file

@@ -23,7 +23,7 @@ from polars.testing import assert_frame_equal
 
 import pu_sim
 from pu_sim.rules import RULES_VERSION, RuleOptions
-from pu_sim.simulation import runfolder, runner
+from pu_sim.simulation import provenance, runfolder, runner
 from pu_sim.simulation.files import atomic_open
 from pu_sim.simulation.manifest import write_manifest
 from pu_sim.simulation.runfolder import RunFolderWarning
@@ -182,6 +182,7 @@ def test_manifest_records_the_run(tmp_path):
     assert (m["n_games"], m["completed_games"], m["completed_batches"]) == (20, 20, 4)
     assert m["batch_size"] == 6 and m["backend"] == "threads" and m["n_jobs"] == 2
     assert m["workers"] == 2 and m["sessions"][0]["workers"] == 2
+    assert m["sessions"][0]["git"] == provenance.git_revision()
     config = m["config"]
     expected_args = {
         "n_games", "out", "players", "corporations", "planets", "bots", "seed",
@@ -366,6 +367,7 @@ def test_interrupt_keeps_finished_batches_and_resumes(tmp_path, monkeypatch):
         run(20, out=tmp_path, **kw)
     m = read_manifest(tmp_path).to_json()
     assert m["status"] == "interrupted" and m["completed_batches"] == 2
+    assert m["error"] == "interrupted" and m["sessions"][0]["n_jobs"] == -1
     assert len(parts(tmp_path)) == 2 and not hidden(tmp_path)
     monkeypatch.setattr(runner, "write_part", real)
     result = run(20, out=tmp_path, **kw)
@@ -597,3 +599,14 @@ def test_an_exception_is_described_in_one_line_even_without_a_message():
     assert _describe(ValueError()) == "ValueError"
     assert _describe(ValueError("  ")) == "ValueError"
     assert _describe(OSError("disk full\nmore detail")) == "OSError: disk full"
+
+
+def test_a_stream_without_isatty_is_no_terminal():
+    from pu_sim.simulation.runner import _isatty
+
+    class Closed:
+        def isatty(self) -> bool:
+            raise ValueError("I/O operation on closed file")
+
+    assert _isatty(object()) is False
+    assert _isatty(Closed()) is False
