@@ -231,6 +231,8 @@ def test_manifest_file_is_valid_json_with_plain_values(tmp_path):
     text = (tmp_path / "manifest.json").read_text()
     m = json.loads(text)
     assert m["config"]["seed"] == {"entropy": 3, "spawn_key": []}
+    # no options given: the run records the rules it played, the defaults
+    assert m["config"]["options"] == json.loads(json.dumps(RuleOptions().as_dict()))
 
 
 # ---------------------------------------------------------------------------------
@@ -322,6 +324,15 @@ def test_run_folders_are_found_by_their_manifests_alone(tmp_path):
     (study / "notes" / "manifest.json").write_text("{not json")
     with pytest.raises(RunFolderError, match="cannot read"):
         runfolder.find_run_folders(study)
+
+
+def test_the_lock_file_names_the_writer_alone(tmp_path):
+    from pu_sim.simulation.files import LOCK, locked
+
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / LOCK).write_text("4194304\n")  # left by a process long gone
+    with locked(tmp_path):
+        assert (tmp_path / LOCK).read_text() == f"{os.getpid()}\n"
 
 
 def test_a_folder_in_use_is_refused(tmp_path):
@@ -555,6 +566,8 @@ def _dask_runs(distributed, tmp_path, kw, reference) -> None:
         and result.manifest.to_json()["workers"] == 2
     )
     assert result.manifest.to_json()["scheduler"].startswith("tcp://127.0.0.1:")
+    session = result.manifest.to_json()["sessions"][0]
+    assert session["scheduler"] == cluster.scheduler_address
     assert_frame_equal(games(tmp_path / "remote"), reference)
     run(30, out=tmp_path / "local", backend="dask", n_jobs=2, **kw)
     assert_frame_equal(games(tmp_path / "local"), reference)
