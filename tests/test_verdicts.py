@@ -193,6 +193,12 @@ def test_verdict_table_labels_known_effects():
     assert delta["win_diff_lower"] < delta["win_diff"] < delta["win_diff_upper"] < -20
     same = verdicts.verdict_table(a, a, group_size=3)
     assert not same["size_differs"].any()
+    narrow = verdicts.verdict_table(a, b, group_size=3, confidence=0.5).filter(
+        pl.col("name") == "Delta Corp"
+    ).row(0, named=True)  # fmt: skip
+    assert (delta["win_diff_upper"] - delta["win_diff_lower"]) > 2 * (
+        narrow["win_diff_upper"] - narrow["win_diff_lower"]
+    )
     alpha = corps.row(0, named=True)  # confirmed on the other half, same sign
     assert alpha["win_conf_a"] > 0 and alpha["win_conf_b"] > 0
     planets = out.filter(pl.col("kind") == "planet")
