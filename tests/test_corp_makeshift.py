@@ -124,6 +124,14 @@ def test_tech_2_a_conditional_point_for_two_trackers_on_the_rover_column(rules):
     two.apply(step_move(0, 6, 5))
     two.apply(step_move(0, 5, 5))
     assert two.player(0)["cond_move"] == 0 and two.player(0)["move_budget"] == 0
+    # with the rover tracker alone on its column the point waits
+    one = makeshift(rules, tech2, covered={(5, 5): "c"})
+    one.set_rovers(0, [(5, 5)], in_supply=1)
+    one.state.set_player_int(0, "move_budget", 1)
+    one.state.set_player_int(0, "cond_move", 1)
+    one.give(0)
+    one.apply(step_move(0, 6, 5))
+    assert one.decision is None  # no second step: the point was not spendable
 
 
 def test_tech_2_bga_checks_when_the_movement_is_gained(rules):
