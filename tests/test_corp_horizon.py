@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pu_sim.rules import RuleOptions
 from pu_sim.testing import (
     ScenarioGame,
     empty_drawing,
     find_placement,
     place_move,
+    placement_cells,
     square_move,
     step_move,
     tile_id,
@@ -200,6 +202,28 @@ def test_tech_1_rover_tiles_skip_adjacency_only(rules):
     # the first tile still touches the edge (only adjacency is lifted)
     first = horizon(rules, {}, tech=1)
     assert (o, x, y) not in first.state.placements(0, rover_tile)
+
+
+def test_tech_1_bga_scope_still_keeps_rover_tiles_on_the_grid_and_off_covered_squares(
+    rules,
+):
+    # horizon_tech1_scope="all_checks" (BGA): every other check is lifted, not these
+    game = ScenarioGame(players=1, corporations="horizon_group", bots="random", seed=0,
+                        options=RuleOptions(horizon_tech1_scope="all_checks"))  # fmt: skip
+    covered = {(8, 4), (2, 7), (5, 5)}
+    rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
+    for x, y in covered:
+        rows[y][x] = "c"
+    game.set_planet(0, "\n".join("".join(r) for r in rows))
+    game.set_tracks(0, {"tech": 3})
+    planet = game.planet_of(0)
+    for shape in ("domino", "N-5", "T-4"):
+        tile = tile_id(rules, shape, "water", "rover")
+        placements = game.state.placements(0, tile)
+        assert placements
+        for o, x, y in placements:
+            cells = placement_cells(rules, tile, o, x, y)
+            assert all(planet.is_grid(*c) for c in cells) and not covered & set(cells)
 
 
 def test_tech_2_round_start_movement_per_carrying_rover(rules):

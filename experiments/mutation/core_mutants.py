@@ -311,23 +311,27 @@ def _finished(
 ) -> list[dict[str, Any]]:
     """An earlier run's results for the same sample, matched to today's code.
 
-    The code may have changed since (a test added, a line moved, dead code
-    deleted): each result is matched to today's mutant of the same file,
-    operator and line text (the nearest such line), which gives its id and line
-    now; one whose line is gone is marked ``code removed``.
+    The code may have changed since (a line moved, dead code deleted): a
+    result keeps its mutant when its id (file, line text, which repeat of that
+    text, edit) still exists, else it goes to today's mutant of the same file,
+    operator and text on the nearest line; one whose line is gone is marked
+    ``code removed``.
     """
     if not out.is_file():
         return []
     earlier = json.loads(out.read_text(encoding="utf-8"))
     if (earlier["sample"], earlier["seed"]) != (sample, seed):
         return []
+    by_id = {m.id: m for m in every}
     by_text: dict[tuple[str, str, str, str], list[Mutant]] = {}
     for m in every:
         by_text.setdefault((m.file, m.operator, m.before, m.after), []).append(m)
     results = []
     for r in earlier["mutants"]:
         same = by_text.get((r["file"], r["operator"], r["before"], r["after"]), [])
-        if same:
+        if r["id"] in by_id:  # the id names the line text and which repeat of it
+            results.append({**r, "line": by_id[r["id"]].line})
+        elif same:
             now = min(same, key=lambda m: abs(m.line - r["line"]))
             results.append({**r, "id": now.id, "line": now.line})
         else:
