@@ -160,3 +160,18 @@ def test_a_studys_board_names_are_checked_naming_the_kind(kind):
         check_names(kind, "nowhere", data)
     with pytest.raises(TypeError, match=f"^a seat's {kind} is a name"):
         check_names(kind, 7, data)  # type: ignore[arg-type]
+
+
+def test_a_frame_too_big_for_memory_is_refused_in_gib(monkeypatch):
+    from pu_sim.simulation import checks
+
+    monkeypatch.setattr(checks, "physical_memory", lambda: 2**30)
+    with pytest.raises(ValueError, match=r"^536,870,912 result rows need about 1\.0 GiB"
+                       r" in memory \(this machine has 1\.0 GiB\)"):  # fmt: skip
+        checks.check_fits_in_memory(2**29, 1)
+    checks.check_fits_in_memory(2**20, 1)  # a small frame is fine
+
+
+def test_unknown_table_arguments_are_all_named():
+    with pytest.raises(TypeError, match=r"^unknown table argument\(s\) colour, size; "):
+        pu_sim.simulate(1, colour="red", size=3)  # type: ignore[call-arg]
