@@ -410,3 +410,11 @@ def test_a_readers_failure_is_said_in_a_few_words():
     assert _reason(OSError("bad footer\nmore")) == "unreadable (OSError: bad footer)"
     assert _reason(ValueError("x" * 300)) == f"unreadable (ValueError: {'x' * 120})"
     assert _reason(ValueError()) == "unreadable (ValueError: )"
+
+
+def test_a_root_key_that_seed_0_does_not_derive_is_refused(tmp_path):
+    # seed 0 is a seed like any other: its root key is checked too
+    pu_sim.run(2, out=tmp_path, players=1, bots="random", seed=0)
+    edit_manifest(tmp_path, lambda m: m["seed"]["root_key"].__setitem__(0, 5))
+    with pytest.raises(ManifestError, match="root_key does not derive from its seed 0"):
+        read_manifest(tmp_path)
