@@ -204,18 +204,21 @@ def test_pl5_tech_level_1_lifts_adjacency_but_not_the_perimeter_rule(rules):
     assert far not in empty.state.placements(0, tile)
 
 
-def test_pl6_tokens_do_not_block_and_are_destroyed(rules):
-    game = ksb_game({(5, 5)})
-    game.state.set_grid(0, "lifepod", [1 << 6 if y == 5 else 0 for y in range(12)])
-    game.set_rovers(0, [(7, 5)], in_supply=1)
+@pytest.mark.parametrize(
+    ("covered", "row", "rover"), [((5, 5), 5, 7), ((5, 1), 0, 5), ((5, 10), 11, 5)]
+)  # the top and bottom rows too
+def test_pl6_tokens_do_not_block_and_are_destroyed(rules, covered, row, rover):
+    game = ksb_game({covered})
+    game.state.set_grid(0, "lifepod", [1 << 6 if y == row else 0 for y in range(12)])
+    game.set_rovers(0, [(rover, row)], in_supply=1)
     tile = tile_of(rules, "domino", "civ/energy", False)
-    o, x, y = find_placement(rules, tile, [(6, 5), (7, 5)])
+    o, x, y = find_placement(rules, tile, [(6, row), (rover, row)])
     assert (o, x, y) in game.state.placements(0, tile)
     game.set_depot(0, tile, None)
     game.start_draft(0)
     game.apply(place_move(0, o, x, y))
     info = game.player(0)
-    assert info["lifepods_lost"] == 1 and info["lifepod"][5] == 0
+    assert info["lifepods_lost"] == 1 and info["lifepod"][row] == 0
     assert info["rovers_lost"] == 1
     assert [st for st, _, _ in info["rovers"]].count(3) == 1  # destroyed, not returned
 
