@@ -104,7 +104,7 @@ def test_a_broken_documented_flag_would_fail(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("target", ["dev", "build", "test", "test-all", "lint",
-                                    "bench", "annotate", "golden"])  # fmt: skip
+                                    "bench", "annotate", "golden", "mutants"])  # fmt: skip
 def test_every_documented_make_target_exists(target):
     makefile = (ROOT / "Makefile").read_text()
     assert f"make {target}" in (ROOT / "README.md").read_text()
