@@ -75,7 +75,10 @@ def test_bot_scripts_live_apart_from_the_designer_studies():
     names = {p.relative_to(EXPERIMENTS).as_posix() for p in scripts()}
     assert {"benchmark.py", *(f"{s}.py" for s in STUDIES)} <= names
     bots_ = {n for n in names if n.startswith("bots/")}
-    assert len(bots_) == 18 and names - bots_ == {"benchmark.py"} | {
+    mutation = {n for n in names if n.startswith("mutation/")}  # make mutants
+    assert mutation == {"mutation/core_mutants.py", "mutation/python_mutants.py",
+                        "mutation/report.py"}  # fmt: skip
+    assert len(bots_) == 18 and names - bots_ - mutation == {"benchmark.py"} | {
         f"{s}.py" for s in STUDIES
     }
 
