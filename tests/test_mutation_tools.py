@@ -109,3 +109,20 @@ def test_earlier_results_follow_their_line_or_say_the_code_is_gone(tmp_path):
     assert (now["id"], now["line"], now["status"]) == (m.id, m.line, "killed")
     assert removed["status"] == "code removed"
     assert core._finished(out, 3, 1, every) == []  # another sample: start afresh
+
+
+@pytest.mark.slow
+def test_a_sample_of_core_mutants_is_judged_as_the_report_says(tmp_path):
+    # one mutant the rules tests kill and one equivalent (the report's own),
+    # each rebuilt in a copy of the checkout: the machinery, end to end
+    every = {m.id: m for m in core.enumerate_mutants()}
+    work = tmp_path / "work"
+    core._copy_checkout(work)
+    env = core._environment()
+    assert core._build(work, env)[0] == 0
+    flux = next(m for m in every.values() if m.file.endswith("flux_industries.pxi")
+                and "flux_t1_movement(pl) >= 0" in m.after)  # fmt: skip
+    killed = core._judge(flux, work, env, timeout=900)
+    assert killed["status"] == "killed" and "test_corp_flux" in killed["killed_by"]
+    same = core._judge(every["405c7b525f"], work, env, timeout=900)
+    assert same["status"] == "survived"

@@ -66,6 +66,10 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+Layer = tuple[str, int, dict[str, Any], list[dict[str, Any]]]
+"""A layer's name, its mutant count, its score and its sampled mutants."""
+
+
 def _layers(
     core: dict[str, Any] | None,
     python: dict[str, Any] | None,
@@ -123,44 +127,56 @@ def build(
         "known-answer scores do not count."
     )
     if core:
-        ms = _with_equivalents(core["mutants"], equivalent)
-        ops = sorted({m["operator"] for m in ms})
-        op_rows = []
-        for op in ops:
-            s = score([m for m in ms if m["operator"] == op])
-            op_rows.append(
-                [op, str(s["counted"]), str(s["detected"]), _pct(s["share"])]
-            )
-        op_rows.sort(key=lambda r: float(r[3].rstrip("%")) if r[3] != "nan%" else 0.0)
-        doc.body.append(
-            "## Rules core by operator\n\n"
-            + md_table(op_rows, ["operator", "counted", "killed", "killed share"])
-        )
+        doc.body.append(_by_operator(core, equivalent))
+    doc.body.append(_survivors(layers))
+    doc.body.append(_equivalents(layers))
+    doc.provenance.append(_reproducibility(core, python))
+    return doc
+
+
+def _by_operator(core: dict[str, Any], equivalent: dict[str, str]) -> str:
+    """The rules core's killed share per operator, weakest first."""
+    ms = _with_equivalents(core["mutants"], equivalent)
+    ops = sorted({m["operator"] for m in ms})
+    op_rows = []
+    for op in ops:
+        s = score([m for m in ms if m["operator"] == op])
+        op_rows.append([op, str(s["counted"]), str(s["detected"]), _pct(s["share"])])
+    op_rows.sort(key=lambda r: float(r[3].rstrip("%")) if r[3] != "nan%" else 0.0)
+    return "## Rules core by operator\n\n" + md_table(
+        op_rows, ["operator", "counted", "killed", "killed share"]
+    )
+
+
+def _survivors(layers: list[Layer]) -> str:
+    """Every surviving mutant, each a bug the tests would let in today."""
     survivor_lines = []
     for name, _, _, ms in layers:
         for m in ms:
             if m["status"] in UNDETECTED:
                 line = f"- {name}, {m['status']}: {_where(m)}: {_change(m)}"
                 survivor_lines.append(line)
-    doc.body.append(
-        "## Surviving mutants\n\n"
-        + (
-            "Each is a bug the tests would let in today.\n\n"
-            + "\n".join(survivor_lines)
-            if survivor_lines
-            else "None in the sample."
-        )
+    return "## Surviving mutants\n\n" + (
+        "Each is a bug the tests would let in today.\n\n" + "\n".join(survivor_lines)
+        if survivor_lines
+        else "None in the sample."
     )
+
+
+def _equivalents(layers: list[Layer]) -> str:
+    """The equivalent mutants with their reasons."""
     eq_lines = [
         f"- {_where(m)}: {m['reason']}"
         for _, _, _, ms in layers
         for m in ms
         if m["status"] == "equivalent"
     ]
-    doc.body.append(
-        "## Equivalent mutants\n\n" + ("\n".join(eq_lines) or "None in the sample.")
-    )
-    doc.provenance.append(
+    return "## Equivalent mutants\n\n" + ("\n".join(eq_lines) or "None in the sample.")
+
+
+def _reproducibility(core: dict[str, Any] | None, python: dict[str, Any] | None) -> str:
+    """How the results and this page were made."""
+    return (
         "## Reproducibility\n\n"
         + "- Python layers: `python experiments/mutation/python_mutants.py"
         + (f" --sample {python['sample']} --seed {python['seed']}`" if python else "`")
@@ -173,7 +189,6 @@ def build(
         + "- Results: `core.json`, `python.json` in this folder; equivalents: "
         "`experiments/mutation/equivalent.toml`."
     )
-    return doc
 
 
 SCORE_HEADER = [
