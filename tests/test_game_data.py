@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 import shutil
 from collections import Counter
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REFERENCE
 
 from pu_sim.rules.gamedata import (
     TERRAINS,
@@ -35,12 +35,6 @@ from pu_sim.rules.gamedata import (
     Space,
 )
 from pu_sim.rules.loading import DATA_DIR, EFFECT_OPS, load_game_data
-
-REFERENCE = Path(
-    os.environ.get(
-        "PU_SIM_REFERENCE", Path(__file__).resolve().parents[2] / "shared" / "reference"
-    )
-)
 
 Cell = tuple[int, int]
 
