@@ -23,12 +23,13 @@ from pu_sim.studies.harness import guarded
 ROOT = Path(__file__).resolve().parents[2]
 MUTMUT = [sys.executable, "-m", "mutmut"]
 
-STATUS_BY_EXIT_CODE = {
-    0: "survived", 1: "killed", 3: "killed", 5: "no tests", 33: "no tests",
-    36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout",
-    -11: "crashed", -9: "crashed", None: "not checked",
-}  # fmt: skip
-"""mutmut's exit codes (its ``stats.status_by_exit_code``) as our statuses."""
+
+def _status(exit_code: int | None) -> str:
+    """mutmut's reading of a mutant's exit code, in the report's words."""
+    from mutmut.stats import status_by_exit_code  # a dev tool: imported when run
+
+    status: str = status_by_exit_code[exit_code]
+    return "crashed" if status == "segfault" else status
 
 
 def _environment() -> dict[str, str]:
@@ -88,7 +89,7 @@ def run(
     codes = _exit_codes()
     results = []
     for name in chosen:
-        status = STATUS_BY_EXIT_CODE.get(codes.get(name), "suspicious")
+        status = _status(codes.get(name))
         diff = (
             _diff(name, env) if status in ("survived", "no tests", "suspicious") else ""
         )
