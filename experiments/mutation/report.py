@@ -74,7 +74,7 @@ def _layers(
     core: dict[str, Any] | None,
     python: dict[str, Any] | None,
     equivalent: dict[str, str],
-) -> list[tuple[str, int, dict[str, Any], list[dict[str, Any]]]]:
+) -> list[Layer]:
     layers = []
     if python:
         for name in ("analysis", "simulation"):
@@ -127,16 +127,15 @@ def build(
         "known-answer scores do not count."
     )
     if core:
-        doc.body.append(_by_operator(core, equivalent))
+        doc.body.append(_by_operator(layers[-1][3]))  # the core is the last layer
     doc.body.append(_survivors(layers))
     doc.body.append(_equivalents(layers))
     doc.provenance.append(_reproducibility(core, python))
     return doc
 
 
-def _by_operator(core: dict[str, Any], equivalent: dict[str, str]) -> str:
+def _by_operator(ms: list[dict[str, Any]]) -> str:
     """The rules core's killed share per operator, weakest first."""
-    ms = _with_equivalents(core["mutants"], equivalent)
     ops = sorted({m["operator"] for m in ms})
     op_rows = []
     for op in ops:
