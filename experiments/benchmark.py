@@ -65,12 +65,19 @@ TARGETS = {  # (bot, players): games/s per core on a quiet machine, from the iss
     ("greedy", 4): 0.051 * PROBE_QUIET,  # keep today's ratio
     ("greedy_tuned", 1): 300,
     ("greedy_tuned", 4): 600,
-    ("greedy_learned", 1): 100,  # the learned bot (issue 34)
-    ("greedy_learned", 4): 100,
+    # strong play at speed: the learned bot at 0.035x the probe at 1, 4 and 6
+    # players (about 4x its speed when these targets were set)
+    ("greedy_learned", 1): 0.035 * PROBE_QUIET,
+    ("greedy_learned", 4): 0.035 * PROBE_QUIET,
+    ("greedy_learned", 6): 0.035 * PROBE_QUIET,
 }
 """Met when the row's ratio to the probe (same run) reaches target / PROBE_QUIET."""
 MEMORY_TARGET_MB = 100
 MILLION_TARGET_S = 600  # one million greedy solo games end to end on 2 cores
+STRONG_MILLION_TARGET_S = 1800  # one million 4-player greedy_learned games, 2 cores
+STRONG_RUN = {"players": 4, "bots": "greedy_learned", "corporations": "random",
+              "planets": "random", "paired": True}  # fmt: skip
+"""The big run at strength: what the balance studies play, through the runner."""
 SCALING_TARGET = 1.8  # 1 -> 2 workers through the runner
 
 
@@ -238,11 +245,12 @@ import polars as pl
 from pu_sim.simulation.runner import run, scan_run
 games, jobs, backend, batch = (int(sys.argv[1]), int(sys.argv[2]), sys.argv[3],
                                int(sys.argv[4]))
+table = json.loads(sys.argv[5])
 with tempfile.TemporaryDirectory() as tmp:
     out = Path(tmp) / "run"
     start = time.perf_counter()
-    result = run(games, out=out, players=1, bots="greedy", seed=1, n_jobs=jobs,
-                 backend=backend, batch_size=batch, progress=False)
+    result = run(games, out=out, seed=1, n_jobs=jobs, backend=backend,
+                 batch_size=batch, progress=False, **table)
     wall = time.perf_counter() - start
     files = list((out / "data").glob("*.parquet"))
     disk_mb = sum(f.stat().st_size for f in files) / 2**20
@@ -259,16 +267,25 @@ print(json.dumps({
 """
 
 
+SOLO_GREEDY = {"players": 1, "bots": "greedy"}
+"""The runner figures' table: the cheapest full-rules games, so the runner shows."""
+
+
 def runner_run(
-    games: int, jobs: int, backend: str = "threads", batch: int = DEFAULT_BATCH_SIZE
+    games: int,
+    jobs: int,
+    backend: str = "threads",
+    batch: int = DEFAULT_BATCH_SIZE,
+    table: dict[str, Any] = SOLO_GREEDY,
 ) -> dict[str, Any]:
-    """One greedy solo study through the runner in a fresh process."""
+    """One run of `table` (run()'s keywords) through the runner in a fresh process."""
     res = subprocess.run(
-        [sys.executable, "-c", RUN_CODE, str(games), str(jobs), backend, str(batch)],
+        [sys.executable, "-c", RUN_CODE, str(games), str(jobs), backend, str(batch),
+         json.dumps(table)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     row: dict[str, Any] = json.loads(res.stdout)
-    assert row["rows"] == games, row
+    assert row["rows"] == games * table["players"], row  # a row per seat
     print(f"runner {backend:>9} x{jobs}: {games:>9,} games {row['wall_s']:7.1f} s "
           f"{row['games_per_s']:7,.0f} games/s  peak {row['peak_rss_mb']:.0f} MB",
           flush=True)  # fmt: skip
@@ -296,7 +313,12 @@ def runner_figures(smoke: bool, repeats: int) -> dict[str, Any]:
     threads_1 = best(mid, 1, "threads", repeats)
     small = runner_run(big // 10, 2)
     million = runner_run(big, 2)
+    # at strength: too slow for a million here, so a run of 64 batches
+    # (resumable chunks as the big run's), its time per game scaled to 1M
+    strong_games = 64 if smoke else 12_800
+    strong = runner_run(strong_games, 2, batch=strong_games // 64, table=STRONG_RUN)
     return {
+        "strong": strong,
         "backends": {"threads": threads_2, "processes": processes_2},
         "scaling": {
             "1": threads_1,
@@ -324,8 +346,10 @@ def render_runner(fig: dict[str, Any]) -> list[str]:
         "Greedy solo games through `pu_sim.run` (simulation, one Parquet "
         "part per batch, manifest), each run in a fresh process; the comparisons "
         "use 16 batches, the memory and big runs the default "
-        f"{DEFAULT_BATCH_SIZE:,}-game batches.  Peak RSS is the whole process "
-        "(Python, Polars, the rules tables).",
+        f"{DEFAULT_BATCH_SIZE:,}-game batches.  The run at strength plays what "
+        "the balance studies play (4 players, greedy_learned at every seat, "
+        "random corporations and planets, paired seat orders) in 64 batches.  "
+        "Peak RSS is the whole process (Python, Polars, the rules tables).",
         "",
         "| run | games | workers | backend | wall s | games/s | peak RSS MB "
         "| Parquet MB |",
@@ -337,6 +361,7 @@ def render_runner(fig: dict[str, Any]) -> list[str]:
         ("scaling, 1 worker", sc["1"]),
         ("memory, small run", small),
         ("big run", big),
+        ("at strength (4 players, greedy_learned)", fig["strong"]),
     ]
     for label, r in rows:
         rss = r["peak_rss_mb"]
@@ -360,6 +385,7 @@ def render_runner(fig: dict[str, Any]) -> list[str]:
         f"- One million greedy solo games on 2 workers: {measured} "
         f"({million_s / 60:.1f} min for 1M; target < {MILLION_TARGET_S // 60} min: "
         f"{verdict}).",
+        *strong_lines(fig["strong"]),
         f"- Scaling 1 -> 2 workers (threads): {sc['speedup']:.2f}x (target >= "
         f"{SCALING_TARGET}: {'met' if sc['speedup'] >= SCALING_TARGET else 'missed'}).",
         f"- Threads vs processes at 2 workers: {th['games_per_s']:,.0f} vs "
@@ -370,6 +396,19 @@ def render_runner(fig: dict[str, Any]) -> list[str]:
         "",
     ]
     return lines
+
+
+def strong_lines(strong: dict[str, Any]) -> list[str]:
+    """The big run at strength, its time scaled to a million games."""
+    million_s = strong["wall_s"] / strong["games"] * 1_000_000
+    verdict = "met" if million_s <= STRONG_MILLION_TARGET_S else "missed"
+    return [
+        f"- A million games at strength (`pu-sim simulate --games 1000000 --players 4 "
+        "--bots greedy_learned --corporations random --planets random --paired`, "
+        f"2 workers): {strong['games']:,} games took {strong['wall_s']:.1f} s; "
+        f"extrapolated {million_s / 60:.0f} min for 1M (target <= "
+        f"{STRONG_MILLION_TARGET_S // 60} min: {verdict}).",
+    ]
 
 
 def probe_lines(probe: dict[str, Any]) -> list[str]:
@@ -494,6 +533,9 @@ def main() -> None:
     ]
     cells += [(bot, players, "base") for bot in ("greedy_tuned", "greedy_learned")
               for players in (1, 2, 4, 6)]  # fmt: skip
+    # what the studies play: every count, random corporations and planets
+    cells += [(bot, players, "all") for bot in ("greedy_tuned", "greedy_learned")
+              for players in range(1, 7)]  # fmt: skip
     # a smoke run times one game of the cheapest search bot (the others run the
     # same code for longer: search-64-tuned takes ~25 s a game)
     searched = SMOKE_SEARCH_BOTS if args.smoke else tuple(SEARCH_BOTS)

@@ -24,7 +24,10 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     )  # fmt: skip
     result = read_report_manifest(tmp_path).to_json()["results"]
     runner = result["runner"]
-    assert set(runner) == {"backends", "scaling", "big", "memory"}
+    assert set(runner) == {"backends", "scaling", "big", "memory", "strong"}
+    # the big run at strength: what the balance studies play, scaled to 1M
+    strong = runner["strong"]
+    assert strong["rows"] == 4 * strong["games"] > 0 and strong["files"] == 64
     assert set(runner["backends"]) == {"threads", "processes"}
     assert runner["big"]["rows"] == runner["big"]["games"] > 0
     scaling = runner["scaling"]
@@ -35,10 +38,12 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert "## Big runs" in text and "Scaling 1 -> 2 workers" in text
     # the full run's rows but for the costlier search bots
     bots = [r["bot"] for r in result["speed"]]
-    assert len(bots) == 25 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
+    assert len(bots) == 25 + 12 - 4 and {"greedy_tuned", "search-8"} <= set(bots)
     for preset in ("greedy_tuned", "greedy_learned"):
-        seats = {r["players"] for r in result["speed"] if r["bot"] == preset}
-        assert seats == {1, 2, 4, 6}
+        for boards, counts in (("base", {1, 2, 4, 6}), ("all", set(range(1, 7)))):
+            seats = {r["players"] for r in result["speed"]
+                     if r["bot"] == preset and r["boards"] == boards}  # fmt: skip
+            assert seats == counts, (preset, boards)
     assert not set(bots) & {
         "search-32", "search-8-tuned", "search-32-tuned", "search-64-tuned"}  # fmt: skip
     assert {r["boards"] for r in result["speed"]} == {"base", "all"}
@@ -55,6 +60,10 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert greedy["target_ratio"] == pytest.approx(0.26)
     assert greedy["met"] == (greedy["ratio"] >= 0.26)
     assert rows[("greedy_tuned", 4, "base")]["target_games_per_s"] == 600
+    for players in (1, 4, 6):  # strong play at speed: 0.035x the probe
+        assert rows[("greedy_learned", players, "base")]["target_ratio"] == (
+            pytest.approx(0.035))
+    assert "A million games at strength" in text and "extrapolated" in text
     assert rows[("greedy", 1, "all")]["target_ratio"] is None
     assert "Probe (`experiments/probe/greedy_limit.c`" in text
 
