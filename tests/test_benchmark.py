@@ -62,7 +62,8 @@ def test_benchmark_smoke_writes_every_figure(tmp_path):
     assert rows[("greedy_tuned", 4, "base")]["target_games_per_s"] == 600
     for players in (1, 4, 6):  # strong play at speed: 0.035x the probe
         assert rows[("greedy_learned", players, "base")]["target_ratio"] == (
-            pytest.approx(0.035))
+            pytest.approx(0.035)
+        )
     assert "A million games at strength" in text and "extrapolated" in text
     assert rows[("greedy", 1, "all")]["target_ratio"] is None
     assert "Probe (`experiments/probe/greedy_limit.c`" in text
