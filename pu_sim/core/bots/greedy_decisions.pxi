@@ -131,7 +131,9 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
             top.n = 1
             top.value[0] = a.best
             top.index[0] = -1
-    kb.part = NULL
+    kb.part = kb.upper = kb.rest_upper = NULL   # set only in kept mode (and read only there)
+    kb.touches = NULL
+    kb.cols_owed = NULL
     if scores == NULL and keep:
         kb.part = <double*>malloc(n * (3 * sizeof(double) + sizeof(int) + sizeof(uint8_t)))
         if kb.part == NULL:
