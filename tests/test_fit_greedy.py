@@ -111,6 +111,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
         "rotation_round",
         "end_redeals",
         "end_other_rounds",
+        "rotation_width",
     ):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)

@@ -8,7 +8,7 @@ from enum import IntEnum
 import pytest
 
 from pu_sim import _core, bots
-from pu_sim.bots.specs import MAX_LOOK_WIDTH
+from pu_sim.bots.specs import MAX_LOOK_WIDTH, MAX_ROTATION_WIDTH
 from pu_sim.game import TRIGGERED_OPTION_TEXT
 from pu_sim.rules.gamedata import PLANET_RESTRICTIONS
 from pu_sim.simulation.frames import code_labels
@@ -91,6 +91,7 @@ def test_bot_parameter_names_and_slots_follow_the_core():
     assert list(_core.labels(_core.BotKind)) == list(range(len(bots.BOT_KINDS)))
     assert _core.CONSTANTS["MAX_BOT_PARAMS"] == bots.MAX_BOT_PARAMS
     assert _core.CONSTANTS["NEXT_FIT_K"] == MAX_LOOK_WIDTH
+    assert _core.CONSTANTS["STATION_ORIENTATIONS"] == MAX_ROTATION_WIDTH
 
 
 def test_planet_restrictions_and_triggered_options_have_their_core_members():

@@ -51,9 +51,12 @@ def test_a_rotations_round_is_played_out_on_the_bots_redeal(players, seed):
         assert np.allclose(reading["outcomes"], expected)
 
 
-def test_the_learned_value_weighs_the_rule_and_the_round_by_the_tables_row():
-    """The rule's best WIDTH rotations are valued by the table's row for the
-    round; the others rank below them, in the rule's order."""
+@pytest.mark.parametrize("width", [rr.WIDTH, 1, 2, 6])
+def test_the_learned_value_weighs_the_rule_and_the_round_by_the_tables_row(width):
+    """The rule's best `rotation_width` rotations are valued by the table's row
+    for the round; the others rank below them, in the rule's order."""
+    learned = bots.greedy("w", **{**bots.PRESETS["greedy_learned"],
+                                  "rotation_width": float(width)})  # fmt: skip
     checked = set()
     for game in rotation_decisions(3, 3, LEARNED, 20):
         rule = np.asarray(probes.greedy_values(game, RULE))
@@ -62,12 +65,16 @@ def test_the_learned_value_weighs_the_rule_and_the_round_by_the_tables_row():
             int(np.searchsorted(rr.BUCKET_STARTS, game.fields()["round"], "right")) - 1
         )
         assert reading["bucket"] == row
-        values = np.asarray(probes.greedy_values(game, LEARNED))
-        kept = rr.top_moves(rule, rr.WIDTH)
+        values = np.asarray(probes.greedy_values(game, learned))
+        kept = rr.top_moves(rule, width)
+        assert len(kept) == min(width, len(rule))
         for i in kept:
             features = [rule[i], *reading["outcomes"][i]]
             assert values[i] == pytest.approx(float(np.dot(TABLE[row], features)))
         rest = np.setdiff1d(np.arange(len(rule)), kept)
+        if not len(rest):
+            checked.add(row)
+            continue
         assert values[rest].max() < values[kept].min()
         assert (np.argsort(-values[rest], kind="stable").tolist()
                 == np.argsort(-rule[rest], kind="stable").tolist())  # fmt: skip

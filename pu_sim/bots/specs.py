@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 49
+MAX_BOT_PARAMS = 50
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -79,15 +79,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "end_redeals": 0.0,  # endgame rollouts per placement (0: the end chain)
         "end_other_rounds": 0.0,  # ... and per option of the other decisions, rounds
         "rotation_deny_players": 0.0,  # the deny counts with at most this many (0: any)
+        "rotation_width": 4.0,  # rotations whose rounds rotation_round plays out (1-6)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (46, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (47, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (48, 1.0),  # share of the budget away from placements and tracks
+        "budget": (47, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (48, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (49, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
@@ -320,6 +321,9 @@ MAX_WIDTH = 64
 MAX_LOOK_WIDTH = 12
 """Greedy's lookaheads start from at most this many placements (core NEXT_FIT_K)."""
 
+MAX_ROTATION_WIDTH = 6
+"""The commander chooses among six rotations (SS-3; core STATION_ORIENTATIONS)."""
+
 
 def _check_param(bot: str, name: str, value: object) -> None:
     """One clear line for a parameter outside its documented bounds."""
@@ -338,6 +342,11 @@ def _check_param(bot: str, name: str, value: object) -> None:
         raise ValueError(
             f"bot {bot!r}: look_width must be a whole number 1..{MAX_LOOK_WIDTH}, "
             f"got {value!r}"
+        )
+    if name == "rotation_width" and not (1 <= v <= MAX_ROTATION_WIDTH and v == int(v)):
+        raise ValueError(
+            f"bot {bot!r}: rotation_width must be a whole number "
+            f"1..{MAX_ROTATION_WIDTH}, got {value!r}"
         )
     if abs(v) > MAX_WEIGHT:
         raise ValueError(

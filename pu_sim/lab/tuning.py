@@ -41,11 +41,14 @@ FloatArray = npt.NDArray[np.float64]
 Objective = Callable[[FloatArray, int], FloatArray]
 """Fitness of a population ``(n, d)`` in generation ``g``: shape ``(n,)``."""
 
+COUNTS = ("look_width", "rotation_width")
+"""Greedy weights that are counts (of placements, of rotations), not values."""
+
 TUNED_WEIGHTS: tuple[str, ...] = tuple(
-    w for w in GREEDY_WEIGHTS if GREEDY_WEIGHTS[w] > 0 and w != "look_width"
+    w for w in GREEDY_WEIGHTS if GREEDY_WEIGHTS[w] > 0 and w not in COUNTS
 )
 """The weights the search moves on a log scale around their defaults: those with a
-positive default but ``look_width`` (a count of placements, not a value).
+positive default but the counts (``COUNTS``).
 ``noise`` stays 0 (a deterministic bot); ``track_fit`` is set by the presets from
 a paired sweep (experiments/bots/track_values.py fits the table it scales); the
 zero-default weights added later (``line_chance``, ``regress_*``, ``early``,

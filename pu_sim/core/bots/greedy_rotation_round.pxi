@@ -17,8 +17,9 @@
 # evaluation read at run time, without the GIL.
 
 
-cdef enum:
-    ROTATION_ROUND_WIDTH = 4  # rotations best by the depot rule whose rounds are played out
+cdef inline int rotation_round_width(const double* w) noexcept nogil:
+    """Rotations whose rounds are played out (w[G_ROTATION_WIDTH], 1-6)."""
+    return min(STATION_ORIENTATIONS, max(1, <int>w[G_ROTATION_WIDTH]))
 
 
 cdef inline int rotation_round_bucket(const Game_t* g) noexcept nogil:
@@ -81,12 +82,13 @@ cdef void rotation_round_values(Game_t* g, const Rules_t* R, const double* w, in
                                 NextFitScratch* s, double* value) noexcept nogil:
     """value[i] = w[G_ROTATION_ROUND] x the table's weighing of rule[i] (the
     depot rule's value of rotation i), p's score and the others' mean score
-    after the round rotation i deals, for the ROTATION_ROUND_WIDTH rotations
+    after the round rotation i deals, for the w[G_ROTATION_WIDTH] rotations
     the rule values most (ties: the first); the others below them, in the
-    rule's order, without ties.  Why the width: playing out the rule's best 4
-    of 6 keeps about 90% of the gain (the fit's held-out games) for two
-    thirds of the cost."""
-    cdef int i, k, kept = min(n, ROTATION_ROUND_WIDTH)
+    rule's order, without ties.  Why 4 (greedy_learned's width): playing out
+    the rule's best 4 of 6 keeps about 90% of the gain (the fit's held-out
+    games) for two thirds of the cost; the width's share and speed are in
+    docs/bots.md ("What the learned bot's parts cost and buy")."""
+    cdef int i, k, kept = min(n, rotation_round_width(w))
     cdef int order[STATION_ORIENTATIONS]
     cdef double own, others, floor = 1e300
     cdef uint64_t seed = redeal_seed(g)
