@@ -36,8 +36,7 @@ Floats = npt.NDArray[np.float64]
 Record = dict[str, Any]
 
 PLAYERS = 3
-WIDTH = int(bots.PRESETS["greedy_learned"].get("rotation_width",
-                                              bots.GREEDY_WEIGHTS["rotation_width"]))
+WIDTH = int(bots.parse("greedy_learned").params["rotation_width"])
 """The rule's best rotations the learned bot plays out (its rotation_width)."""
 BUCKET_STARTS = ROUND_PARTS  # the core's rows: the first round of each
 FEATURES = ("rule", "own_score", "others_score")
