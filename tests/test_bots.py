@@ -27,7 +27,13 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     named = {*TUNED_WEIGHTS, "track_fit"} | later
     # the learned values
     named |= (
-        {"ntuple", "rotation_round", "end_redeals", "end_other_rounds"}
+        {
+            "ntuple",
+            "rotation_round",
+            "end_redeals",
+            "end_other_rounds",
+            "ntuple_players",
+        }
         if name == "greedy_learned"
         else set()
     )

@@ -78,7 +78,7 @@ def test_bot_scripts_live_apart_from_the_designer_studies():
     mutation = {n for n in names if n.startswith("mutation/")}  # make mutants
     assert mutation == {"mutation/core_mutants.py", "mutation/python_mutants.py",
                         "mutation/report.py"}  # fmt: skip
-    assert len(bots_) == 18 and names - bots_ - mutation == {"benchmark.py"} | {
+    assert len(bots_) == 19 and names - bots_ - mutation == {"benchmark.py"} | {
         f"{s}.py" for s in STUDIES
     }
 

@@ -112,6 +112,7 @@ def test_greedy_tuned_is_where_the_latest_refit_started_and_stayed():
         "end_redeals",
         "end_other_rounds",
         "rotation_width",
+        "ntuple_players",
     ):
         del preset[later]  # later weights than this fit
     assert iteration["before"] == pytest.approx(preset)

@@ -31,6 +31,7 @@ CASES = {
     "three_greedy_tuned_seed13": dict(players=3, bots="greedy_tuned", seed=13),
     "three_greedy_learned_seed14": dict(players=3, bots="greedy_learned", seed=14),
     "four_greedy_tuned_seed16": dict(players=4, bots="greedy_tuned", seed=16),
+    "four_greedy_learned_seed17": dict(players=4, bots="greedy_learned", seed=17),
     "solo_greedy_learned_seed15": dict(players=1, bots="greedy_learned", seed=15),
     "solo_greedy_seed1": dict(players=1, bots="greedy", seed=1),
     "solo_random_seed4": dict(players=1, bots="random", seed=4),

@@ -210,37 +210,64 @@ def test_greedy_re_ranks_its_best_placements_by_the_learned_value(tmp_path):
 
 
 def test_greedy_learned_is_greedy_tuned_with_the_learned_values_and_endgame_rollouts():
-    """greedy_learned is greedy_tuned with the report's planet value (ntuple 0.5),
-    the learned rotation value and the endgame's rollouts instead of its
-    chain (solo only: placements in the last 6 rounds, the other decisions in
-    the last 3), looking ahead from all 12 kept placements (greedy_tuned from
-    its best 10), the commander's deny at every player count (greedy_tuned: at
-    3); greedy_tuned (and so its golden traces) plays without any of them."""
+    """greedy_learned is greedy_tuned with the report's planet value (ntuple 0.5,
+    with 1 and 2 players only), the learned rotation value and the endgame's
+    rollouts instead of its chain (solo only: placements in the last 6 rounds,
+    the other decisions in the last 3), looking ahead from all 12 kept
+    placements (greedy_tuned from its best 10); greedy_tuned (and so its
+    golden traces) plays without any of them."""
     tuned = bots.PRESETS["greedy_tuned"]
     for learned in ("ntuple", "rotation_round", "end_redeals", "end_other_rounds"):
         assert tuned.get(learned, 0.0) == 0.0
     expected = bots.greedy("expected", **{
         **tuned, "ntuple": nt.WEIGHTS[0], "rotation_round": 1.0,
         "end_chain": 4.0, "end_rounds": 6.0, "end_redeals": 3.0,
-        "end_other_rounds": 3.0, "look_width": 12.0,
-        "rotation_deny_players": 0.0})  # fmt: skip
+        "end_other_rounds": 3.0, "look_width": 12.0, "ntuple_players": 2.0})  # fmt: skip
     assert bots.parse("greedy_learned").vector() == pytest.approx(expected.vector())
 
 
-def test_with_three_players_greedy_learned_plays_as_the_fast_bot_with_the_rotation_value():
+@pytest.mark.parametrize("players", [3, 4])
+def test_from_three_players_greedy_learned_is_one_ply_greedy_tuned_with_the_rotation_value(
+    players,
+):
     """The depot lookaheads and the endgame run only where the station turns by
-    itself (solo, 2-player variant): at 3 players greedy_learned's moves are the
-    ntuple report's fast bot's with the learned rotation value, the policy the
-    rotation report measured."""
-    fast = bots.greedy("fast_rr", **{**nt.fast_bot(nt.WEIGHTS[0]).params,
+    itself (solo, 2-player variant), and the learned planet value only with 1
+    or 2 players: from 3 players greedy_learned's moves are greedy_tuned's
+    one-ply moves (its deny at 3 players only) with the learned rotation
+    value."""
+    fast = bots.greedy("fast_rr", **{**nt.fast_bot(0.0).params,
                                      "rotation_round": 1.0})  # fmt: skip
-    a = ScenarioGame(players=3, bots="greedy_learned", seed=5)
-    b = ScenarioGame(players=3, bots=fast, seed=5)
+    a = ScenarioGame(players=players, bots="greedy_learned", seed=5)
+    b = ScenarioGame(players=players, bots=fast, seed=5)
     while not a.is_terminal:
         move = a.bot_move()
         assert move == b.bot_move()
         a.apply(move)
         b.apply(move)
+
+
+@pytest.mark.parametrize(("players", "upto", "counts"),
+                         [(1, 2, True), (2, 2, True), (3, 2, False), (2, 1, False)])  # fmt: skip
+def test_the_learned_value_counts_only_up_to_its_player_count(players, upto, counts):
+    """ntuple_players: with more players the bot plays as with ntuple 0; up to
+    it, as without the cap (move for move, nothing else differs)."""
+    learned = {**bots.PRESETS["greedy_learned"], "end_redeals": 0.0}  # quicker
+    capped = bots.greedy("capped", **{**learned, "ntuple_players": float(upto)})
+    same = bots.greedy("same", **{**learned, "ntuple_players": 0.0,
+                                  **({} if counts else {"ntuple": 0.0})})  # fmt: skip
+    other = bots.greedy("other", **{**learned, "ntuple_players": 0.0,
+                                    **({"ntuple": 0.0} if counts else {})})  # fmt: skip
+    a = ScenarioGame(players=players, bots=capped, seed=6)
+    b = ScenarioGame(players=players, bots=same, seed=6)
+    c = ScenarioGame(players=players, bots=other, seed=6)
+    differs = 0
+    while not a.is_terminal:
+        move = a.bot_move()
+        assert move == b.bot_move()
+        differs += int(move != c.bot_move())
+        for game in (a, b, c):
+            game.apply(move)
+    assert differs >= 1  # the learned value does change some move here
 
 
 def test_weight_zero_plays_as_before():

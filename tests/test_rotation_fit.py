@@ -115,10 +115,10 @@ def test_the_deny_counts_only_up_to_its_player_count(players, upto, denied):
     assert differs >= 1
 
 
-def test_greedy_tuned_denies_at_3_players_only():
-    tuned = bots.parse("greedy_tuned").params
-    assert tuned["rotation_deny"] > 0 and tuned["rotation_deny_players"] == 3
-    assert bots.parse("greedy_learned").params["rotation_deny_players"] == 0
+def test_greedy_tuned_and_greedy_learned_deny_at_3_players_only():
+    for name in ("greedy_tuned", "greedy_learned"):
+        params = bots.parse(name).params
+        assert params["rotation_deny"] > 0 and params["rotation_deny_players"] == 3
 
 
 @pytest.mark.parametrize(("players", "deny"), [(3, 1.0), (4, 0.0), (4, 1.0)])

@@ -28,7 +28,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-MAX_BOT_PARAMS = 50
+MAX_BOT_PARAMS = 51
 """Length of the core's parameter vector per seat."""
 
 GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
@@ -80,15 +80,16 @@ GREEDY_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "end_other_rounds": 0.0,  # ... and per option of the other decisions, rounds
         "rotation_deny_players": 0.0,  # the deny counts with at most this many (0: any)
         "rotation_width": 4.0,  # rotations whose rounds rotation_round plays out (1-6)
+        "ntuple_players": 0.0,  # the learned planet value counts with at most (0: any)
     }
 )
 """Greedy feature weights in the core's order (pu_sim/core/bots/greedy.pxi G_*)."""
 
 SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
     {
-        "budget": (47, 16.0),  # rollouts per decision, split over the kept moves
-        "width": (48, 2.0),  # greedy-best moves kept (1: play greedy)
-        "minor": (49, 1.0),  # share of the budget away from placements and tracks
+        "budget": (48, 16.0),  # rollouts per decision, split over the kept moves
+        "width": (49, 2.0),  # greedy-best moves kept (1: play greedy)
+        "minor": (50, 1.0),  # share of the budget away from placements and tracks
     }
 )
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
@@ -203,8 +204,13 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # the lookaheads and rollouts from all 12 kept placements
                 # (10: -0.08 +- 0.12 solo points)
                 "look_width": 12.0,
-                # its learned rotation value was fitted with the deny at every count
-                "rotation_deny_players": 0.0,
+                # from 3 players on, neither the learned planet value nor the
+                # deny above 3 players (greedy_tuned's): one seat so among
+                # greedy_learned seats of before finished ahead of 51.0-51.5% of
+                # them at 3-6 players on random boards, 49.1% at 3 and 4 on base
+                # boards, at 1.4-1.7x the speed (reports/bots/strength_cost;
+                # docs/bots.md, "What the learned bot's parts cost and buy")
+                "ntuple_players": 2.0,
             }
         ),
     }

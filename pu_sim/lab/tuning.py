@@ -41,7 +41,7 @@ FloatArray = npt.NDArray[np.float64]
 Objective = Callable[[FloatArray, int], FloatArray]
 """Fitness of a population ``(n, d)`` in generation ``g``: shape ``(n,)``."""
 
-COUNTS = ("look_width", "rotation_width")
+COUNTS = ("look_width", "rotation_width", "ntuple_players")
 """Greedy weights that are counts (of placements, of rotations), not values."""
 
 TUNED_WEIGHTS: tuple[str, ...] = tuple(

@@ -45,7 +45,15 @@ from pu_sim.simulation.table import TableSetup
 TOP = 4  # greedy's best moves valued per decision
 RIDGE = 30.0  # on standardized features
 ALPHAS = (0.1, 0.2, 0.4, 0.6, 0.8, 1.0)  # step sizes tried by the line search
-FIXED = ("noise", "track_fit", "place_fit", "neighbour", "look_width", "rotation_width")
+FIXED = (
+    "noise",
+    "track_fit",
+    "place_fit",
+    "neighbour",
+    "look_width",
+    "rotation_width",
+    "ntuple_players",
+)
 FITTED = tuple(n for n in GREEDY_WEIGHTS if n not in FIXED)
 SLOTS = tuple(list(GREEDY_WEIGHTS).index(n) for n in FITTED)  # in the vector
 REFERENCE = "place"  # the decision type whose greedy coefficient sets the scale

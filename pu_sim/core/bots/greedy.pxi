@@ -59,6 +59,7 @@ cpdef enum:
     G_END_OTHER_ROUNDS = 44  # ... and per option of the other decisions in this many rounds
     G_ROTATION_DENY_PLAYERS = 45  # the deny counts with at most this many players (0: any)
     G_ROTATION_WIDTH = 46   # rotations whose rounds rotation_round plays out (1-6)
+    G_NTUPLE_PLAYERS = 47   # the learned planet value counts with at most this many (0: any)
 
 cdef enum:
-    N_GREEDY = 47
+    N_GREEDY = 48

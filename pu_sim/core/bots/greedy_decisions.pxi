@@ -112,15 +112,16 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
     cdef double x_gains[GRID]
     cdef uint16_t x_known = 0            # bit x: x_gains[x] is valued
     cdef bint look_ahead = next_fit_on(g, w), chain = end_chain_on(g, w)
-    cdef bint keep = (w[G_PLACE_FIT] != 0 or w[G_NTUPLE] != 0 or look_ahead or chain)
+    cdef bint learned_planet = ntuple_on(g, w)
+    cdef bint keep = (w[G_PLACE_FIT] != 0 or learned_planet or look_ahead or chain)
     # only the best value is read (Argmax.value_only): kept mode keeping one
     cdef bint best_only = a.value_only and scores == NULL and not keep
     prepare_depot_tiles(g, R, w, p, e, tiles)
     group = -1
     top.n = 0
     # the learned value was fitted on the best NEXT_FIT_K (ntuple_values.py)
-    top.cap = NEXT_FIT_K if (look_ahead or chain or w[G_NTUPLE] != 0) else PLACE_FIT_K
-    if (look_ahead or chain) and w[G_PLACE_FIT] == 0 and w[G_NTUPLE] == 0:
+    top.cap = NEXT_FIT_K if (look_ahead or chain or learned_planet) else PLACE_FIT_K
+    if (look_ahead or chain) and w[G_PLACE_FIT] == 0 and not learned_planet:
         top.cap = min(top.cap, look_width(w))  # nothing re-ranks them: keep only those looked from
     seeds.n = 0
     seeds.cap = top.cap
@@ -216,7 +217,7 @@ cdef inline void offer_placements(Game_t* g, const Rules_t* R, const double* w, 
         for i in range(1, top.n):
             top.value[i] += w[G_PLACE_FIT] * (
                 place_fit_value(g, R, p, e, moves[top.index[i]]) - best_fit)
-    if top.n and w[G_NTUPLE] != 0:
+    if top.n and learned_planet:
         add_ntuple(g, R, w, p, e, moves, &top)
     if look_ahead or chain:                # the lookaheads start from the best few
         topk_cut(&top, look_width(w))

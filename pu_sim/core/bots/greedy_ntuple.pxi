@@ -34,6 +34,17 @@ cdef inline int ntuple_phase(int round_) noexcept nogil:
     return 0 if phase < 0 else min(phase, NTUPLE_PHASES - 1)
 
 
+cdef inline bint ntuple_on(const Game_t* g, const double* w) noexcept nogil:
+    """Does the learned planet value re-rank the placements?  w[G_NTUPLE] set,
+    and at most w[G_NTUPLE_PLAYERS] players when that is set.  Why a cap: from
+    3 players on it buys no share on random boards and keeps greedy's best 12
+    placements valued in full, a third of greedy_learned's 4-player time
+    (reports/bots/strength_cost; docs/bots.md, "What the learned bot's parts
+    cost and buy")."""
+    return w[G_NTUPLE] != 0 and (w[G_NTUPLE_PLAYERS] == 0
+                                 or g.n_players <= w[G_NTUPLE_PLAYERS])
+
+
 cdef void planet_keys(const Game_t* g, const Rules_t* R, int p, const PlaceEval* e,
                       uint32_t move, PlanetKeys* k) noexcept nogil:
     """The table's keys for the planet placement `move` leaves: the tile's

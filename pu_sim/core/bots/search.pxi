@@ -17,9 +17,9 @@
 
 # Rule: S_ + the setting's name in pu_sim.bots.SEARCH_PARAMS (slots checked by a test)
 cpdef enum:
-    S_BUDGET = 47               # params slot: rollouts per decision (0: play greedy)
-    S_WIDTH = 48                # params slot: greedy-best moves kept (1: play greedy)
-    S_MINOR = 49                # params slot: share of the budget at minor decisions
+    S_BUDGET = 48               # params slot: rollouts per decision (0: play greedy)
+    S_WIDTH = 49                # params slot: greedy-best moves kept (1: play greedy)
+    S_MINOR = 50                # params slot: share of the budget at minor decisions
 
 
 cdef struct SearchScratch:

@@ -46,7 +46,7 @@ cdef enum:
     N_POS = 17                  # spaces 0..15 plus the beyond-top pseudo-space
     MAX_ROUNDS = 60             # safety net: a real game lasts about 20 rounds
     MAX_DECISIONS = 20000       # safety net per game
-    MAX_BOT_PARAMS = 50
+    MAX_BOT_PARAMS = 51
     MAX_NBR = 12                # outside neighbours of an oriented tile (10 at most)
     MAX_ROVER_MOVES = 8 * MAX_ROVERS + 2 * GRID * GRID  # steps, diagonals and jumps
     MAX_ROVER_QUERIES = MAX_ROVERS + MAX_ROVER_MOVES
