@@ -503,6 +503,21 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def speed_cells() -> list[tuple[str, int, str]]:
+    """The quick rows: (bot, players, boards)."""
+    cells = [(bot, players, "base") for bot in ("random", "greedy")
+             for players in (1, 2, 4, 6)]  # fmt: skip
+    cells += [
+        (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
+    ]
+    cells += [(bot, players, "base") for bot in ("greedy_tuned", "greedy_learned")
+              for players in (1, 2, 4, 6)]  # fmt: skip
+    # what the studies play: every count, random corporations and planets
+    cells += [(bot, players, "all") for bot in ("greedy_tuned", "greedy_learned")
+              for players in range(1, 7)]  # fmt: skip
+    return cells
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
@@ -526,16 +541,7 @@ def main() -> None:
              "search-64-tuned": 4}  # fmt: skip
     probe_games = 2_000 if args.smoke else 60_000
     probe_runs = [probe_speed(probe_games, 1 if args.smoke else 2)]
-    cells = [(bot, players, "base") for bot in ("random", "greedy")
-             for players in (1, 2, 4, 6)]  # fmt: skip
-    cells += [
-        (bot, players, "all") for bot in ("random", "greedy") for players in (1, 4)
-    ]
-    cells += [(bot, players, "base") for bot in ("greedy_tuned", "greedy_learned")
-              for players in (1, 2, 4, 6)]  # fmt: skip
-    # what the studies play: every count, random corporations and planets
-    cells += [(bot, players, "all") for bot in ("greedy_tuned", "greedy_learned")
-              for players in range(1, 7)]  # fmt: skip
+    cells = speed_cells()
     # a smoke run times one game of the cheapest search bot (the others run the
     # same code for longer: search-64-tuned takes ~25 s a game)
     searched = SMOKE_SEARCH_BOTS if args.smoke else tuple(SEARCH_BOTS)
