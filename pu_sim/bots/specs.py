@@ -219,11 +219,11 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
 
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
 plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_learned`` (the
-learned bot) is greedy_tuned with two values learned from rollouts and, in the
+learned bot) is greedy_tuned with two values learned from rollouts (the planet
+value with 1 and 2 players, the commander's rotation value from 3) and, in the
 last solo rounds, rollouts of its kept placements and other choices: stronger
-than greedy_tuned in solo and with 3 or more players, at about 40% of its solo
-speed and a quarter of its 4-player speed (the bot ladder and benchmark
-reports measure both).
+than greedy_tuned in solo and with 3 or more players, and slower (the bot
+ladder, benchmark and strength-cost reports measure both).
 """
 
 RETIRED_WEIGHTS = (
