@@ -10,6 +10,7 @@ from experiment_scripts import load
 
 from pu_sim import bots
 from pu_sim.lab import strength_cost as sc
+from pu_sim.lab.common import game_scores, share_row
 from pu_sim.simulation.manifest import read_report_manifest
 
 script = load("bots/strength_cost")
@@ -30,15 +31,25 @@ def test_a_variant_plays_as_greedy_learned_where_it_cannot_act(name):
     for where, players in ((sc.SOLO, 1), (sc.MULTI, 4)):
         if where in acts:
             continue
-        ours = sc.seat_scores([sc.variant(name)] * players, 3, 7, 1)
-        theirs = sc.seat_scores([LEARNED] * players, 3, 7, 1)
+        ours = game_scores([sc.variant(name)] * players, 3, 7, 1, boards="random")
+        theirs = game_scores([LEARNED] * players, 3, 7, 1, boards="random")
         assert np.array_equal(ours, theirs), (name, where)
 
 
-def test_a_seat_among_its_own_kind_beats_half_of_its_opponents():
+@pytest.mark.parametrize("boards", ["base", "random"])
+def test_a_seat_among_its_own_kind_beats_half_of_its_opponents(boards):
     """Every cyclic seat order of the same bots plays the same games, so the
     share is exactly even, with no spread over setups."""
-    assert sc.share_among(LEARNED, LEARNED, 4, 3, 11, 1) == (0.5, 0.0)
+    row = share_row(LEARNED, LEARNED, 4, 3, 11, 1, boards=boards)
+    assert row["ahead"] == pytest.approx(0.5)
+    assert row["half_width"] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_random_boards_deal_other_corporations_than_the_base_game():
+    seats = [bots.parse("greedy")] * 2
+    base = game_scores(seats, 4, 3, 1, boards="base")
+    drawn = game_scores(seats, 4, 3, 1, boards="random")
+    assert base.shape == drawn.shape == (4, 2) and not np.array_equal(base, drawn)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ A script under ``experiments/bots/`` is a frozen ``Config`` dataclass and a
 
 Also here, for several studies: greedy_tuned without one feature, paired
 differences with their 95% half-width, the games of one table in one core
-call, base games played with a folder of fitted tables and the share of
+call, paired games on the base or random boards (with a folder of fitted
+tables) and the share of
 opponents one seat beats there, and work over chunks of games on joblib
 workers.
 """
@@ -115,26 +116,36 @@ def play_records(
     return play_range(Plan.of(setup, seed=seed), first_game, n_games)
 
 
-def _batch(plan: Plan, first: int, n: int, tables: Path) -> npt.NDArray[np.float64]:
+def _batch(
+    plan: Plan, first: int, n: int, tables: Path | None
+) -> npt.NDArray[np.float64]:
     """Seat scores of ``n`` games of ``plan`` from ``first``.
 
-    Played with the fitted tables of ``tables``, not the packaged ones.
+    Played with the fitted tables of ``tables`` (None: the packaged ones).
     """
     rules = load_rules(tables).core
     out = core.play_batch(rules, plan.spec, plan.key, first, n)
     return np.asarray(out["score"], np.float64)
 
 
-def base_game_scores(
-    seats: Sequence[BotSpec], n: int, seed: SeedLike, jobs: int, tables: Path
-) -> Floats:
-    """Scores [game, seat] of n base games, the tables read from `tables`.
+BOARDS: dict[str, dict[str, Any]] = {
+    "base": {"corporations": "universal_coalition", "planets": "ksb_4156"},
+    "random": {"corporations": "random", "planets": "random"},
+}
+"""The tables the lab's paired games are played on: the base game (Universal
+Coalition on KSB-4156 at every seat) or, as the studies play, every seat's
+corporation and planet drawn at random."""
 
-    Every seat plays Universal Coalition on KSB-4156; game i deals the same
-    setup whoever sits where.
+
+def game_scores(
+    seats: Sequence[BotSpec], n: int, seed: SeedLike, jobs: int,
+    tables: Path | None = None, boards: str = "base",
+) -> Floats:  # fmt: skip
+    """Scores [game, seat] of n games on `boards`, the tables read from `tables`.
+
+    Game i deals the same setup whoever sits where.
     """
-    setup = TableSetup(players=len(seats), corporations="universal_coalition",
-                       planets="ksb_4156", bots=list(seats))  # fmt: skip
+    setup = TableSetup(players=len(seats), bots=list(seats), **BOARDS[boards])
     plan = Plan.of(setup, seed=seed)
     step = max(1, n // 40)
     parts = Parallel(n_jobs=jobs, prefer="threads")(
@@ -145,19 +156,20 @@ def base_game_scores(
 
 def share_row(
     learned: BotSpec, field_bot: BotSpec, players: int, n: int, seed: SeedLike,
-    jobs: int, tables: Path,
+    jobs: int, tables: Path | None = None, boards: str = "base",
 ) -> dict[str, Any]:  # fmt: skip
     """One ``learned`` seat among ``field_bot`` seats: the share of opponents beaten.
 
-    Each of n base setups in every cyclic seat order; the share of opponents
-    it finished ahead of (ties half), its interval over setups (a setup's
-    games one cluster).
+    Each of n setups (`boards`) in every cyclic seat order; the share of
+    opponents it finished ahead of (ties half), its interval over setups (a
+    setup's games one cluster).
     """
     ahead = np.zeros(n)
     for k in range(players):
         seats = [field_bot] * players
         seats[k] = learned
-        ahead += seat_outcomes(base_game_scores(seats, n, seed, jobs, tables), k)[1]
+        scores = game_scores(seats, n, seed, jobs, tables, boards)
+        ahead += seat_outcomes(scores, k)[1]
     share, half = paired(ahead / players, 0.0)
     return {"bot": learned.label, "against": field_bot.label, "players": players,
             "setups": n, "ahead": share, "half_width": half}  # fmt: skip

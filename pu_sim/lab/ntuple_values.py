@@ -43,7 +43,7 @@ from pu_sim.engine.core import constants, engine_version
 from pu_sim.game import Game
 from pu_sim.lab import placement_values as pv
 from pu_sim.lab import probes
-from pu_sim.lab.common import base_game_scores, paired, share_row
+from pu_sim.lab.common import game_scores, paired, share_row
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
 from pu_sim.simulation.seeds import SeedLike
 
@@ -268,7 +268,7 @@ def solo_scores(
     bot: BotSpec, n: int, seed: SeedLike, jobs: int, tables: Path
 ) -> Floats:
     """Solo base-game scores by game index."""
-    return base_game_scores([bot], n, seed, jobs, tables)[:, 0]
+    return game_scores([bot], n, seed, jobs, tables)[:, 0]
 
 
 def three_player_row(

@@ -32,28 +32,20 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from joblib import Parallel, delayed
 from matplotlib.figure import Figure
 
 from pu_sim import bots
 from pu_sim.bots import BotSpec
-from pu_sim.lab.common import paired, seat_outcomes
+from pu_sim.lab.common import BOARDS, game_scores, paired, share_row
 from pu_sim.report import plots
 from pu_sim.simulation.in_memory import play_range
 from pu_sim.simulation.plan import Plan
-from pu_sim.simulation.seeds import SeedLike
 from pu_sim.simulation.table import TableSetup
 
 Floats = npt.NDArray[np.float64]
 Row = dict[str, Any]
 
 REFERENCE = "greedy_learned"
-
-
-def random_boards(players: int, seats: BotSpec | list[BotSpec]) -> TableSetup:
-    """The studies' table: every seat's corporation and planet drawn at random."""
-    return TableSetup(players=players, bots=seats, corporations="random",
-                      planets="random")  # fmt: skip
 
 
 SOLO, MULTI = "solo", "4p"
@@ -88,49 +80,20 @@ def variant(name: str) -> BotSpec:
     return bots.greedy(name, **{**bots.PRESETS[REFERENCE], **VARIANTS[name][1]})
 
 
-def seat_scores(seats: list[BotSpec], n: int, seed: SeedLike, jobs: int) -> Floats:
-    """Scores [game, seat] of n random-board games.
-
-    Game i deals the same corporations and planets to the same seats whoever
-    sits there.
-    """
-    plan = Plan.of(random_boards(len(seats), seats),
-                   seed=seed)  # fmt: skip
-    step = max(1, n // 40)
-    parts = Parallel(n_jobs=jobs, prefer="threads")(
-        delayed(play_range)(plan, s, min(step, n - s)) for s in range(0, n, step)
-    )
-    return (
-        np.concatenate([p["score"] for p in parts])
-        .astype(np.float64)
-        .reshape(n, len(seats))
-    )
+def solo_scores(bot: BotSpec, n: int, seed: int, jobs: int) -> Floats:
+    """Scores of n solo games on random boards (game i: the same setup)."""
+    return game_scores([bot], n, seed, jobs, boards="random")[:, 0]
 
 
 def games_per_second(bot: BotSpec, players: int, games: int, repeats: int) -> float:
     """Best-of-`repeats` games/s of one core call (the same games each time)."""
-    plan = Plan.of(random_boards(players, bot), seed=1)
+    plan = Plan.of(TableSetup(players=players, bots=bot, **BOARDS["random"]), seed=1)
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
         play_range(plan, 0, games)
         best = min(best, time.perf_counter() - start)
     return games / best
-
-
-def share_among(candidate: BotSpec, field: BotSpec, players: int, n: int,
-                seed: SeedLike, jobs: int) -> tuple[float, float]:  # fmt: skip
-    """One `candidate` seat among `field` seats on n random-board setups.
-
-    In every cyclic seat order: the share of opponents it beat and the
-    half-width of its 95% interval over setups.
-    """
-    ahead = np.zeros(n)
-    for k in range(players):
-        seats = [field] * players
-        seats[k] = candidate
-        ahead += seat_outcomes(seat_scores(seats, n, seed, jobs), k)[1]
-    return paired(ahead / players, 0.0)
 
 
 def study(config: Any, jobs: int) -> Row:
@@ -149,7 +112,9 @@ def study(config: Any, jobs: int) -> Row:
                   for where in every.get(b.label, (SOLO, MULTI))}
         for b in (reference, tuned, *(variant(v) for v in VARIANTS))
     }  # fmt: skip
-    base_solo = seat_scores([reference], c.solo_games, c.seed, jobs)[:, 0]
+    base_solo = game_scores([reference], c.solo_games, c.seed, jobs, boards="random")[
+        :, 0
+    ]
     rows = []
     for name, (what, _, where) in {
         **VARIANTS,
@@ -159,12 +124,13 @@ def study(config: Any, jobs: int) -> Row:
         row: Row = {"variant": name, "what": what, "acts": list(where),
                     "speed": speed[name]}  # fmt: skip
         if SOLO in where:
-            solo = seat_scores([bot], c.solo_games, c.seed, jobs)[:, 0]
+            solo = solo_scores(bot, c.solo_games, c.seed, jobs)
             row["solo"] = dict(zip(("diff", "half_width"), paired(solo, base_solo),
                                    strict=True))  # fmt: skip
         if MULTI in where:
-            share, half = share_among(bot, reference, 4, c.setups, c.seed, jobs)
-            row["share"] = {"ahead": share, "half_width": half}
+            share = share_row(bot, reference, 4, c.setups, c.seed, jobs,
+                              boards="random")  # fmt: skip
+            row["share"] = {k: share[k] for k in ("ahead", "half_width")}
         rows.append(row)
     return {"reference": {"speed": speed[REFERENCE],
                           "solo_mean": float(base_solo.mean())},
