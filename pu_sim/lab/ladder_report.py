@@ -210,9 +210,9 @@ def headlines(ladder: Ladder) -> list[str]:
             f"{d[f'vs {TUNED}']:+.2f} [{d['diff_lower']:+.2f}, "
             f"{d['diff_upper']:+.2f}] on {c.solo_games:,} seeds, ahead of {TUNED} "
             f"in {pct(h[LEARNED, TUNED])}% of their {h[LEARNED, TUNED]['n']} "
-            f"{c.players}-player games.  Its speed against the target of 100 solo "
-            "and 100 4-player games/s on one core is in the benchmark "
-            "(reports/benchmark/)."
+            f"{c.players}-player games.  Its speed against strong play's targets "
+            "(0.035x the C probe on one core, solo and at 4 and 6 players) is in "
+            "the benchmark (reports/benchmark/)."
         )
     headlines.append(
         "**Speed** (solo, from the run manifests, "
