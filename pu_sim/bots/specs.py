@@ -205,7 +205,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 # (10: -0.08 +- 0.12 solo points)
                 "look_width": 12.0,
                 # from 3 players on, neither the learned planet value nor the
-                # deny above 3 players (greedy_tuned's): one seat so among
+                # deny above 3 players (greedy_tuned's): one such seat among
                 # greedy_learned seats of before finished ahead of 51.0-51.5% of
                 # them at 3-6 players on random boards, 49.1% at 3 and 4 on base
                 # boards, at 1.4-1.7x the speed (reports/bots/strength_cost;
