@@ -112,9 +112,7 @@ def study(config: Any, jobs: int) -> Row:
                   for where in every.get(b.label, (SOLO, MULTI))}
         for b in (reference, tuned, *(variant(v) for v in VARIANTS))
     }  # fmt: skip
-    base_solo = game_scores([reference], c.solo_games, c.seed, jobs, boards="random")[
-        :, 0
-    ]
+    base_solo = solo_scores(reference, c.solo_games, c.seed, jobs)
     rows = []
     for name, (what, _, where) in {
         **VARIANTS,

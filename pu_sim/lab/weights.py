@@ -39,21 +39,14 @@ from pu_sim.engine.core import engine_version
 from pu_sim.game import Game
 from pu_sim.lab.common import in_chunks, paired, play_records
 from pu_sim.lab.rollouts import decisions, rollout_values, top_moves
+from pu_sim.lab.tuning import COUNTS
 from pu_sim.simulation.seeds import SeedLike, derive
 from pu_sim.simulation.table import TableSetup
 
 TOP = 4  # greedy's best moves valued per decision
 RIDGE = 30.0  # on standardized features
 ALPHAS = (0.1, 0.2, 0.4, 0.6, 0.8, 1.0)  # step sizes tried by the line search
-FIXED = (
-    "noise",
-    "track_fit",
-    "place_fit",
-    "neighbour",
-    "look_width",
-    "rotation_width",
-    "ntuple_players",
-)
+FIXED = ("noise", "track_fit", "place_fit", "neighbour", *COUNTS)
 FITTED = tuple(n for n in GREEDY_WEIGHTS if n not in FIXED)
 SLOTS = tuple(list(GREEDY_WEIGHTS).index(n) for n in FITTED)  # in the vector
 REFERENCE = "place"  # the decision type whose greedy coefficient sets the scale
