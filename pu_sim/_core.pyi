@@ -10,6 +10,8 @@ import numpy.typing as npt
 ENGINE_VERSION: int
 RECORD_DTYPE: np.dtype[np.void]
 CONSTANTS: dict[str, int]
+POLICY_OFFSETS: dict[str, int]
+PP_ROTATION: int
 # The core's cpdef enums (core/engine/defs.pxi and the rooms beside it): IntEnum
 # classes whose members are the C enums' own, named PREFIX_LABEL.  The members are
 # not repeated here; code() and label() reach them by label.  (Planet masks, space
@@ -45,6 +47,7 @@ class CoreRules:
         fitted: dict[str, npt.NDArray[np.float64]],
     ) -> None: ...
     def fitted_arrays(self) -> dict[str, npt.NDArray[np.float64]]: ...
+    def check_policy(self, spec: dict[str, Any]) -> None: ...
 
 def play_batch(
     rules: CoreRules,
@@ -55,6 +58,19 @@ def play_batch(
     out: npt.NDArray[np.void],
     round_scores: npt.NDArray[np.int16] | None = None,
 ) -> None: ...
+def policy_train(
+    rules: CoreRules,
+    spec: dict[str, Any],
+    weights: npt.NDArray[np.float64],
+    k0: int,
+    k1: int,
+    first_game: int,
+    n_games: int,
+    alpha: float,
+    lam: float,
+    explore: float = 0.0,
+) -> tuple[float, int, float]: ...
+def _policy_drop(mask: int, square: float = 0.0) -> None: ...
 
 TRACE_ROUNDS: int
 TRACE_NONE: int
@@ -87,6 +103,8 @@ class GameState:
         self, params: Sequence[float] | npt.NDArray[np.float64]
     ) -> list[tuple[float, float | None]]: ...
     def placement_features(self, move: int) -> list[float]: ...
+    def policy_features(self, p: int) -> tuple[int, list[int]]: ...
+    def policy_values(self) -> list[float]: ...
     def placement_contact(self, move: int) -> int: ...
     def planet_keys(self, move: int) -> dict[str, Any]: ...
     def lifepod_distances(self, p: int) -> list[list[int]]: ...

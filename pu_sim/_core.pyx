@@ -48,6 +48,7 @@ include "core/engine/scoring.pxi"
 include "core/engine/resolve.pxi"
 include "core/engine/moves.pxi"
 include "core/engine/round.pxi"
+include "core/bots/policy_net.pxi"
 include "core/bots/fitted_tables.pxi"
 include "core/bots/greedy_objectives.pxi"
 include "core/bots/greedy_planets.pxi"
@@ -65,8 +66,10 @@ include "core/bots/greedy_rotation_round.pxi"
 include "core/bots/greedy_place_fit.pxi"
 include "core/bots/greedy_ntuple.pxi"
 include "core/bots/greedy_track_fit.pxi"
+include "core/bots/policy.pxi"
 include "core/bots/search.pxi"
 include "core/bots/dispatch.pxi"
+include "core/bots/policy_train.pxi"
 include "core/api/batch.pxi"
 
 ENGINE_VERSION = 6
@@ -135,8 +138,30 @@ CONSTANTS = {
     "MAX_PLANETS": MAX_PLANETS, "N_TRACKS": N_TRACKS,
     "N_OBJECTIVES": N_OBJECTIVES,
     "GAME_BYTES": sizeof(Game_t), "SEARCH_SCRATCH_BYTES": sizeof(SearchScratch),
+    "POLICY_N": POLICY_N, "POL_STAGES": POL_STAGES, "POL_STAKE": POL_STAKE,
+    "POL_NP": POL_NP, "POL_MEDALS": POL_MEDALS, "POL_FREE": POL_FREE, "POL_LINES": POL_LINES,
+    "POL_PATTERNS": POL_PATTERNS, "POL_POS": POL_POS, "POL_PEND": POL_PEND,
+    "POL_TECH": POL_TECH, "POL_SYN": POL_SYN, "POL_ENERGY": POL_ENERGY,
+    "POL_OTHER": POL_OTHER, "POL_DIST": POL_DIST, "POL_MOVE": POL_MOVE,
+    "POL_ROVERS": POL_ROVERS, "POL_PODS": POL_PODS, "POL_MET_HELD": POL_MET_HELD,
+    "POL_MET_LEFT": POL_MET_LEFT, "POL_CARDS": POL_CARDS, "POL_OWED": POL_OWED,
+    "POL_PROGRESS": POL_PROGRESS, "POL_DIFF": POL_DIFF, "POL_ITEM_KINDS": POL_ITEM_KINDS,
+    "POL_ITEM_COUNT": POL_ITEM_COUNT, "POL_STORED": POL_STORED, "POL_EXTRA": POL_EXTRA,
+    "POL_USED": POL_USED, "POL_ICE": POL_ICE, "POL_COLS": POL_COLS,
+    "POL_MAX_ACTIVE": POL_MAX_ACTIVE, "POL_TRAJ": POL_TRAJ,
 }
 """Sizes and special move values Python reads, each by its C name."""
+
+POLICY_OFFSETS = {
+    "bias": PO_BIAS, "line": PO_LINE, "line_planet": PO_LINEP, "window": PO_WIN,
+    "track": PO_TRACK, "tech": PO_TECH, "choice": PO_CHOICE, "rover": PO_ROVER,
+    "rovers": PO_ROVERS, "meteorites": PO_METEOR, "civ": PO_CIV, "owed": PO_OWED,
+    "objective": PO_OBJ, "neighbour": PO_NEIGH, "items": PO_ITEMS, "corporation": PO_CORPX,
+    "used_game": PO_USEDG, "used_round": PO_USEDR, "ice": PO_ICE, "makeshift": PO_MAKE,
+    "stakes": PO_STAKE,
+}
+"""Where each table of the policy bot's network starts in its flat weight vector
+(core/bots/policy_net.pxi PO_*), in the order they follow one another."""
 
 
 # ==== compiled rules ==========================================================
@@ -285,6 +310,25 @@ cdef class CoreRules:
         """The fitted tables as the core holds them (copies), for checks."""
         return fitted_arrays(self.R.fitted)
 
+    def check_policy(self, dict spec):
+        """Refuse, in one line, a table with a policy seat when the policy
+        network was learned on another engine version (or is missing)."""
+        _check_policy(self, spec)
+
+
+cdef _check_policy(CoreRules rules, dict spec):
+    """ValueError when a seat of `spec` plays the policy bot and the rules'
+    network was not learned on this engine version."""
+    cdef int version = <int>rules.R.fitted.policy_engine
+    if BOT_POLICY not in [int(k) for k in spec["bot_kind"]]:
+        return
+    if version != ENGINE_VERSION:
+        raise ValueError(
+            f"the policy bot's network was learned on engine version {version}, "
+            f"this is engine {ENGINE_VERSION}: relearn it with "
+            f"`python -m pu_sim.lab.policy_td`"
+        )
+
 
 # ==== table spec ================================================================
 
@@ -348,6 +392,7 @@ def play_batch(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t fi
     """
     cdef TableSpec ts = make_spec(spec)
     cdef SeatRecord[::1] rec = out
+    _check_policy(rules, spec)
     cdef int16_t[:, :, ::1] trace
     cdef int16_t* trace_ptr = NULL
     cdef uint64_t n_games = rec.shape[0] // ts.n_players
@@ -370,6 +415,42 @@ def play_batch(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t fi
         rc = play_games(rules.R, &ts, k0, k1, first_game, n_games, &rec[0], trace_ptr)
     if rc != 0:
         raise MemoryError("play_batch could not allocate its game state")
+
+
+def policy_train(CoreRules rules, dict spec, double[::1] weights, uint64_t k0, uint64_t k1,
+                 uint64_t first_game, uint64_t n_games, double alpha, double lam,
+                 double explore=0.0):
+    """Self-play that learns the policy bot's network in place.
+
+    Plays games ``[first_game, first_game + n_games)`` of ``spec``; every
+    policy seat chooses by ``weights`` (``POLICY_N`` doubles) and, at each
+    game's end, moves them toward its TD(lambda) returns (core/bots/
+    policy_train.pxi), ``explore`` the temperature (medals) of a softmax
+    over its moves' values by which it chooses while learning (0: the best).
+    Returns (mean final score of the learning seats, their number, mean squared
+    TD error).  Runs without the GIL, one game after another, so the weights
+    are a pure function of the arguments.
+    """
+    cdef TableSpec ts = make_spec(spec)
+    cdef double stats[4]
+    cdef int rc
+    if weights.shape[0] != POLICY_N:
+        raise ValueError(f"weights must hold {POLICY_N} values, got {weights.shape[0]}")
+    stats[0] = stats[1] = stats[2] = stats[3] = 0.0
+    with nogil:
+        rc = policy_train_games(rules.R, &ts, &weights[0], k0, k1, first_game, n_games,
+                                alpha, lam, explore, stats)
+    if rc != 0:
+        raise MemoryError("policy_train could not allocate its buffers")
+    return (stats[0] / max(stats[1], 1.0), int(stats[1]), stats[2] / max(stats[3], 1.0))
+
+
+def _policy_drop(int mask, double square=0.0):
+    """Development: leave tables out of the policy's features (bit 0 windows,
+    1 per-planet lines) and add a bonus per covered square (0: none)."""
+    global POLICY_DROP, POLICY_SQUARE
+    POLICY_DROP = mask
+    POLICY_SQUARE = square
 
 
 TRACE_ROUNDS = MAX_ROUNDS

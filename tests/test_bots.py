@@ -8,12 +8,12 @@ import pytest
 import pu_sim
 from pu_sim import bots
 from pu_sim.analysis import stats
-from pu_sim.bots import GREEDY_WEIGHTS, PRESETS
+from pu_sim.bots import GREEDY_WEIGHTS, POLICY_PARAMS, PRESET_KINDS, PRESETS
 from pu_sim.cli import main
 from pu_sim.lab.tuning import TUNED_WEIGHTS
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", [n for n in PRESETS if n not in PRESET_KINDS])
 def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     spec = bots.parse(name)
     assert spec.kind == "greedy" and spec.label == name
@@ -48,6 +48,15 @@ def test_presets_parse_to_greedy_specs_with_every_weight_named(name):
     assert spec != bots.greedy(name)  # the weights differ from the defaults
 
 
+@pytest.mark.parametrize("name", list(PRESET_KINDS))
+def test_presets_of_another_kind_parse_to_that_kind_with_its_settings(name):
+    spec = bots.parse(name)
+    assert spec.kind == PRESET_KINDS[name] and spec.label == name
+    assert set(spec.params) == set(POLICY_PARAMS)
+    assert set(PRESETS[name]) <= set(POLICY_PARAMS)
+    assert bots.parse(f"{name}:rotation=0").params["rotation"] == 0.0
+
+
 def test_unknown_names_list_the_valid_bots_and_presets():
     with pytest.raises(
         ValueError, match=r"unknown bot 'genius'; valid bots: .*greedy_tuned"
@@ -57,7 +66,7 @@ def test_unknown_names_list_the_valid_bots_and_presets():
         ValueError, match=r"unknown preset 'greedy'; valid presets: .*greedy_tuned"
     ):
         bots.preset("greedy")
-    assert {"random", "greedy", "search", *PRESETS} == set(bots.BOT_NAMES)
+    assert {"random", "greedy", "search", "policy", *PRESETS} == set(bots.BOT_NAMES)
 
 
 def test_a_renamed_preset_names_its_new_name():

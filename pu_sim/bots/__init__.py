@@ -2,7 +2,8 @@
 
 A core bot is a kind plus a parameter vector (:mod:`pu_sim.bots.specs`): the
 random bot, the greedy bot with named weights and its tuned presets, and the
-search bot.  :mod:`pu_sim.bots.fitted` reads and writes the greedy bot's fitted
+search bot, and the policy bot (values learned by self-play).
+:mod:`pu_sim.bots.fitted` reads and writes the bots' fitted
 tables (run-time data the engine loads); :mod:`pu_sim.bots.python` is the
 protocol of a bot written in Python.  Bot development (fitting, the ladder,
 the search studies) is the lab, :mod:`pu_sim.lab`, above every other layer.
@@ -19,6 +20,8 @@ from pu_sim.bots.specs import (
     BOT_NAMES,
     GREEDY_WEIGHTS,
     MAX_BOT_PARAMS,
+    POLICY_PARAMS,
+    PRESET_KINDS,
     PRESETS,
     RENAMED_PRESETS,
     RETIRED_PRESETS,
@@ -27,6 +30,7 @@ from pu_sim.bots.specs import (
     BotSpec,
     greedy,
     parse,
+    policy,
     preset,
     random,
     search,
@@ -37,7 +41,9 @@ __all__ = [
     "BOT_NAMES",
     "GREEDY_WEIGHTS",
     "MAX_BOT_PARAMS",
+    "POLICY_PARAMS",
     "PRESETS",
+    "PRESET_KINDS",
     "RENAMED_PRESETS",
     "RETIRED_PRESETS",
     "RETIRED_WEIGHTS",
@@ -45,6 +51,7 @@ __all__ = [
     "BotSpec",
     "greedy",
     "parse",
+    "policy",
     "preset",
     "random",
     "search",

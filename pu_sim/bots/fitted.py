@@ -2,7 +2,8 @@
 
 Seven tables of measured or rollout-fitted numbers steer the greedy bot (the
 track values, the placement values, the line and objective chances, the
-objectives' base rates, the learned planet and rotation values).  Each is a
+objectives' base rates, the learned planet and rotation values); an eighth
+is the policy bot's value network, learned by self-play.  Each is a
 file pair in ``pu_sim/data/fitted/``:
 ``<name>.npz`` holds the arrays, ``<name>.toml`` says how they were made (the
 command, the seed, the engine version, the date) and what every axis means.
@@ -29,9 +30,9 @@ Examples
 >>> sorted(fitted.TABLES)[:3]
 ['line_chance', 'ntuple', 'objective_chance']
 >>> len(fitted.TABLES)
-7
+8
 
-Why long: most of it is the declared layout of the seven tables (:data:`TABLES`,
+Why long: most of it is the declared layout of the eight tables (:data:`TABLES`,
 their arrays, axes and meanings), the one place every file is checked against.
 """
 
@@ -255,6 +256,174 @@ TABLES: Mapping[str, Layout] = {
             "about round 20 at any player count)",
             "feature": "the depot rule's value (rotation_fit, rotation_deny), "
             "the commander's score after the round, the others' mean score after it",
+        },
+    ),
+    "policy": Layout(
+        description=(
+            "The policy bot's value network, learned by temporal-difference "
+            "self-play (pu_sim.lab.policy_td): a player's value is the score "
+            "the game would give now plus one weight per active entry of these "
+            "tables, each a tuple of generic features of the position "
+            "(pu_sim/core/bots/policy_net.pxi).  In the core the tables follow "
+            "one another in this order in one vector."
+        ),
+        arrays={
+            "bias": (
+                Axis("players", "POL_NP"),
+                Axis("stage", "POL_STAGES"),
+                Axis("corporation", "MAX_CORPS"),
+                Axis("planet", "MAX_PLANETS"),
+            ),
+            "line": (
+                Axis("stage", "POL_STAGES"),
+                Axis("medals", "POL_MEDALS"),
+                Axis("meteorite", 2),
+                Axis("free", "POL_FREE"),
+            ),
+            "line_planet": (
+                Axis("planet", "MAX_PLANETS"),
+                Axis("line", "POL_LINES"),
+                Axis("stage", "POL_STAGES"),
+                Axis("meteorite", 2),
+                Axis("free", "POL_FREE"),
+            ),
+            "window": (Axis("stage", "POL_STAGES"), Axis("pattern", "POL_PATTERNS")),
+            "track": (
+                Axis("corporation", "MAX_CORPS"),
+                Axis("track", "N_TRACKS"),
+                Axis("position", "POL_POS"),
+                Axis("pending", "POL_PEND"),
+                Axis("stage", "POL_STAGES"),
+            ),
+            "tech": (
+                Axis("corporation", "MAX_CORPS"),
+                Axis("tech_level", "POL_TECH"),
+                Axis("stage", "POL_STAGES"),
+            ),
+            "choice": (
+                Axis("corporation", "MAX_CORPS"),
+                Axis("stage", "POL_STAGES"),
+                Axis("synergy", "POL_SYN"),
+                Axis("energy", "POL_ENERGY"),
+                Axis("other_choices", "POL_OTHER"),
+            ),
+            "rover": (
+                Axis("stage", "POL_STAGES"),
+                Axis("target", 2),
+                Axis("distance", "POL_DIST"),
+                Axis("movement", "POL_MOVE"),
+            ),
+            "rovers": (
+                Axis("stage", "POL_STAGES"),
+                Axis("on_planet", "POL_ROVERS"),
+                Axis("in_supply", "POL_ROVERS"),
+                Axis("lifepods", "POL_PODS"),
+            ),
+            "meteorites": (
+                Axis("stage", "POL_STAGES"),
+                Axis("collected", "POL_MET_HELD"),
+                Axis("on_planet", "POL_MET_LEFT"),
+            ),
+            "civ": (Axis("card", "POL_CARDS"), Axis("stage", "POL_STAGES")),
+            "owed": (Axis("stage", "POL_STAGES"), Axis("owed", "POL_OWED")),
+            "objective": (
+                Axis("objective", "N_OBJECTIVES"),
+                Axis("progress", "POL_PROGRESS"),
+                Axis("stage", "POL_STAGES"),
+            ),
+            "neighbour": (
+                Axis("objective", "N_OBJECTIVES"),
+                Axis("difference", "POL_DIFF"),
+                Axis("stage", "POL_STAGES"),
+            ),
+            "items": (
+                Axis("item", "POL_ITEM_KINDS"),
+                Axis("count", "POL_ITEM_COUNT"),
+                Axis("stage", "POL_STAGES"),
+            ),
+            "corporation": (
+                Axis("corporation", "MAX_CORPS"),
+                Axis("stage", "POL_STAGES"),
+                Axis("stored", "POL_STORED"),
+                Axis("counter", "POL_EXTRA"),
+            ),
+            "used_game": (
+                Axis("corporation", "MAX_CORPS"),
+                Axis("stage", "POL_STAGES"),
+                Axis("used", "POL_USED"),
+            ),
+            "used_round": (
+                Axis("corporation", "MAX_CORPS"),
+                Axis("stage", "POL_STAGES"),
+                Axis("used", "POL_USED"),
+            ),
+            "ice": (
+                Axis("planet", "MAX_PLANETS"),
+                Axis("stage", "POL_STAGES"),
+                Axis("open_ice", "POL_ICE"),
+            ),
+            "makeshift": (
+                Axis("track", "N_TRACKS"),
+                Axis("column", "POL_COLS"),
+                Axis("position", "POL_POS"),
+                Axis("stage", "POL_STAGES"),
+            ),
+            "stakes": (
+                Axis("stage", "POL_STAGES"),
+                Axis("rover_distance", "POL_DIST"),
+                Axis("movement", "POL_MOVE"),
+                Axis("stake", "POL_STAKE"),
+            ),
+        },
+        axes={
+            "players": "solo, 2 players, 3 or more",
+            "stage": "part of the game: rounds 1-3, 4-6, 7-9, 10-12, 13-15, 16-17, "
+            "18-19, 20 and later",
+            "corporation": "the corporation's id (its place in corporations.toml)",
+            "planet": "the planet's id (its place in planets.toml)",
+            "medals": "the line's medals 0..3",
+            "meteorite": "0: the line holds no meteorite, 1: it holds one",
+            "free": "the line's free grid squares 0..12",
+            "line": "rows 0..11, then columns 0..11",
+            "pattern": "a 3x3 window's squares covered or off the grid, bit 3 x row "
+            "+ column (every window of the grid reads the same entry)",
+            "track": "civ, water, biomass, rover, tech",
+            "position": "the tracker's position (Oasis' water: its path step)",
+            "pending": "advances waiting in the pool for that tracker, 0..3",
+            "tech_level": "the tech level in force 0..7",
+            "synergy": "synergy boosts waiting in the pool 0..3",
+            "energy": "energy choices waiting 0..3",
+            "other_choices": "other track choices waiting 0..2",
+            "target": "0: lifepods, 1: meteorites (each rover on the planet reads "
+            "both)",
+            "distance": "a rover's walk to the nearest target 0..8, 9: none within 8",
+            "movement": "rover movement the player may still spend 0..5",
+            "on_planet": "rovers (meteorites) on the planet",
+            "in_supply": "rovers on the corporation board",
+            "lifepods": "lifepods left on the planet 0..9",
+            "collected": "meteorites collected 0..11",
+            "card": "civ card id 1..36 (0 unused), one entry per card held",
+            "owed": "civ picks owed, 0..2 of each rank, rank 1 the lowest digit "
+            "(base 3)",
+            "objective": "objective card id - 37, one entry per private card kept "
+            "(neighbour: per card beside the player)",
+            "progress": "how far the card is from met 0..15, 16: out of reach "
+            "(policy_net.pxi pol_objective_progress)",
+            "difference": "the player's measure minus the other's, -4..4 (the "
+            "better direction first)",
+            "item": "pending item kind (IT_*), one entry per kind waiting",
+            "count": "items of that kind waiting 1..3",
+            "stored": "biomass patches stored 0..3",
+            "counter": "the corporation's own counter (Cosmos: lifepods on tracks, "
+            "Jump Drive: on tech slots, Flux: token track + 1, Wormhole: patches "
+            "on tiles)",
+            "used": "activated powers used this game (this round), bit = tech level",
+            "open_ice": "printed ice squares still uncovered 0..15",
+            "column": "Makeshift: the column a tracker stands on",
+            "rover_distance": "one entry per meteorite on the planet: the nearest "
+            "rover's walk to it 0..8, 9: none within 8",
+            "stake": "the free squares of the fuller of the meteorite's row and "
+            "column 0..5, 6: more",
         },
     ),
 }

@@ -95,9 +95,19 @@ SEARCH_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
 """Search settings: (slot in the core's vector, default); core/bots/search.pxi S_*.
 The search bot's greedy weights fill the first slots, as greedy's do."""
 
-BOT_KINDS = ("random", "greedy", "search")
+POLICY_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
+    {
+        # the commander values each station rotation by the best afterstate its
+        # own depot's placements leave (the network reads no depot): 1 on, 0 off
+        "rotation": (0, 1.0),
+    }
+)
+"""Policy bot settings: (slot in the core's vector, default); core/bots/policy.pxi
+PP_*."""
+
+BOT_KINDS = ("random", "greedy", "search", "policy")
 """The core's bot kinds, in its order (pu_sim/core/engine/defs.pxi BOT_*); a preset is a
-greedy bot with named weights."""
+greedy bot with named weights, or a bot of the kind PRESET_KINDS names."""
 
 # Found by experiments/bots/tune_greedy.py; report:
 # reports/bots/tune_greedy/20000-games-seed-2026/README.md (weights rounded to 4
@@ -213,9 +223,15 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
                 "ntuple_players": 2.0,
             }
         ),
+        # the learned policy: every decision by the value a network learned by
+        # self-play gives the position each move leaves (core/bots/policy.pxi,
+        # its weights pu_sim/data/fitted/policy.npz, docs/bots.md "A policy
+        # learned from outcomes"); shares no valuation with greedy
+        "policy_td": MappingProxyType({"rotation": 1.0}),
     }
 )
-"""Named greedy weight sets: ``parse(name)`` plays ``greedy(name, **weights)``.
+"""Named settings: ``parse(name)`` plays ``greedy(name, **weights)``, or, for
+a name of PRESET_KINDS, a bot of that kind with those settings.
 
 ``greedy_tuned`` is tuned for the base game (solo score and 4-player wins) and
 plays every corporation's seat (see RETIRED_PRESETS).  ``greedy_learned`` (the
@@ -225,6 +241,9 @@ last solo rounds, rollouts of its kept placements and other choices: stronger
 than greedy_tuned in solo and with 3 or more players, and slower (the bot
 ladder, benchmark and strength-cost reports measure both).
 """
+
+PRESET_KINDS: Mapping[str, str] = MappingProxyType({"policy_td": "policy"})
+"""The presets that are not greedy weight sets, and their bot kind."""
 
 RETIRED_WEIGHTS = (
     "reports/bots/tune_greedy/20000-games-seed-2026/tables/tuned_weights.csv"
@@ -283,6 +302,9 @@ class BotSpec:
     def vector(self) -> npt.NDArray[np.float64]:
         """The parameter vector the core reads."""
         out = np.zeros(MAX_BOT_PARAMS, dtype=np.float64)
+        if self.kind == "policy":
+            for name, (slot, default) in POLICY_PARAMS.items():
+                out[slot] = self.params.get(name, default)
         if self.kind in ("greedy", "search"):
             for i, name in enumerate(GREEDY_WEIGHTS):
                 out[i] = self.params.get(name, GREEDY_WEIGHTS[name])
@@ -343,7 +365,7 @@ def _check_param(bot: str, name: str, value: object) -> None:
     if name == "width" and not 1 <= v <= MAX_WIDTH:
         raise ValueError(f"bot {bot!r}: width must be 1..{MAX_WIDTH}, got {value!r}")
     if name == "minor" and not 0 <= v <= 1:
-        raise ValueError(f"bot {bot!r}: minor must be 0..1, got {value!r}")
+        raise ValueError(f"bot {bot!r}: {name} must be 0..1, got {value!r}")
     if name == "look_width" and not (1 <= v <= MAX_LOOK_WIDTH and v == int(v)):
         raise ValueError(
             f"bot {bot!r}: look_width must be a whole number 1..{MAX_LOOK_WIDTH}, "
@@ -413,14 +435,40 @@ def search(
     return BotSpec("search", MappingProxyType(params), label)
 
 
+def policy(label: str = "policy", **settings: float) -> BotSpec:
+    """The learned policy bot of these settings (:data:`POLICY_PARAMS`).
+
+    Every decision by the value its network (learned by self-play,
+    pu_sim/data/fitted/policy.npz) gives the position each move leaves.
+
+    Raises ValueError for a setting that does not exist.
+    """
+    unknown = sorted(set(settings) - set(POLICY_PARAMS))
+    if unknown:
+        raise ValueError(
+            f"bot {label!r}: unknown policy setting(s) {unknown}; valid: "
+            f"{', '.join(POLICY_PARAMS)}"
+        )
+    for name, value in settings.items():
+        _check_param(label, name, value)
+    params = {name: float(settings.get(name, default))
+              for name, (_, default) in POLICY_PARAMS.items()}  # fmt: skip
+    return BotSpec("policy", MappingProxyType(params), label)
+
+
 def preset(name: str) -> BotSpec:
-    """The greedy bot of a named preset, labelled with its name."""
+    """The bot of a named preset, labelled with its name.
+
+    A greedy bot, or a bot of the kind PRESET_KINDS names.
+    """
     if name in RETIRED_PRESETS:
         raise ValueError(RETIRED_PRESETS[name])
     if name in RENAMED_PRESETS:
         raise ValueError(RENAMED_PRESETS[name])
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r}; valid presets: {list(PRESETS)}")
+    if PRESET_KINDS.get(name) == "policy":
+        return policy(name, **PRESETS[name])
     return greedy(name, **PRESETS[name])
 
 
@@ -455,6 +503,9 @@ def parse(spec: str | BotSpec) -> BotSpec:
             raise ValueError(f"bot {spec!r}: the random bot has no settings")
         return random()
     label = spec.strip() if settings else name
+    if name == "policy" or PRESET_KINDS.get(name) == "policy":
+        base = dict(PRESETS[name]) if name in PRESETS else {}
+        return policy(label, **{**base, **values})
     if name == "search":
         budget = values.pop("budget", SEARCH_PARAMS["budget"][1])
         width = values.pop("width", SEARCH_PARAMS["width"][1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pu_sim.bots import BOT_KINDS, PRESETS, SEARCH_PARAMS
+from pu_sim.bots import BOT_KINDS, POLICY_PARAMS, PRESET_KINDS, PRESETS, SEARCH_PARAMS
 from pu_sim.rules import RuleOptions, load_game_data
 
 BOT_TEXT = {
@@ -13,6 +13,8 @@ BOT_TEXT = {
     "search": "greedy's best moves judged by rollouts (slow; strongest)",
     "greedy_tuned": "greedy with tuned weights and depot lookaheads",
     "greedy_learned": "greedy_tuned with learned values and endgame rollouts",
+    "policy": "values learned by self-play judge each move's afterstate",
+    "policy_td": "the learned policy with its committed network (another family)",
 }
 
 
@@ -54,14 +56,17 @@ def _bots() -> Iterator[str]:
         preset = " (weights: `pu-sim list presets`)" if name in PRESETS else ""
         yield f"  {name:<{width}} {text}{preset}"
     settings = ", ".join(f"{k}={d:g}" for k, (_, d) in SEARCH_PARAMS.items())
+    policy = ", ".join(f"{k}={d:g}" for k, (_, d) in POLICY_PARAMS.items())
     yield f"  search settings: {settings}; greedy settings: any greedy weight"
+    yield f"  policy settings: {policy}"
 
 
 def _presets() -> Iterator[str]:
     yield "presets (greedy weights; unnamed ones keep greedy's defaults):"
     for name, weights in PRESETS.items():
         shown = ", ".join(f"{k}={v:g}" for k, v in weights.items())
-        yield f"  {name}: {shown}"
+        kind = PRESET_KINDS.get(name)
+        yield f"  {name}: {f'{kind} bot, ' if kind else ''}{shown}"
 
 
 def _options() -> Iterator[str]:

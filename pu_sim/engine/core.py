@@ -143,6 +143,11 @@ def constants() -> Mapping[str, int]:
     return import_core().CONSTANTS  # type: ignore[no-any-return]
 
 
+def policy_offsets() -> Mapping[str, int]:
+    """Where each table of the policy bot's network starts in its weight vector."""
+    return import_core().POLICY_OFFSETS  # type: ignore[no-any-return]
+
+
 def record_dtype() -> np.dtype[np.void]:
     """The structured dtype of one seat's record (the core's C struct)."""
     return import_core().RECORD_DTYPE  # type: ignore[no-any-return]

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pu_sim.bots.fitted import FITTED_DIR, FittedTable, FittedTables, load_fitted
+from pu_sim.bots.fitted import (
+    FITTED_DIR,
+    FittedTable,
+    FittedTableError,
+    FittedTables,
+    load_fitted,
+)
 from pu_sim.engine import core
 from pu_sim.engine.compile import compile_tables
 from pu_sim.rules.gamedata import DataError, GameData
@@ -89,6 +95,34 @@ def _load_rules(fitted_dir: Path, variant: Variant | None) -> Rules:
     )  # fmt: skip
 
 
+def policy_arrays(table: FittedTable) -> dict[str, Floats]:
+    """The policy network in the core's layout, and its engine version.
+
+    Its tables follow one another in one vector (at the core's offsets,
+    checked); the engine version it was learned on is 0 when its metadata
+    names none (the core then refuses to play it).
+    """
+    offsets = core.policy_offsets()
+    if list(offsets) != list(table.arrays):
+        raise FittedTableError(
+            f"policy table: arrays {list(table.arrays)}, the core's are {list(offsets)}"
+        )
+    parts, at = [], 0
+    for name, values in table.arrays.items():
+        if offsets[name] != at:
+            raise FittedTableError(
+                f"policy table: {name!r} starts at {at}, the core reads it at "
+                f"{offsets[name]}"
+            )
+        parts.append(np.asarray(values, np.float64).ravel())
+        at += parts[-1].size
+    version = table.meta.get("engine_version", 0)
+    return {
+        "policy": np.concatenate(parts),
+        "policy_engine": np.asarray([float(version)], np.float64),
+    }
+
+
 def fitted_arrays(
     tables: Mapping[str, FittedTable], corporations: Sequence[str]
 ) -> dict[str, Floats]:
@@ -109,6 +143,7 @@ def fitted_arrays(
             cell[i] = track["cell"][rows[key]]
             context[i] = track["context"][rows[key]]
     return {
+        **policy_arrays(tables["policy"]),
         "track_cell": cell,
         "track_context": context,
         "place_fit": np.asarray(tables["place_fit"]["values"], np.float64),

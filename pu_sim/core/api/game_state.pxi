@@ -67,6 +67,7 @@ cdef class GameState:
     def deal(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t game_index):
         """Deal game ``game_index`` exactly as play_batch would, before round 1."""
         cdef GameState s = GameState.__new__(GameState)
+        _check_policy(rules, spec)
         s.rules = rules
         s.spec = make_spec(spec)
         game_init(&s.g, rules.R, &s.spec, k0, k1, game_index)
@@ -116,7 +117,7 @@ cdef class GameState:
     def play_out(self):
         """Play to the end with the seats' core bots: the moves bot_move() and
         apply() would make, without a return to Python between them (rollouts)."""
-        if self.scratch == NULL and spec_searches(&self.spec):
+        if self.scratch == NULL and spec_needs_scratch(&self.spec):
             self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
             if self.scratch == NULL:
                 raise MemoryError()
@@ -131,7 +132,7 @@ cdef class GameState:
         a game without a legal move ends as on the fast path (play_to_end), so
         a table with Python bots plays the core seats exactly as play_batch."""
         cdef int n, i
-        if self.scratch == NULL and spec_searches(&self.spec):
+        if self.scratch == NULL and spec_needs_scratch(&self.spec):
             self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
             if self.scratch == NULL:
                 raise MemoryError()
@@ -184,7 +185,8 @@ cdef class GameState:
             raise ValueError("no decision is pending")
         if n == 1:
             return self.buf[0]
-        if self.scratch == NULL and self.g.pl[self.g.decider].bot_kind == BOT_SEARCH:
+        cdef int kind = self.g.pl[self.g.decider].bot_kind
+        if self.scratch == NULL and (kind == BOT_SEARCH or kind == BOT_POLICY):
             self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
             if self.scratch == NULL:
                 raise MemoryError()
@@ -209,6 +211,39 @@ cdef class GameState:
             return [scores[i] for i in range(n)]
         finally:
             free(scores)
+
+    def policy_features(self, int p):
+        """What the policy bot's network reads of player p's position now
+        (core/bots/policy_net.pxi): (p's score if the game ended now, the
+        index of every active weight in the network's vector)."""
+        cdef int idx[POL_MAX_ACTIVE]
+        cdef int i, n
+        self._check_player(p)
+        n = policy_features(&self.g, self.rules.R, p, idx)
+        return policy_score_now(&self.g, self.rules.R, p), [idx[i] for i in range(n)]
+
+    def policy_values(self):
+        """The policy bot's value of each legal move's afterstate, in
+        legal_moves() order, by the rules' network (what the bot maximises;
+        the commander's rotation aside, which it judges one step further)."""
+        cdef int i, n, k
+        cdef int idx[POL_MAX_ACTIVE]
+        cdef Game_t* after = <Game_t*>malloc(sizeof(Game_t))
+        if after == NULL:
+            raise MemoryError()
+        try:
+            n = legal_moves(&self.g, self.rules.R, self.buf)
+            if n == 0:
+                raise ValueError("no decision is pending")
+            out = []
+            for i in range(n):
+                memcpy(after, &self.g, sizeof(Game_t))
+                apply_move(after, self.rules.R, self.buf[i])
+                out.append(policy_value(after, self.rules.R, &self.rules.R.fitted.policy[0],
+                                        self.g.decider, idx, &k))
+            return out
+        finally:
+            free(after)
 
     def rotation_round_outcomes(self, params):
         """The learned rotation value's reading of the pending commander's

@@ -14,7 +14,8 @@ cdef int bot_choose(Game_t* g, const Rules_t* R, const TableSpec* spec,
                     SearchScratch* scratch, const uint32_t* moves, int n) noexcept nogil:
     """Ask the deciding player's bot for the index of a legal move.
 
-    `scratch` holds the search bot's buffers (NULL when no seat searches).
+    `scratch` holds the search and policy bots' buffers (NULL when no seat
+    needs them: spec_needs_scratch).
     """
     cdef int kind = g.pl[g.decider].bot_kind
     cdef const double* params = spec.bot_params[g.decider]
@@ -22,4 +23,6 @@ cdef int bot_choose(Game_t* g, const Rules_t* R, const TableSpec* spec,
         return greedy_choose(g, R, params, moves, n)
     if kind == BOT_SEARCH:
         return search_choose(g, R, spec, scratch, moves, n)
+    if kind == BOT_POLICY and scratch != NULL:
+        return policy_choose(g, R, params, &scratch.policy, moves, n)
     return random_choose(g, R, moves, n)

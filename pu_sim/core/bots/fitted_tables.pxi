@@ -1,6 +1,7 @@
 # The greedy bot's fitted tables in C memory: the measured and rollout-fitted
 # numbers its features read (track values, placement values, line and objective
-# chances, the objectives' base rates, the learned planet value).
+# chances, the objectives' base rates, the learned planet value), and the
+# policy bot's network (core/bots/policy_net.pxi).
 #
 # They are run-time data (pu_sim/data/fitted/*.npz, read by pu_sim.bots.fitted);
 # CoreRules copies them into the FittedTables_t its Rules_t points to when the
@@ -53,6 +54,10 @@ cdef struct FittedTables_t:
     double ntuple_line[NTUPLE_PHASES][2][NTUPLE_LINE_FREE]
     # [part of the game by round][feature]: the learned rotation value's coefficients
     double rotation_round[ROTATION_ROUND_BUCKETS][ROTATION_ROUND_FEATURES]
+    # the policy bot's network, its tables one after another (policy_net.pxi PO_*)
+    double policy[POLICY_N]
+    # the engine version the policy network was learned on (0: none)
+    double policy_engine
 
 
 cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
@@ -74,6 +79,8 @@ cdef void fill_fitted(FittedTables_t* f, dict arrays) except *:
           NTUPLE_PHASES * 2 * NTUPLE_LINE_FREE)
     _fill(arrays, "rotation_round", f.rotation_round, np.float64,
           ROTATION_ROUND_BUCKETS * ROTATION_ROUND_FEATURES)
+    _fill(arrays, "policy", f.policy, np.float64, POLICY_N)
+    _fill(arrays, "policy_engine", &f.policy_engine, np.float64, 1)
 
 
 cdef object _copy_doubles(const void* src, tuple shape):
@@ -101,4 +108,6 @@ cdef dict fitted_arrays(const FittedTables_t* f):
         "ntuple_line": _copy_doubles(f.ntuple_line, (NTUPLE_PHASES, 2, NTUPLE_LINE_FREE)),
         "rotation_round": _copy_doubles(
             f.rotation_round, (ROTATION_ROUND_BUCKETS, ROTATION_ROUND_FEATURES)),
+        "policy": _copy_doubles(f.policy, (POLICY_N,)),
+        "policy_engine": _copy_doubles(&f.policy_engine, (1,)),
     }

@@ -30,6 +30,7 @@ cdef struct SearchScratch:
     int order[MAX_MOVES]                 # kept moves, best greedy value first
     double total[MAX_MOVES]              # summed rollout values of the kept moves
     PlaceEval place                      # greedy's placement evaluator in rollouts
+    PolicyScratch policy                 # the policy bot's buffers (core/bots/policy.pxi)
 
 
 cdef inline bint major_decision(int decision) noexcept nogil:
@@ -48,6 +49,15 @@ cdef inline bint spec_searches(const TableSpec* spec) noexcept nogil:
     cdef int p
     for p in range(spec.n_players):
         if spec.bot_kind[p] == BOT_SEARCH:
+            return True
+    return False
+
+
+cdef inline bint spec_needs_scratch(const TableSpec* spec) noexcept nogil:
+    """Does any seat need the batch's scratch (the search and policy bots)?"""
+    cdef int p
+    for p in range(spec.n_players):
+        if spec.bot_kind[p] == BOT_SEARCH or spec.bot_kind[p] == BOT_POLICY:
             return True
     return False
 

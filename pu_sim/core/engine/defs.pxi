@@ -460,9 +460,10 @@ cpdef enum BotKind:
     BOT_RANDOM = 0
     BOT_GREEDY = 1
     BOT_SEARCH = 2              # greedy-ordered flat Monte Carlo (core/bots/search.pxi)
+    BOT_POLICY = 3              # learned afterstate values (core/bots/policy.pxi)
 
 cdef enum:
-    N_BOT_KINDS = 3
+    N_BOT_KINDS = 4
 
 # ==== structs ===================================================================
 

@@ -1,0 +1,175 @@
+# The policy bot: every decision by the learned value of the position each move
+# leaves (core/bots/policy_net.pxi), and the self-play that learns it.
+#
+# At a decision the bot applies each legal move to a copy of the game (the
+# engine's own apply_move: nothing is drawn) and plays the move whose
+# afterstate its player values most; exact ties go to the first move.  It
+# moves rovers once its pool is done, never between items: "move rovers now"
+# leaves the position as it was, so valued by its afterstate it and an
+# immediate stop would repeat without end (the movement is spendable at the
+# pool's end all the same, RS-3).  No
+# hand-written valuation is involved: the value is the engine's score if the
+# game ended now plus the network's learned estimate of the score still to
+# come.  The commander's station rotation, whose afterstate the network cannot
+# tell apart (it reads no depot), is judged one step further: each rotation by
+# the best afterstate of the placements its own depot then offers (PP_ROTATION).
+#
+# Learning (policy_train_games): self-play in the core, without the GIL.  Every
+# decision of a learning seat records the chosen afterstate's active entries
+# and value; at the game's end each seat's trajectory is updated backwards
+# toward its lambda-returns (TD(lambda) on afterstates, the final score the
+# last target: Szubert and Jaskowski 2014; the delayed update of Jaskowski
+# 2018), each active entry by alpha x error / (entries active).  One thread,
+# one game at a time: the learned weights are a pure function of the seed.
+
+# Rule: PP_ + the setting's name in pu_sim.bots.POLICY_PARAMS (slots checked by a test)
+cpdef enum:
+    PP_ROTATION = 0            # 1: the commander values rotations by its depot's placements
+
+from libc.math cimport exp
+
+cdef enum:
+    POL_TRAJ = 600             # decisions of one seat in one game that learn
+    STREAM_POLICY = 4          # the explorer's generator (learning only)
+
+
+cdef struct PolicyScratch:
+    # Buffers of one game's policy seats, in the batch's scratch (no malloc per decision).
+    Game_t after                         # a move's afterstate
+    Game_t placed                        # a placement after a rotation (PP_ROTATION)
+    uint32_t moves[MAX_MOVES]            # the placements a rotation offers
+    double value[MAX_MOVES]              # each move's afterstate value (exploration)
+    int idx_a[POL_MAX_ACTIVE]            # active entries: the candidate's, the best's
+    int idx_b[POL_MAX_ACTIVE]
+
+
+cdef struct PolicyStep:
+    double value                         # the afterstate's score if the game ended now
+    int n
+    int idx[POL_MAX_ACTIVE]
+
+
+cdef struct PolicyTrace:
+    # What a learning game records: each seat's chosen afterstates.
+    Rng_t explore                        # exploration draws (never the game's stream)
+    double temperature                   # softmax exploration over the values (0: none)
+    int learns[MAX_PLAYERS]              # 1: this seat's decisions are recorded
+    int n_steps[MAX_PLAYERS]
+    PolicyStep step[MAX_PLAYERS][POL_TRAJ]
+
+
+# ==== choosing ======================================================================
+
+cdef double pol_depot_best(const Game_t* g, const Rules_t* R, const double* w, int p,
+                           PolicyScratch* s) noexcept nogil:
+    """p's best afterstate value over the placements of the depot it faces in g
+    (the draft's turn set up on a copy); its value now when nothing fits."""
+    cdef int t0 = depot_tile(g, R, p, 0), t1 = depot_tile(g, R, p, 1), level, n, i, k
+    cdef double v, best = -1e300
+    level = find_place_level(g, R, p, t0, t1, N_LEVELS - 1)
+    if level == LEVEL_NONE:
+        return policy_value(g, R, w, p, s.idx_a, &k)
+    n = gen_placements(g, R, p, t0, t1, level, s.moves)
+    for i in range(n):
+        memcpy(&s.placed, g, sizeof(Game_t))
+        s.placed.decision = D_PLACE
+        s.placed.decider = <uint8_t>p
+        s.placed.place_level = <uint8_t>level
+        s.placed.place_from_depot = 0
+        s.placed.draft_barred = 0
+        apply_move(&s.placed, R, s.moves[i])
+        v = policy_value(&s.placed, R, w, p, s.idx_a, &k)
+        if v > best:
+            best = v
+    return best
+
+
+cdef int policy_rotation(Game_t* g, const Rules_t* R, const double* w, const uint32_t* moves,
+                         int n, PolicyScratch* s) noexcept nogil:
+    """The rotation whose own depot offers the best afterstate (first on ties)."""
+    cdef int i, p = g.decider, best = 0
+    cdef double v, best_v = -1e300
+    for i in range(n):
+        memcpy(&s.after, g, sizeof(Game_t))
+        apply_move(&s.after, R, moves[i])
+        v = pol_depot_best(&s.after, R, w, p, s)
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const double* params,
+                         PolicyScratch* s, const uint32_t* moves, int n,
+                         PolicyTrace* trace) noexcept nogil:
+    """Index of the move whose afterstate the deciding player values most; with
+    `trace` (learning), the chosen afterstate is recorded for its seat."""
+    cdef int p = g.decider, i, k, best = 0, best_n = 0
+    cdef int* cand = s.idx_a
+    cdef int* kept = s.idx_b
+    cdef int* tmp
+    cdef double v, best_v = -1e300
+    cdef double total, u
+    cdef PolicyStep* step
+    if trace != NULL and trace.temperature > 0 and g.decision != D_ROTATION:
+        # learning: a move drawn with odds exp(value / temperature)
+        for i in range(n):
+            s.value[i] = -1e300
+            if g.decision == D_ORDER and moves[i] == MV_MOVE:
+                continue
+            memcpy(&s.after, g, sizeof(Game_t))
+            apply_move(&s.after, R, moves[i])
+            s.value[i] = policy_value(&s.after, R, w, p, cand, &k)
+            if s.value[i] > best_v:
+                best_v = s.value[i]
+        total = 0.0
+        for i in range(n):
+            if s.value[i] > -1e299:
+                s.value[i] = exp((s.value[i] - best_v) / trace.temperature)
+            else:
+                s.value[i] = 0.0
+            total += s.value[i]
+        u = rng_unit(&trace.explore) * total
+        best = 0
+        for i in range(n):
+            if s.value[i] > 0:
+                best = i
+                u -= s.value[i]
+                if u <= 0:
+                    break
+        memcpy(&s.after, g, sizeof(Game_t))
+        apply_move(&s.after, R, moves[best])
+        best_v = policy_value(&s.after, R, w, p, kept, &best_n)
+    elif g.decision == D_ROTATION and params[PP_ROTATION] > 0:
+        best = policy_rotation(g, R, w, moves, n, s)
+        if trace != NULL:
+            memcpy(&s.after, g, sizeof(Game_t))
+            apply_move(&s.after, R, moves[best])
+            best_v = policy_value(&s.after, R, w, p, kept, &best_n)
+    else:
+        for i in range(n):
+            if g.decision == D_ORDER and moves[i] == MV_MOVE:
+                continue                             # rovers move once the pool is done
+            memcpy(&s.after, g, sizeof(Game_t))
+            apply_move(&s.after, R, moves[i])
+            v = policy_value(&s.after, R, w, p, cand, &k)
+            if v > best_v:
+                best_v = v
+                best = i
+                best_n = k
+                tmp = kept
+                kept = cand
+                cand = tmp
+    if trace != NULL and trace.learns[p] and trace.n_steps[p] < POL_TRAJ:
+        step = &trace.step[p][trace.n_steps[p]]
+        step.value = best_v - policy_weights_sum(w, kept, best_n)
+        step.n = best_n
+        memcpy(step.idx, kept, best_n * sizeof(int))
+        trace.n_steps[p] += 1
+    return best
+
+
+cdef inline int policy_choose(Game_t* g, const Rules_t* R, const double* params,
+                              PolicyScratch* s, const uint32_t* moves, int n) noexcept nogil:
+    """The bot at play: the fitted table's weights, nothing recorded."""
+    return policy_choose_w(g, R, &R.fitted.policy[0], params, s, moves, n, NULL)

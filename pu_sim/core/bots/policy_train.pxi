@@ -1,0 +1,119 @@
+# The policy bot's self-play learning (core/bots/policy.pxi chooses, with the
+# network of core/bots/policy_net.pxi): after the dispatch, since the other
+# seats of a learning table play their own bots.
+
+# ==== learning ======================================================================
+
+cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double final,
+                       double alpha, double lam, double* stats) noexcept nogil:
+    """TD(lambda) on seat p's recorded afterstates, backwards from the final score:
+    G = final, then for each step from the last, every distinct active entry
+    moves by alpha (G - V) / n (n: the active entries, an entry active k times,
+    as a window pattern shared by many windows, counted k times: V moves by
+    alpha (G - V) exactly, and the other tables learn as fast whatever the
+    repeats), and G = (1 - lam) V' + lam G, V' its value once updated.  V is
+    valued afresh with the weights as the later steps left them, so a run of
+    alike afterstates is not corrected once per step.  `counts`: POLICY_N
+    zeros, left zero."""
+    cdef int t, i, j, k, tables
+    cdef int per_table[POL_TABLES]
+    cdef int table_of[POL_MAX_ACTIVE]
+    cdef double g_ret = final, delta, v
+    cdef PolicyStep* st
+    for t in range(trace.n_steps[p] - 1, -1, -1):
+        st = &trace.step[p][t]
+        v = st.value + policy_weights_sum(w, st.idx, st.n)
+        delta = g_ret - v
+        stats[2] += delta * delta
+        stats[3] += 1
+        if st.n > 0:
+            # each table active takes an equal share of the correction, spread
+            # over its active entries (an entry active k times counted k times)
+            for i in range(POL_TABLES):
+                per_table[i] = 0
+            tables = 0
+            for i in range(st.n):
+                k = pol_table_of(st.idx[i])
+                table_of[i] = k
+                if per_table[k] == 0:
+                    tables += 1
+                per_table[k] += 1
+            for i in range(st.n):
+                j = st.idx[i]
+                if counts[j] == 0:
+                    w[j] += alpha * delta / (tables * per_table[table_of[i]])
+                    counts[j] = 1
+            for i in range(st.n):
+                counts[st.idx[i]] = 0
+        v += alpha * delta
+        g_ret = (1.0 - lam) * v + lam * g_ret
+
+
+cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, uint64_t k0,
+                            uint64_t k1, uint64_t first_game, uint64_t n_games, double alpha,
+                            double lam, double explore, double* stats) noexcept nogil:
+    """Play n_games from first_game; every policy seat's decisions use and learn w.
+
+    stats: [sum of the learning seats' final scores, their number, sum of
+    squared TD errors, their number].  `explore`: the softmax temperature of
+    the learning seats' choices (0: the best move).  Returns -1 if memory ran
+    out."""
+    cdef Game_t* g = <Game_t*>malloc(sizeof(Game_t))
+    cdef uint32_t* moves = <uint32_t*>malloc(MAX_MOVES * sizeof(uint32_t))
+    cdef PolicyScratch* s = <PolicyScratch*>malloc(sizeof(PolicyScratch))
+    cdef PolicyTrace* trace = <PolicyTrace*>malloc(sizeof(PolicyTrace))
+    cdef int* counts = <int*>calloc(POLICY_N, sizeof(int))
+    cdef SearchScratch* search = NULL
+    cdef uint64_t gi
+    cdef int p, n, i, kind
+    if spec_searches(spec):
+        search = <SearchScratch*>malloc(sizeof(SearchScratch))
+        if search != NULL:
+            place_eval_init(&search.place)
+    if g == NULL or moves == NULL or s == NULL or trace == NULL or counts == NULL or (
+            spec_searches(spec) and search == NULL):
+        free(counts)
+        free(g)
+        free(moves)
+        free(s)
+        free(trace)
+        free(search)
+        return -1
+    for gi in range(first_game, first_game + n_games):
+        game_init(g, R, spec, k0, k1, gi)
+        rng_seed(&trace.explore, k0, k1, gi, STREAM_POLICY)
+        trace.temperature = explore
+        for p in range(MAX_PLAYERS):
+            trace.n_steps[p] = 0
+            trace.learns[p] = p < spec.n_players and spec.bot_kind[p] == BOT_POLICY
+        if g.status != STATUS_OK:
+            finish_game(g, R)
+            continue
+        advance(g, R)
+        while g.stage != ST_DONE:
+            n = legal_moves(g, R, moves)
+            if n == 0:
+                g.status = STATUS_NO_LEGAL_MOVE
+                finish_game(g, R)
+                break
+            i = 0
+            if n > 1:
+                kind = g.pl[g.decider].bot_kind
+                if kind == BOT_POLICY:
+                    i = policy_choose_w(g, R, w, spec.bot_params[g.decider], s, moves, n, trace)
+                else:
+                    i = bot_choose(g, R, spec, search, moves, n)
+            apply_move(g, R, moves[i])
+            advance(g, R)
+        for p in range(g.n_players):
+            if trace.learns[p]:
+                stats[0] += g.pl[p].score
+                stats[1] += 1
+                policy_learn(trace, w, counts, p, g.pl[p].score, alpha, lam, stats)
+    free(counts)
+    free(g)
+    free(moves)
+    free(s)
+    free(trace)
+    free(search)
+    return 0
