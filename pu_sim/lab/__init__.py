@@ -29,6 +29,8 @@ over these modules, which hold the logic (and its tests).
   :mod:`~pu_sim.lab.search_strength`,
   :mod:`~pu_sim.lab.ladder` (its words in
   :mod:`~pu_sim.lab.ladder_report`).
+* The policy bot (another family than greedy): :mod:`~pu_sim.lab.policy_td`
+  learns its network by self-play and measures it.
 * The corporations' powers: :mod:`~pu_sim.lab.power_use` (how often
   each is used), :mod:`~pu_sim.lab.paired_builds` (a valuation
   change's effect, the same games under two builds).

@@ -1,0 +1,258 @@
+"""The policy bot's network, learned by temporal-difference self-play.
+
+``python -m pu_sim.lab.policy_td`` learns the weights of the policy bot
+(``policy_td``; core/bots/policy_net.pxi reads them, core/bots/policy.pxi
+plays them) from zero by self-play in the core, one game after another, and
+writes them to ``pu_sim/data/fitted/policy.npz`` with the command that made
+them.  The games cycle over the player counts in chunks (random corporations
+and planets); every seat of a game is the learning bot, and each seat's
+chosen afterstates move toward their TD(lambda) returns at the game's end
+(core/bots/policy_train.pxi).  The step size and the exploration's
+temperature fall linearly from their start to their end values over the run,
+so the last games polish what the first found.  The weights are a pure
+function of the flags (one thread; the seed fixes the games).
+
+``--measure`` then reports the strength of what it learned beside greedy and
+greedy_tuned: the solo mean score on random boards and the share of
+greedy_tuned opponents it finishes ahead of at 2 and 4 players, with each
+bot's games per second in the same run (docs/bots.md quotes it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pu_sim.bots import fitted
+from pu_sim.engine import core, load_rules
+from pu_sim.lab.common import paired, seat_outcomes
+from pu_sim.simulation.plan import Plan
+from pu_sim.simulation.table import TableSetup
+
+Floats = npt.NDArray[np.float64]
+
+COMMAND = "python -m pu_sim.lab.policy_td"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How the network is learned: the games, their player counts, the steps."""
+
+    games: int = 120_000
+    chunk: int = 2_000
+    players: tuple[int, ...] = (1, 2, 3, 4)
+    alpha: float = 0.1  # step size at the start (fraction of the TD error)
+    alpha_end: float = 0.02
+    lam: float = 0.8  # TD(lambda)'s lambda
+    explore: float = 0.3  # softmax temperature (medals) at the start
+    explore_end: float = 0.05
+    seed: int = 2061
+
+    def at(self, done: int) -> tuple[float, float]:
+        """The step size and temperature for the chunk that starts at ``done``."""
+        f = min(1.0, done / max(1, self.games))
+        return (self.alpha + (self.alpha_end - self.alpha) * f,
+                self.explore + (self.explore_end - self.explore) * f)  # fmt: skip
+
+
+def zeros() -> Floats:
+    """An untrained network (every weight 0: the value is the score now)."""
+    return np.zeros(core.constants()["POLICY_N"], np.float64)
+
+
+def _plan(players: int, seed: int, bots: Any = "policy_td") -> Plan:
+    setup = TableSetup(
+        players=players, corporations="random", planets="random", bots=bots
+    )
+    return Plan.of(setup, seed=seed)
+
+
+def train(
+    schedule: Schedule,
+    weights: Floats | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Floats:
+    """Learn the network by ``schedule`` (from ``weights``, else from zero)."""
+    w = zeros() if weights is None else np.array(weights, np.float64)
+    rules = load_rules().core
+    plans = {p: _plan(p, schedule.seed + p) for p in schedule.players}
+    done, k, t0 = 0, 0, time.time()
+    first = dict.fromkeys(schedule.players, 0)
+    while done < schedule.games:
+        p = schedule.players[k % len(schedule.players)]
+        k += 1
+        n = min(schedule.chunk, schedule.games - done)
+        alpha, explore = schedule.at(done)
+        plan = plans[p]
+        mean, _, mse = core.import_core().policy_train(
+            rules, plan.spec, w, plan.key[0], plan.key[1], first[p], n, alpha,
+            schedule.lam, explore,
+        )  # fmt: skip
+        first[p] += n
+        done += n
+        if log is not None:
+            log(f"{done:8d} games  {p} players  alpha {alpha:.3f}  explore "
+                f"{explore:.3f}  score {mean:6.2f}  rmse {mse**0.5:5.2f}  "
+                f"{time.time() - t0:6.0f}s")  # fmt: skip
+    return w
+
+
+def arrays(weights: Floats) -> dict[str, Floats]:
+    """The flat weight vector cut into the table's named arrays."""
+    c, offsets = core.constants(), core.policy_offsets()
+    layout = fitted.TABLES["policy"]
+    out = {}
+    for name in layout.arrays:
+        shape = tuple(int(k or 0) for k in layout.shape(name, c))
+        size = int(np.prod(shape))
+        out[name] = weights[offsets[name] : offsets[name] + size].reshape(shape)
+    return out
+
+
+def write(weights: Floats, command: str, seed: int, folder: Path | None = None,
+          notes: str | None = None) -> Path:  # fmt: skip
+    """Write the network as the ``policy`` table (``folder``: the package's)."""
+    provenance = fitted.Provenance(
+        command=command, seed=seed, engine_version=core.engine_version(), notes=notes
+    )
+    return fitted.write_table("policy", arrays(weights), provenance, folder=folder,
+                              constants=core.constants())  # fmt: skip
+
+
+def tables_with(weights: Floats, folder: Path) -> Path:
+    """A copy of the packaged fitted tables in ``folder`` with this network."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in fitted.FITTED_DIR.iterdir():
+        if f.suffix in (".npz", ".toml") and not f.name.startswith("policy."):
+            shutil.copy(f, folder / f.name)
+    write(weights, "measured copy", 0, folder=folder)
+    return folder
+
+
+def _scores(tables: Path, plan: Plan, n: int) -> tuple[Floats, float]:
+    rules = load_rules(tables).core
+    t0 = time.time()
+    out = core.play_batch(rules, plan.spec, plan.key, 0, n)
+    rate = n / max(time.time() - t0, 1e-9)
+    return np.asarray(out["score"], np.float64).reshape(n, -1), rate
+
+
+def measure(tables: Path, solo: int, setups: int, seed: int,
+            player_counts: Sequence[int] = (2, 4)) -> dict[str, Any]:  # fmt: skip
+    """The policy's strength with the tables of ``tables`` (random boards).
+
+    ``solo``: games for each bot's solo mean and games/s (policy_td, greedy,
+    greedy_tuned).  ``setups``: setups per player count on which one policy
+    seat sits among greedy_tuned seats in every cyclic seat order; the share
+    of its opponents it finishes ahead of (ties half), with the 95% interval
+    over setups.
+    """
+    out: dict[str, Any] = {"solo": {}, "ahead": {}}
+    for bot in ("policy_td", "greedy", "greedy_tuned"):
+        s, rate = _scores(tables, _plan(1, seed, bot), solo)
+        mean, half = paired(s[:, 0], 0.0)
+        out["solo"][bot] = {"mean": mean, "half_width": half,
+                            "games_per_s": rate}  # fmt: skip
+    for players in player_counts:
+        ahead = np.zeros(setups)
+        rates = {}
+        for k in range(players):
+            seats = ["greedy_tuned"] * players
+            seats[k] = "policy_td"
+            s, rates[k] = _scores(tables, _plan(players, seed, seats), setups)
+            ahead += seat_outcomes(s, k)[1]
+        share, half = paired(ahead / players, 0.0)
+        _, field_rate = _scores(tables, _plan(players, seed, "greedy_tuned"), setups)
+        _, pol_rate = _scores(tables, _plan(players, seed, "policy_td"), setups)
+        out["ahead"][players] = {"share": share, "half_width": half,
+                                 "policy_games_per_s": pol_rate,
+                                 "greedy_tuned_games_per_s": field_rate}  # fmt: skip
+    return out
+
+
+def report(result: dict[str, Any]) -> list[str]:
+    """The measurement as lines of text."""
+    lines = []
+    for bot, r in result["solo"].items():
+        lines.append(f"solo {bot:13s} mean {r['mean']:6.2f} +- {r['half_width']:.2f}"
+                     f"  {r['games_per_s']:7.1f} games/s")  # fmt: skip
+    for players, r in result["ahead"].items():
+        lines.append(f"{players} players: policy_td ahead of {100 * r['share']:.1f}% "
+                     f"+- {100 * r['half_width']:.1f} of greedy_tuned opponents; "
+                     f"games/s policy_td {r['policy_games_per_s']:.1f}, greedy_tuned "
+                     f"{r['greedy_tuned_games_per_s']:.1f}")  # fmt: skip
+    return lines
+
+
+def _flag(value: object) -> str:
+    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def command(schedule: Schedule) -> str:
+    """The command that learns this schedule's network and writes it."""
+    d = Schedule()
+    flags = [f"--{name.replace('_', '-')} {_flag(value)}" for name, value in (
+        ("games", schedule.games), ("chunk", schedule.chunk),
+        ("players", schedule.players),
+        ("alpha", schedule.alpha), ("alpha_end", schedule.alpha_end),
+        ("lam", schedule.lam), ("explore", schedule.explore),
+        ("explore_end", schedule.explore_end), ("seed", schedule.seed),
+    ) if value != getattr(d, name) or name in ("games", "seed")]  # fmt: skip
+    return " ".join([COMMAND, *flags, "--write"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Learn the network; write it with ``--write``, measure it with ``--measure``."""
+    d = Schedule()
+    ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=d.games)
+    ap.add_argument("--chunk", type=int, default=d.chunk)
+    ap.add_argument("--players", default=",".join(map(str, d.players)))
+    ap.add_argument("--alpha", type=float, default=d.alpha)
+    ap.add_argument("--alpha-end", type=float, default=d.alpha_end)
+    ap.add_argument("--lam", type=float, default=d.lam)
+    ap.add_argument("--explore", type=float, default=d.explore)
+    ap.add_argument("--explore-end", type=float, default=d.explore_end)
+    ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--init", type=Path, help="start from these weights (.npy)")
+    ap.add_argument("--save", type=Path, help="also save the weights here (.npy)")
+    ap.add_argument("--write", action="store_true",
+                    help="write pu_sim/data/fitted/policy.npz and .toml")  # fmt: skip
+    ap.add_argument("--measure", type=int, default=0, metavar="N",
+                    help="then measure: N solo games per bot, N/4 setups at 2 "
+                    "and 4 players")  # fmt: skip
+    a = ap.parse_args(argv)
+    if a.write and a.init is not None:
+        ap.error("--write: the packaged network is learned from zero (no --init)")
+    schedule = Schedule(
+        games=a.games, chunk=a.chunk, lam=a.lam, seed=a.seed,
+        players=tuple(int(x) for x in a.players.split(",")),
+        alpha=a.alpha, alpha_end=a.alpha_end,
+        explore=a.explore, explore_end=a.explore_end,
+    )  # fmt: skip
+    init = None if a.init is None else np.load(a.init)
+    weights = train(schedule, init, log=lambda line: print(line, flush=True))
+    if a.save is not None:
+        np.save(a.save, weights)
+    if a.write:
+        print(write(weights, command(schedule), a.seed), flush=True)
+    if a.measure:
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = tables_with(weights, Path(tmp))
+            result = measure(tables, a.measure, max(1, a.measure // 4), a.seed)
+            for line in report(result):
+                print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
