@@ -100,10 +100,17 @@ POLICY_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
         # the commander values each station rotation by the best afterstate its
         # own depot's placements leave (the network reads no depot): 1 on, 0 off
         "rotation": (0, 1.0),
+        # where next round's depot is known (solo, the 2-player variant), the
+        # best `look` placements by their afterstate are judged by the best
+        # afterstate the next depot's tiles then leave (0: none)
+        "look": (1, 0.0),
     }
 )
 """Policy bot settings: (slot in the core's vector, default); core/bots/policy.pxi
 PP_*."""
+
+MAX_POLICY_LOOK = 16
+"""The policy bot's ``look`` cap (core/bots/policy.pxi POL_LOOK_MAX)."""
 
 BOT_KINDS = ("random", "greedy", "search", "policy")
 """The core's bot kinds, in its order (pu_sim/core/engine/defs.pxi BOT_*); a preset is a
@@ -364,8 +371,13 @@ def _check_param(bot: str, name: str, value: object) -> None:
         raise ValueError(f"bot {bot!r}: budget must be 0..{MAX_BUDGET}, got {value!r}")
     if name == "width" and not 1 <= v <= MAX_WIDTH:
         raise ValueError(f"bot {bot!r}: width must be 1..{MAX_WIDTH}, got {value!r}")
-    if name == "minor" and not 0 <= v <= 1:
+    if name in ("minor", "rotation") and not 0 <= v <= 1:
         raise ValueError(f"bot {bot!r}: {name} must be 0..1, got {value!r}")
+    if name == "look" and not (0 <= v <= MAX_POLICY_LOOK and v == int(v)):
+        raise ValueError(
+            f"bot {bot!r}: look must be a whole number 0..{MAX_POLICY_LOOK}, "
+            f"got {value!r}"
+        )
     if name == "look_width" and not (1 <= v <= MAX_LOOK_WIDTH and v == int(v)):
         raise ValueError(
             f"bot {bot!r}: look_width must be a whole number 1..{MAX_LOOK_WIDTH}, "

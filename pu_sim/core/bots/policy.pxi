@@ -13,6 +13,11 @@
 # come.  The commander's station rotation, whose afterstate the network cannot
 # tell apart (it reads no depot), is judged one step further: each rotation by
 # the best afterstate of the placements its own depot then offers (PP_ROTATION).
+# Where next round's depot is known (the station turns by itself: solo, the
+# 2-player variant; not in the last round), a placement looks one tile further
+# (PP_LOOK): the best PP_LOOK placements by their afterstate are each judged by
+# the best afterstate the next depot's tiles then leave (the tiles on top of
+# the stacks are public, SS-1), which the network cannot see.
 #
 # Learning (policy_train_games): self-play in the core, without the GIL.  Every
 # decision of a learning seat records the chosen afterstate's active entries
@@ -25,11 +30,13 @@
 # Rule: PP_ + the setting's name in pu_sim.bots.POLICY_PARAMS (slots checked by a test)
 cpdef enum:
     PP_ROTATION = 0            # 1: the commander values rotations by its depot's placements
+    PP_LOOK = 1                # placements judged by the next depot's best (0: none)
 
 from libc.math cimport exp
 
 cdef enum:
     POL_TRAJ = 600             # decisions of one seat in one game that learn
+    POL_LOOK_MAX = 16          # PP_LOOK's cap
     STREAM_POLICY = 4          # the explorer's generator (learning only)
 
 
@@ -99,6 +106,44 @@ cdef int policy_rotation(Game_t* g, const Rules_t* R, const double* w, const uin
     return best
 
 
+cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_t* moves,
+                     int n, int width, PolicyScratch* s) noexcept nogil:
+    """Of the `width` placements with the best afterstates (s.value, filled by
+    the caller), the one whose afterstate leaves the best placement of the
+    depot the station turns to next round (first on ties)."""
+    cdef int i, j, k, p = g.decider, best = 0
+    cdef int top[POL_LOOK_MAX]
+    cdef double v, best_v = -1e300
+    width = width if width < n else n
+    width = width if width < POL_LOOK_MAX else POL_LOOK_MAX
+    for k in range(width):                 # selection of the best `width`, in order
+        top[k] = -1
+        for i in range(n):
+            for j in range(k):
+                if top[j] == i:
+                    break
+            else:
+                if top[k] < 0 or s.value[i] > s.value[top[k]]:
+                    top[k] = i
+    for k in range(width):
+        i = top[k]
+        memcpy(&s.after, g, sizeof(Game_t))
+        apply_move(&s.after, R, moves[i])
+        s.after.rotation = turned_clockwise(s.after.rotation)   # SS-5, SS-6
+        v = pol_depot_best(&s.after, R, w, p, s)
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+cdef inline bint policy_looks(const Game_t* g, const double* params) noexcept nogil:
+    """Look a tile further: a placement, next round's depot known (the station
+    turns by itself) and a next round to come."""
+    return (params[PP_LOOK] >= 1 and g.decision == D_PLACE and not rotation_is_chosen(g)
+            and not g.last_round)
+
+
 cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const double* params,
                          PolicyScratch* s, const uint32_t* moves, int n,
                          PolicyTrace* trace) noexcept nogil:
@@ -142,6 +187,16 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
         best_v = policy_value(&s.after, R, w, p, kept, &best_n)
     elif g.decision == D_ROTATION and params[PP_ROTATION] > 0:
         best = policy_rotation(g, R, w, moves, n, s)
+        if trace != NULL:
+            memcpy(&s.after, g, sizeof(Game_t))
+            apply_move(&s.after, R, moves[best])
+            best_v = policy_value(&s.after, R, w, p, kept, &best_n)
+    elif n > 1 and policy_looks(g, params):
+        for i in range(n):
+            memcpy(&s.after, g, sizeof(Game_t))
+            apply_move(&s.after, R, moves[i])
+            s.value[i] = policy_value(&s.after, R, w, p, cand, &k)
+        best = policy_look(g, R, w, moves, n, <int>params[PP_LOOK], s)
         if trace != NULL:
             memcpy(&s.after, g, sizeof(Game_t))
             apply_move(&s.after, R, moves[best])
