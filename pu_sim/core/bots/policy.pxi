@@ -153,9 +153,13 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
     cdef int* cand = s.idx_a
     cdef int* kept = s.idx_b
     cdef int* tmp
-    cdef double v, best_v = -1e300
+    cdef double v, best_v = -1e300, floor = -1e300
     cdef double total, u
     cdef PolicyStep* step
+    if g.decision == D_ROVER_STEP:
+        # a rover steps only to a position worth more than this one: free
+        # steps (Cosmos Inc.) could otherwise go back and forth for ever
+        floor = policy_value(g, R, w, p, cand, &k)
     if trace != NULL and trace.temperature > 0 and g.decision != D_ROTATION:
         # learning: a move drawn with odds exp(value / temperature)
         for i in range(n):
@@ -165,6 +169,8 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             memcpy(&s.after, g, sizeof(Game_t))
             apply_move(&s.after, R, moves[i])
             s.value[i] = policy_value(&s.after, R, w, p, cand, &k)
+            if s.value[i] <= floor and moves[i] != MV_DONE:
+                s.value[i] = -1e300
             if s.value[i] > best_v:
                 best_v = s.value[i]
         total = 0.0
@@ -208,6 +214,8 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             memcpy(&s.after, g, sizeof(Game_t))
             apply_move(&s.after, R, moves[i])
             v = policy_value(&s.after, R, w, p, cand, &k)
+            if v <= floor and moves[i] != MV_DONE:
+                continue
             if v > best_v:
                 best_v = v
                 best = i
