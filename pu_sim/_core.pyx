@@ -326,7 +326,7 @@ cdef _check_policy(CoreRules rules, dict spec):
         raise ValueError(
             f"the policy bot's network was learned on engine version {version}, "
             f"this is engine {ENGINE_VERSION}: relearn it with "
-            f"`python -m pu_sim.lab.policy_td`"
+            f"`python -m pu_sim.lab.policy_td --write`"
         )
 
 

@@ -6,6 +6,11 @@ core, so a bot is data: ``random()``, ``greedy(**weights)`` or
 just different parameter vectors, and the weight sets worth keeping ship as
 named presets (:data:`PRESETS`, e.g. ``"greedy_tuned"``).
 
+Why long: every bot kind's settings (greedy's weights, the search and policy
+settings), the presets and their history (renamed and retired), and the
+checks that give each bad setting its one-line error live together, so a
+spec is read and checked in one place.
+
 Examples
 --------
 >>> from pu_sim import bots

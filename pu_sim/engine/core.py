@@ -246,6 +246,28 @@ def play_batch_traced(
     return out, trace, int(core.TRACE_NONE)
 
 
+def policy_train(
+    rules: CoreRules,
+    spec: Mapping[str, Any],
+    weights: npt.NDArray[np.float64],
+    key: tuple[int, int],
+    first_game: int,
+    n_games: int,
+    step: tuple[float, float, float],
+) -> tuple[float, int, float]:
+    """Self-play games that learn the policy bot's network ``weights`` in place.
+
+    ``step``: (alpha, lambda, exploration temperature); returns the learning
+    seats' mean final score, their number and the mean squared TD error
+    (core/bots/policy_train.pxi).
+    """
+    alpha, lam, explore = step
+    return import_core().policy_train(  # type: ignore[no-any-return]
+        rules, dict(spec), weights, key[0], key[1], first_game, n_games,
+        alpha, lam, explore,
+    )  # fmt: skip
+
+
 def deal(
     rules: CoreRules, spec: Mapping[str, Any], key: tuple[int, int], game_index: int
 ) -> GameState:

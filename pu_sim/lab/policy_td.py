@@ -36,6 +36,7 @@ from pu_sim.bots import fitted
 from pu_sim.engine import core, load_rules
 from pu_sim.lab.common import paired, seat_outcomes
 from pu_sim.simulation.plan import Plan
+from pu_sim.simulation.seeds import SeedLike, derive
 from pu_sim.simulation.table import TableSetup
 
 Floats = npt.NDArray[np.float64]
@@ -69,7 +70,7 @@ def zeros() -> Floats:
     return np.zeros(core.constants()["POLICY_N"], np.float64)
 
 
-def _plan(players: int, seed: int, bots: Any = "policy_td") -> Plan:
+def _plan(players: int, seed: SeedLike, bots: Any = "policy_td") -> Plan:
     setup = TableSetup(
         players=players, corporations="random", planets="random", bots=bots
     )
@@ -84,7 +85,8 @@ def train(
     """Learn the network by ``schedule`` (from ``weights``, else from zero)."""
     w = zeros() if weights is None else np.array(weights, np.float64)
     rules = load_rules().core
-    plans = {p: _plan(p, schedule.seed + p) for p in schedule.players}
+    plans = {p: _plan(p, derive(schedule.seed, "policy_td", "train", p))
+             for p in schedule.players}  # fmt: skip
     done, k, t0 = 0, 0, time.time()
     first = dict.fromkeys(schedule.players, 0)
     while done < schedule.games:
@@ -93,10 +95,9 @@ def train(
         n = min(schedule.chunk, schedule.games - done)
         alpha, explore = schedule.at(done)
         plan = plans[p]
-        mean, _, mse = core.import_core().policy_train(
-            rules, plan.spec, w, plan.key[0], plan.key[1], first[p], n, alpha,
-            schedule.lam, explore,
-        )  # fmt: skip
+        mean, _, mse = core.policy_train(
+            rules, plan.spec, w, plan.key, first[p], n, (alpha, schedule.lam, explore)
+        )
         first[p] += n
         done += n
         if log is not None:
