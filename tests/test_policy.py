@@ -1,0 +1,149 @@
+"""The policy bot (policy_td): values learned by self-play, another family than greedy.
+
+It plays every corporation and planet at every player count, its games are a
+function of the seed alone, its network is a checked fitted table refused
+when learned on another engine version, and a short self-play run from zero
+makes it play better than the untrained network.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+
+import numpy as np
+import pytest
+from polars.testing import assert_frame_equal
+
+import pu_sim
+from pu_sim import bots
+from pu_sim.bots import fitted
+from pu_sim.cli import main
+from pu_sim.engine import core, load_rules
+from pu_sim.lab import policy_td
+from pu_sim.simulation.plan import Plan
+from pu_sim.simulation.table import TableSetup
+
+
+def test_policy_td_is_a_preset_of_the_policy_kind_listed_by_the_cli(capsys):
+    spec = bots.parse("policy_td")
+    assert spec.kind == "policy" and spec.label == "policy_td"
+    assert "policy_td" in bots.BOT_NAMES and "policy" in bots.BOT_KINDS
+    main(["list", "bots"])
+    out = capsys.readouterr().out
+    assert "policy_td" in out and "policy settings" in out
+
+
+def test_it_plays_every_corporation_and_planet_at_one_to_six_players():
+    data = load_rules().data
+    corps = [c.key for c in data.corporations]
+    planets = [p.key for p in data.planets]
+    seen_planets: set[str] = set()
+    seen_players: set[int] = set()
+    k = 0
+    for i, corp in enumerate(corps):
+        for players in (1 + i % 6, 6 - i % 6):
+            seats = [planets[(k + s) % len(planets)] for s in range(players)]
+            k += players
+            df = pu_sim.simulate(2, players=players, corporations=corp,
+                                 planets=seats, bots="policy_td", seed=i,
+                                 unique_asymmetric=False)  # fmt: skip
+            assert (df["status"] == "ok").all(), (corp, players)
+            assert df["score"].min() >= 0
+            seen_planets |= set(seats)
+            seen_players.add(players)
+    assert seen_planets == set(planets) and seen_players == set(range(1, 7))
+
+
+def test_same_seed_same_games_whatever_n_jobs_and_batch_size():
+    kw = dict(players=3, bots="policy_td", corporations="random",
+              planets="random", seed=61)  # fmt: skip
+    base = pu_sim.simulate(12, n_jobs=1, batch_size=12, **kw)
+    assert_frame_equal(base, pu_sim.simulate(12, n_jobs=2, batch_size=5, **kw))
+    assert_frame_equal(base, pu_sim.simulate(12, n_jobs=1, batch_size=1, **kw))
+
+
+def test_it_sits_among_other_bots():
+    df = pu_sim.simulate(4, players=3, bots=["policy_td", "greedy_tuned", "random"],
+                         corporations="random", planets="random", seed=3)  # fmt: skip
+    assert (df["status"] == "ok").all()
+
+
+def test_the_packaged_network_is_a_checked_table_with_its_command():
+    meta = tomllib.loads((fitted.FITTED_DIR / "policy.toml").read_text())
+    assert (
+        meta["command"].startswith(policy_td.COMMAND) and "--write" in meta["command"]
+    )
+    assert meta["engine_version"] == core.engine_version()
+    table = fitted.load_table("policy")
+    c = core.constants()
+    sizes = [table[name].size for name in fitted.TABLES["policy"].arrays]
+    assert sum(sizes) == c["POLICY_N"]
+    for name in fitted.TABLES["policy"].arrays:
+        assert table[name].shape == fitted.TABLES["policy"].shape(name, c)
+        assert np.isfinite(table[name]).all()
+    assert np.abs(policy_td.zeros() + 1).sum() > 0  # sanity of the helper
+    assert any(np.abs(table[name]).sum() > 0 for name in table.arrays)  # learned
+
+
+def _folder_with(tmp_path, weights, version=None):
+    folder = policy_td.tables_with(weights, tmp_path / "fitted")
+    if version is not None:
+        toml = folder / "policy.toml"
+        text = toml.read_text().replace(
+            f"engine_version = {core.engine_version()}", f"engine_version = {version}"
+        )
+        toml.write_text(text)
+    return folder
+
+
+def test_a_network_of_another_engine_version_is_refused_in_one_line(tmp_path):
+    folder = _folder_with(
+        tmp_path, policy_td.zeros(), version=core.engine_version() - 1
+    )
+    rules = load_rules(folder)
+    plan = Plan.of(TableSetup(players=1, bots="policy_td"), seed=1)
+    with pytest.raises(ValueError, match="engine version") as err:
+        core.play_batch(rules.core, plan.spec, plan.key, 0, 1)
+    assert "\n" not in str(err.value) and policy_td.COMMAND in str(err.value)
+    greedy = Plan.of(TableSetup(players=1, bots="greedy"), seed=1)
+    core.play_batch(rules.core, greedy.spec, greedy.key, 0, 1)  # other bots play on
+
+
+def test_a_network_of_the_wrong_shape_is_refused(tmp_path):
+    folder = _folder_with(tmp_path, policy_td.zeros())
+    arrays = dict(np.load(folder / "policy.npz"))
+    arrays["window"] = arrays["window"][:, :-1]
+    np.savez(folder / "policy.npz", **arrays)
+    with pytest.raises(fitted.FittedTableError, match="window"):
+        load_rules(folder)
+    shutil.rmtree(folder)
+
+
+def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(tmp_path):
+    """A property, not a number: the network learned from zero on 600 solo games
+    plays the same 300 held-out games better than the untrained one."""
+    schedule = policy_td.Schedule(games=600, chunk=100, players=(1,), seed=5,
+                                  alpha=0.3, alpha_end=0.3)  # fmt: skip
+    learned = policy_td.train(schedule)
+    plan = Plan.of(TableSetup(players=1, corporations="random", planets="random",
+                              bots="policy_td"), seed=99)  # fmt: skip
+
+    def mean(weights, name):
+        rules = load_rules(policy_td.tables_with(weights, tmp_path / name)).core
+        out = core.play_batch(rules, plan.spec, plan.key, 0, 300)
+        return float(np.mean(out["score"]))
+
+    assert np.abs(learned).sum() > 0
+    assert policy_td.train(schedule).tolist() == learned.tolist()  # seeded
+    assert mean(learned, "learned") > mean(policy_td.zeros(), "zero") + 1.0
+
+
+def test_the_tile_lookahead_plays_and_its_setting_is_checked():
+    df = pu_sim.simulate(3, players=1, bots="policy_td:look=4", seed=2,
+                         corporations="random", planets="random")  # fmt: skip
+    assert (df["status"] == "ok").all()
+    with pytest.raises(ValueError, match="look must be a whole number"):
+        bots.parse("policy_td:look=2.5")
+    with pytest.raises(ValueError, match=r"rotation must be 0\.\.1"):
+        bots.parse("policy_td:rotation=3")
