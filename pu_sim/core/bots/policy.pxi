@@ -144,6 +144,13 @@ cdef inline bint policy_looks(const Game_t* g, const double* params) noexcept no
             and not g.last_round)
 
 
+cdef inline bint pol_free_step(const Game_t* g, const Game_t* after, int p,
+                               uint32_t move) noexcept nogil:
+    """A rover step that spent no movement."""
+    return (g.decision == D_ROVER_STEP and move != MV_DONE
+            and movement_left(&after.pl[p]) == movement_left(&g.pl[p]))
+
+
 cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const double* params,
                          PolicyScratch* s, const uint32_t* moves, int n,
                          PolicyTrace* trace) noexcept nogil:
@@ -157,8 +164,9 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
     cdef double total, u
     cdef PolicyStep* step
     if g.decision == D_ROVER_STEP:
-        # a rover steps only to a position worth more than this one: free
-        # steps (Cosmos Inc.) could otherwise go back and forth for ever
+        # a free step (Cosmos Inc.) goes only to a position worth more than
+        # this one: two squares could otherwise each look better than
+        # stopping, and the rover go back and forth for ever
         floor = policy_value(g, R, w, p, cand, &k)
     if trace != NULL and trace.temperature > 0 and g.decision != D_ROTATION:
         # learning: a move drawn with odds exp(value / temperature)
@@ -169,7 +177,7 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             memcpy(&s.after, g, sizeof(Game_t))
             apply_move(&s.after, R, moves[i])
             s.value[i] = policy_value(&s.after, R, w, p, cand, &k)
-            if s.value[i] <= floor and moves[i] != MV_DONE:
+            if s.value[i] <= floor and pol_free_step(g, &s.after, p, moves[i]):
                 s.value[i] = -1e300
             if s.value[i] > best_v:
                 best_v = s.value[i]
@@ -214,7 +222,7 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             memcpy(&s.after, g, sizeof(Game_t))
             apply_move(&s.after, R, moves[i])
             v = policy_value(&s.after, R, w, p, cand, &k)
-            if v <= floor and moves[i] != MV_DONE:
+            if v <= floor and pol_free_step(g, &s.after, p, moves[i]):
                 continue
             if v > best_v:
                 best_v = v
