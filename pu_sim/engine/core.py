@@ -254,6 +254,7 @@ def policy_train(
     first_game: int,
     n_games: int,
     step: tuple[float, float, float],
+    watch: bool = False,
 ) -> tuple[float, int, float]:
     """Self-play games that learn the policy bot's network ``weights`` in place.
 
@@ -264,7 +265,7 @@ def policy_train(
     alpha, lam, explore = step
     return import_core().policy_train(  # type: ignore[no-any-return]
         rules, dict(spec), weights, key[0], key[1], first_game, n_games,
-        alpha, lam, explore,
+        alpha, lam, explore, watch,
     )  # fmt: skip
 
 

@@ -57,6 +57,7 @@ class Schedule:
     explore: float = 0.3  # softmax temperature (medals) at the start
     explore_end: float = 0.05
     seed: int = 2061
+    watch: str = ""  # learn from this bot's games (every seat) instead of self-play
 
     def at(self, done: int) -> tuple[float, float]:
         """The step size and temperature for the chunk that starts at ``done``."""
@@ -85,7 +86,8 @@ def train(
     """Learn the network by ``schedule`` (from ``weights``, else from zero)."""
     w = zeros() if weights is None else np.array(weights, np.float64)
     rules = load_rules().core
-    plans = {p: _plan(p, derive(schedule.seed, "policy_td", "train", p))
+    bot = schedule.watch or "policy_td"
+    plans = {p: _plan(p, derive(schedule.seed, "policy_td", "train", p), bot)
              for p in schedule.players}  # fmt: skip
     done, k, t0 = 0, 0, time.time()
     first = dict.fromkeys(schedule.players, 0)
@@ -96,7 +98,8 @@ def train(
         alpha, explore = schedule.at(done)
         plan = plans[p]
         mean, _, mse = core.policy_train(
-            rules, plan.spec, w, plan.key, first[p], n, (alpha, schedule.lam, explore)
+            rules, plan.spec, w, plan.key, first[p], n, (alpha, schedule.lam, explore),
+            watch=bool(schedule.watch),
         )
         first[p] += n
         done += n
@@ -207,6 +210,7 @@ def command(schedule: Schedule) -> str:
         ("alpha", schedule.alpha), ("alpha_end", schedule.alpha_end),
         ("lam", schedule.lam), ("explore", schedule.explore),
         ("explore_end", schedule.explore_end), ("seed", schedule.seed),
+        ("watch", schedule.watch),
     ) if value != getattr(d, name) or name in ("games", "seed")]  # fmt: skip
     return " ".join([COMMAND, *flags, "--write"])
 
@@ -224,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--explore", type=float, default=d.explore)
     ap.add_argument("--explore-end", type=float, default=d.explore_end)
     ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--watch", default=d.watch, metavar="BOT",
+                    help="learn from this bot's games instead of self-play")
     ap.add_argument("--init", type=Path, help="start from these weights (.npy)")
     ap.add_argument("--save", type=Path, help="also save the weights here (.npy)")
     ap.add_argument("--write", action="store_true",
@@ -238,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         games=a.games, chunk=a.chunk, lam=a.lam, seed=a.seed,
         players=tuple(int(x) for x in a.players.split(",")),
         alpha=a.alpha, alpha_end=a.alpha_end,
-        explore=a.explore, explore_end=a.explore_end,
+        explore=a.explore, explore_end=a.explore_end, watch=a.watch,
     )  # fmt: skip
     init = None if a.init is None else np.load(a.init)
     weights = train(schedule, init, log=lambda line: print(line, flush=True))

@@ -4,6 +4,24 @@
 
 # ==== learning ======================================================================
 
+cdef void policy_record(const Game_t* g, const Rules_t* R, const double* w,
+                        PolicyScratch* s, uint32_t move, PolicyTrace* trace) noexcept nogil:
+    """Record the afterstate of another bot's `move` for the deciding seat."""
+    cdef int p = g.decider, k = 0
+    cdef double v
+    cdef PolicyStep* step
+    if not trace.learns[p] or trace.n_steps[p] >= POL_TRAJ:
+        return
+    memcpy(&s.after, g, sizeof(Game_t))
+    apply_move(&s.after, R, move)
+    v = policy_value(&s.after, R, w, p, s.idx_a, &k)
+    step = &trace.step[p][trace.n_steps[p]]
+    step.value = v - policy_weights_sum(w, s.idx_a, k)
+    step.n = k
+    memcpy(step.idx, s.idx_a, k * sizeof(int))
+    trace.n_steps[p] += 1
+
+
 cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double final,
                        double alpha, double lam, double* stats) noexcept nogil:
     """TD(lambda) on seat p's recorded afterstates, backwards from the final score:
@@ -51,7 +69,8 @@ cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double
 
 cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, uint64_t k0,
                             uint64_t k1, uint64_t first_game, uint64_t n_games, double alpha,
-                            double lam, double explore, double* stats) noexcept nogil:
+                            double lam, double explore, double* stats,
+                            bint watch=False) noexcept nogil:
     """Play n_games from first_game; every policy seat's decisions use and learn w.
 
     stats: [sum of the learning seats' final scores, their number, sum of
@@ -85,7 +104,8 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
         trace.temperature = explore
         for p in range(MAX_PLAYERS):
             trace.n_steps[p] = 0
-            trace.learns[p] = p < spec.n_players and spec.bot_kind[p] == BOT_POLICY
+            trace.learns[p] = p < spec.n_players and (
+                watch or spec.bot_kind[p] == BOT_POLICY)
         if g.status != STATUS_OK:
             finish_game(g, R)
             continue
@@ -103,6 +123,8 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
                     i = policy_choose_w(g, R, w, spec.bot_params[g.decider], s, moves, n, trace)
                 else:
                     i = bot_choose(g, R, spec, search, moves, n)
+                    if watch:
+                        policy_record(g, R, w, s, moves[i], trace)
             apply_move(g, R, moves[i])
             advance(g, R)
         for p in range(g.n_players):
