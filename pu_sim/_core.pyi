@@ -70,8 +70,8 @@ def policy_train(
     alpha: float,
     lam: float,
     explore: float = 0.0,
+    watch: bool = False,
 ) -> tuple[float, int, float]: ...
-def _policy_drop(mask: int, square: float = 0.0) -> None: ...
 
 TRACE_ROUNDS: int
 TRACE_NONE: int

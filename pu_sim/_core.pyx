@@ -445,14 +445,6 @@ def policy_train(CoreRules rules, dict spec, double[::1] weights, uint64_t k0, u
     return (stats[0] / max(stats[1], 1.0), int(stats[1]), stats[2] / max(stats[3], 1.0))
 
 
-def _policy_drop(int mask, double square=0.0):
-    """Development: leave tables out of the policy's features (bit 0 windows,
-    1 per-planet lines) and add a bonus per covered square (0: none)."""
-    global POLICY_DROP, POLICY_SQUARE
-    POLICY_DROP = mask
-    POLICY_SQUARE = square
-
-
 TRACE_ROUNDS = MAX_ROUNDS
 """Rounds a round score trace has room for (the engine's round limit)."""
 

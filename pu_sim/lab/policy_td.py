@@ -98,7 +98,13 @@ def train(
         alpha, explore = schedule.at(done)
         plan = plans[p]
         mean, _, mse = core.policy_train(
-            rules, plan.spec, w, plan.key, first[p], n, (alpha, schedule.lam, explore),
+            rules,
+            plan.spec,
+            w,
+            plan.key,
+            first[p],
+            n,
+            (alpha, schedule.lam, explore),
             watch=bool(schedule.watch),
         )
         first[p] += n
@@ -228,8 +234,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--explore", type=float, default=d.explore)
     ap.add_argument("--explore-end", type=float, default=d.explore_end)
     ap.add_argument("--seed", type=int, default=d.seed)
-    ap.add_argument("--watch", default=d.watch, metavar="BOT",
-                    help="learn from this bot's games instead of self-play")
+    ap.add_argument(
+        "--watch",
+        default=d.watch,
+        metavar="BOT",
+        help="learn from this bot's games instead of self-play",
+    )
     ap.add_argument("--init", type=Path, help="start from these weights (.npy)")
     ap.add_argument("--save", type=Path, help="also save the weights here (.npy)")
     ap.add_argument("--write", action="store_true",

@@ -122,10 +122,6 @@ cdef inline int pol_table_of(int j) noexcept nogil:
     return k
 
 
-cdef int POLICY_DROP = 0          # development: bit k leaves table k out
-cdef double POLICY_SQUARE = 0.0   # development: a bonus per covered square
-
-
 cdef inline int pol_clip(int v, int lo, int hi) noexcept nogil:
     return lo if v < lo else (hi if v > hi else v)
 
@@ -381,14 +377,13 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
         medal = pol_clip(medal, 0, POL_MEDALS - 1)
         idx[n] = PO_LINE + ((st * POL_MEDALS + medal) * 2 + met) * POL_FREE + free_
         n += 1
-        if not POLICY_DROP & 2:
-            idx[n] = PO_LINEP + (((planet * POL_LINES + line) * POL_STAGES + st) * 2
-                                 + met) * POL_FREE + free_
-            n += 1
+        idx[n] = PO_LINEP + (((planet * POL_LINES + line) * POL_STAGES + st) * 2
+                             + met) * POL_FREE + free_
+        n += 1
     # 3x3 windows of squares covered or off the grid
     for y in range(GRID):
         block[y] = (pl.occ[y] | ~grid[y]) & ROW_BITS
-    for y in range(0 if not POLICY_DROP & 1 else GRID, GRID - 2):
+    for y in range(GRID - 2):
         r0 = block[y]
         r1 = block[y + 1]
         r2 = block[y + 2]
@@ -528,7 +523,4 @@ cdef double policy_value(const Game_t* g, const Rules_t* R, const double* w, int
     what is still to come.  Writes the active entries to idx (POL_MAX_ACTIVE)."""
     cdef int n = policy_features(g, R, p, idx)
     n_active[0] = n
-    if POLICY_SQUARE != 0.0:
-        return (policy_score_now(g, R, p) + policy_weights_sum(w, idx, n)
-                + POLICY_SQUARE * grid_count(g.pl[p].occ))
     return policy_score_now(g, R, p) + policy_weights_sum(w, idx, n)
