@@ -147,3 +147,22 @@ def test_the_tile_lookahead_plays_and_its_setting_is_checked():
         bots.parse("policy_td:look=2.5")
     with pytest.raises(ValueError, match=r"rotation must be 0\.\.1"):
         bots.parse("policy_td:rotation=3")
+
+
+def test_watching_another_bot_learns_from_its_games_without_changing_them():
+    """--watch: every seat of the watched bot learns (the weights move) and its
+    games are the ones it plays anyway (the learning seats' mean is theirs);
+    without watching, a table with no policy seat learns nothing."""
+    rules = load_rules().core
+    plan = Plan.of(TableSetup(players=2, corporations="random", planets="random",
+                              bots="greedy_tuned"), seed=7)  # fmt: skip
+    played = core.play_batch(rules, plan.spec, plan.key, 0, 20)
+    watched = policy_td.zeros()
+    mean, seats, _ = core.policy_train(
+        rules, plan.spec, watched, plan.key, 0, 20, (0.1, 0.8, 0.0), watch=True
+    )
+    assert seats == 40 and mean == pytest.approx(float(np.mean(played["score"])))
+    assert np.abs(watched).sum() > 0
+    idle = policy_td.zeros()
+    core.policy_train(rules, plan.spec, idle, plan.key, 0, 20, (0.1, 0.8, 0.0))
+    assert not idle.any()

@@ -162,7 +162,6 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
     cdef int* tmp
     cdef double v, best_v = -1e300, floor = -1e300
     cdef double total, u
-    cdef PolicyStep* step
     if g.decision == D_ROVER_STEP:
         # a free step (Cosmos Inc.) goes only to a position worth more than
         # this one: two squares could otherwise each look better than
@@ -231,13 +230,23 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
                 tmp = kept
                 kept = cand
                 cand = tmp
-    if trace != NULL and trace.learns[p] and trace.n_steps[p] < POL_TRAJ:
-        step = &trace.step[p][trace.n_steps[p]]
-        step.value = best_v - policy_weights_sum(w, kept, best_n)
-        step.n = best_n
-        memcpy(step.idx, kept, best_n * sizeof(int))
-        trace.n_steps[p] += 1
+    if trace != NULL:
+        trace_step(trace, w, p, best_v, kept, best_n)
     return best
+
+
+cdef inline void trace_step(PolicyTrace* trace, const double* w, int p, double value,
+                            const int* idx, int n) noexcept nogil:
+    """Record seat p's chosen afterstate (its value and active entries) when
+    the seat learns and its trajectory has room."""
+    cdef PolicyStep* step
+    if not trace.learns[p] or trace.n_steps[p] >= POL_TRAJ:
+        return
+    step = &trace.step[p][trace.n_steps[p]]
+    step.value = value - policy_weights_sum(w, idx, n)
+    step.n = n
+    memcpy(step.idx, idx, n * sizeof(int))
+    trace.n_steps[p] += 1
 
 
 cdef inline int policy_choose(Game_t* g, const Rules_t* R, const double* params,

@@ -9,17 +9,12 @@ cdef void policy_record(const Game_t* g, const Rules_t* R, const double* w,
     """Record the afterstate of another bot's `move` for the deciding seat."""
     cdef int p = g.decider, k = 0
     cdef double v
-    cdef PolicyStep* step
     if not trace.learns[p] or trace.n_steps[p] >= POL_TRAJ:
         return
     memcpy(&s.after, g, sizeof(Game_t))
     apply_move(&s.after, R, move)
     v = policy_value(&s.after, R, w, p, s.idx_a, &k)
-    step = &trace.step[p][trace.n_steps[p]]
-    step.value = v - policy_weights_sum(w, s.idx_a, k)
-    step.n = k
-    memcpy(step.idx, s.idx_a, k * sizeof(int))
-    trace.n_steps[p] += 1
+    trace_step(trace, w, p, v, s.idx_a, k)
 
 
 cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double final,
