@@ -48,6 +48,7 @@ from typing import Any
 import pu_sim
 from pu_sim import bots
 from pu_sim.bots import BotSpec
+from pu_sim.report.document import from_markdown, write_pages
 from pu_sim.simulation.in_memory import play_range
 from pu_sim.simulation.manifest import write_report_manifest
 from pu_sim.simulation.plan import Plan
@@ -59,7 +60,7 @@ PROBE_SOURCE = Path(__file__).resolve().parent / "probe" / "greedy_limit.c"
 PROBE_QUIET = 11_560
 """The probe's games/s on a quiet machine of this kind (the engine issue's scale)."""
 
-TARGETS = {  # (bot, players): games/s per core on a quiet machine, from the issues
+TARGETS: dict[tuple[Any, ...], float] = {  # games/s a core, quiet machine (issues)
     ("random", 1): 1.8 * PROBE_QUIET,  # keep today's ratio
     ("greedy", 1): 0.26 * PROBE_QUIET,  # 3,000 games/s
     ("greedy", 4): 0.051 * PROBE_QUIET,  # keep today's ratio
@@ -70,8 +71,12 @@ TARGETS = {  # (bot, players): games/s per core on a quiet machine, from the iss
     ("greedy_learned", 1): 0.035 * PROBE_QUIET,
     ("greedy_learned", 4): 0.035 * PROBE_QUIET,
     ("greedy_learned", 6): 0.035 * PROBE_QUIET,
+    # another family of play: the learned policy at 20 four-player games/s a
+    # core on the boards the studies play
+    ("policy_td", 4, "all"): 0.0017 * PROBE_QUIET,
 }
-"""Met when the row's ratio to the probe (same run) reaches target / PROBE_QUIET."""
+"""Met when the row's ratio to the probe (same run) reaches target / PROBE_QUIET;
+keyed (bot, players) for base boards, (bot, players, boards) otherwise."""
 MEMORY_TARGET_MB = 100
 MILLION_TARGET_S = 600  # one million greedy solo games end to end on 2 cores
 STRONG_MILLION_TARGET_S = 1800  # one million 4-player greedy_learned games, 2 cores
@@ -188,9 +193,9 @@ def probe_speed(games: int, repeats: int) -> dict[str, Any]:
 def with_ratios(speed: list[dict[str, Any]], probe: dict[str, Any]) -> None:
     """Each row's games/s as a ratio to the probe's, its target ratio and verdict."""
     for row in speed:
-        target = TARGETS.get((row["bot"], row["players"]))
-        if row["boards"] != "base":
-            target = None
+        target = TARGETS.get((row["bot"], row["players"], row["boards"]))
+        if target is None and row["boards"] == "base":
+            target = TARGETS.get((row["bot"], row["players"]))
         row["target_games_per_s"] = target
         row["target_ratio"] = None if target is None else target / PROBE_QUIET
         row["ratio"] = None
@@ -515,6 +520,7 @@ def speed_cells() -> list[tuple[str, int, str]]:
     # what the studies play: every count, random corporations and planets
     cells += [(bot, players, "all") for bot in ("greedy_tuned", "greedy_learned")
               for players in range(1, 7)]  # fmt: skip
+    cells += [("policy_td", players, "all") for players in (1, 4)]
     return cells
 
 
@@ -536,7 +542,7 @@ def main() -> None:
     scale = 0.02 if args.smoke else 1.0
     repeats = args.repeats or (1 if args.smoke else 3)
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600,
-             "greedy_learned": 600, "search-8": 40,
+             "greedy_learned": 600, "policy_td": 200, "search-8": 40,
              "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
              "search-64-tuned": 4}  # fmt: skip
     probe_games = 2_000 if args.smoke else 60_000
@@ -586,6 +592,7 @@ def main() -> None:
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "README.md").write_text(render(result))
+    write_pages(from_markdown(render(result)), args.out, markdown=False)  # its web page
     write_report_manifest(
         args.out, study="benchmark", title="Engine benchmark",
         command=" ".join(["python experiments/benchmark.py", *sys.argv[1:]]),
