@@ -399,6 +399,19 @@ def _check_param(bot: str, name: str, value: object) -> None:
         )
 
 
+def _check_settings(
+    label: str, what: str, settings: Mapping[str, float], valid: list[str]
+) -> None:
+    """One clear line for an unknown setting (naming the valid ones) or a bad value."""
+    unknown = sorted(set(settings) - set(valid))
+    if unknown:
+        raise ValueError(
+            f"bot {label!r}: unknown {what} {unknown}; valid: {', '.join(valid)}"
+        )
+    for name, value in settings.items():
+        _check_param(label, name, value)
+
+
 def random(label: str = "random") -> BotSpec:
     """Uniform over the legal moves of every decision."""
     return BotSpec("random", {}, label)
@@ -409,14 +422,7 @@ def greedy(label: str = "greedy", **weights: float) -> BotSpec:
 
     Raises ValueError for a weight name that does not exist.
     """
-    unknown = sorted(set(weights) - set(GREEDY_WEIGHTS))
-    if unknown:
-        raise ValueError(
-            f"bot {label!r}: unknown greedy weight(s) {unknown}; valid: "
-            f"{', '.join(sorted(GREEDY_WEIGHTS))}"
-        )
-    for name, value in weights.items():
-        _check_param(label, name, value)
+    _check_settings(label, "greedy weight(s)", weights, sorted(GREEDY_WEIGHTS))
     params = {**GREEDY_WEIGHTS, **{k: float(v) for k, v in weights.items()}}
     return BotSpec("greedy", MappingProxyType(params), label)
 
@@ -460,14 +466,7 @@ def policy(label: str = "policy", **settings: float) -> BotSpec:
 
     Raises ValueError for a setting that does not exist.
     """
-    unknown = sorted(set(settings) - set(POLICY_PARAMS))
-    if unknown:
-        raise ValueError(
-            f"bot {label!r}: unknown policy setting(s) {unknown}; valid: "
-            f"{', '.join(POLICY_PARAMS)}"
-        )
-    for name, value in settings.items():
-        _check_param(label, name, value)
+    _check_settings(label, "policy setting(s)", settings, list(POLICY_PARAMS))
     params = {name: float(settings.get(name, default))
               for name, (_, default) in POLICY_PARAMS.items()}  # fmt: skip
     return BotSpec("policy", MappingProxyType(params), label)
