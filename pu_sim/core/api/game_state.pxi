@@ -114,14 +114,20 @@ cdef class GameState:
                 f"{self.decision or self.g.decision!r}")
         apply_move(&self.g, self.rules.R, move)
 
-    def play_out(self):
-        """Play to the end with the seats' core bots: the moves bot_move() and
-        apply() would make, without a return to Python between them (rollouts)."""
+    cdef int _scratch_ready(self) except -1:
+        """Allocate the search and policy bots' buffers once, when a seat of
+        the table needs them (spec_needs_scratch)."""
         if self.scratch == NULL and spec_needs_scratch(&self.spec):
             self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
             if self.scratch == NULL:
                 raise MemoryError()
             place_eval_init(&self.scratch.place)
+        return 0
+
+    def play_out(self):
+        """Play to the end with the seats' core bots: the moves bot_move() and
+        apply() would make, without a return to Python between them (rollouts)."""
+        self._scratch_ready()
         with nogil:
             play_to_end(&self.g, self.rules.R, &self.spec, self.buf, self.scratch, NULL)
 
@@ -132,11 +138,7 @@ cdef class GameState:
         a game without a legal move ends as on the fast path (play_to_end), so
         a table with Python bots plays the core seats exactly as play_batch."""
         cdef int n, i
-        if self.scratch == NULL and spec_needs_scratch(&self.spec):
-            self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
-            if self.scratch == NULL:
-                raise MemoryError()
-            place_eval_init(&self.scratch.place)
+        self._scratch_ready()
         while self.g.stage != ST_DONE:
             n = legal_moves(&self.g, self.rules.R, self.buf)
             if n == 0:
@@ -185,12 +187,7 @@ cdef class GameState:
             raise ValueError("no decision is pending")
         if n == 1:
             return self.buf[0]
-        cdef int kind = self.g.pl[self.g.decider].bot_kind
-        if self.scratch == NULL and (kind == BOT_SEARCH or kind == BOT_POLICY):
-            self.scratch = <SearchScratch*>malloc(sizeof(SearchScratch))
-            if self.scratch == NULL:
-                raise MemoryError()
-            place_eval_init(&self.scratch.place)
+        self._scratch_ready()
         cdef int i = bot_choose(&self.g, self.rules.R, &self.spec, self.scratch, self.buf, n)
         return self.buf[i]
 
