@@ -71,6 +71,7 @@ def policy_train(
     lam: float,
     explore: float = 0.0,
     watch: bool = False,
+    coherence: npt.NDArray[np.float64] | None = None,
 ) -> tuple[float, int, float]: ...
 
 TRACE_ROUNDS: int

@@ -419,7 +419,7 @@ def play_batch(CoreRules rules, dict spec, uint64_t k0, uint64_t k1, uint64_t fi
 
 def policy_train(CoreRules rules, dict spec, double[::1] weights, uint64_t k0, uint64_t k1,
                  uint64_t first_game, uint64_t n_games, double alpha, double lam,
-                 double explore=0.0, bint watch=False):
+                 double explore=0.0, bint watch=False, double[::1] coherence=None):
     """Self-play that learns the policy bot's network in place.
 
     Plays games ``[first_game, first_game + n_games)`` of ``spec``; every
@@ -434,12 +434,17 @@ def policy_train(CoreRules rules, dict spec, double[::1] weights, uint64_t k0, u
     cdef TableSpec ts = make_spec(spec)
     cdef double stats[4]
     cdef int rc
+    cdef double* tc = NULL
+    if coherence is not None:
+        if coherence.shape[0] != 2 * POLICY_N:
+            raise ValueError(f"coherence must hold {2 * POLICY_N} values")
+        tc = &coherence[0]
     if weights.shape[0] != POLICY_N:
         raise ValueError(f"weights must hold {POLICY_N} values, got {weights.shape[0]}")
     stats[0] = stats[1] = stats[2] = stats[3] = 0.0
     with nogil:
         rc = policy_train_games(rules.R, &ts, &weights[0], k0, k1, first_game, n_games,
-                                alpha, lam, explore, stats, watch)
+                                alpha, lam, explore, stats, watch, tc)
     if rc != 0:
         raise MemoryError("policy_train could not allocate its buffers")
     return (stats[0] / max(stats[1], 1.0), int(stats[1]), stats[2] / max(stats[3], 1.0))

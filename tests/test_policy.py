@@ -86,6 +86,18 @@ def test_the_packaged_network_is_a_checked_table_with_its_command():
     assert any(np.abs(table[name]).sum() > 0 for name in table.arrays)  # learned
 
 
+@pytest.mark.parametrize("schedule", [
+    policy_td.Schedule(),
+    policy_td.Schedule(games=500, seed=3, coherence=False, players=(1, 3), lam=0.9),
+    policy_td.Schedule(games=10, watch="greedy_tuned", alpha=0.2),
+])  # fmt: skip
+def test_the_written_command_asks_for_the_same_schedule(schedule):
+    """The command written beside the weights gives back their schedule."""
+    argv = policy_td.command(schedule).split()[3:]
+    assert argv[-1] == "--write"
+    assert policy_td.parse(argv)[0] == schedule
+
+
 def _folder_with(tmp_path, weights, version=None):
     folder = policy_td.tables_with(weights, tmp_path / "fitted")
     if version is not None:
@@ -120,11 +132,14 @@ def test_a_network_of_the_wrong_shape_is_refused(tmp_path):
     shutil.rmtree(folder)
 
 
-def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(tmp_path):
+@pytest.mark.parametrize("coherence", [False, True])
+def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(tmp_path, coherence):
     """A property, not a number: the network learned from zero on 600 solo games
-    plays the same 300 held-out games better than the untrained one."""
+    plays the same 300 held-out games better than the untrained one, with a
+    fixed step size and with temporal coherence's per-weight steps."""
     schedule = policy_td.Schedule(games=600, chunk=100, players=(1,), seed=5,
-                                  alpha=0.3, alpha_end=0.3)  # fmt: skip
+                                  alpha=0.3, alpha_end=0.3,
+                                  coherence=coherence)  # fmt: skip
     learned = policy_td.train(schedule)
     plan = Plan.of(TableSetup(players=1, corporations="random", planets="random",
                               bots="policy_td"), seed=99)  # fmt: skip
@@ -137,6 +152,31 @@ def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(tmp_path):
     assert np.abs(learned).sum() > 0
     assert policy_td.train(schedule).tolist() == learned.tolist()  # seeded
     assert mean(learned, "learned") > mean(policy_td.zeros(), "zero") + 1.0
+
+
+def test_temporal_coherence_scales_each_weight_by_how_its_corrections_agree():
+    """With coherence each weight keeps the sum of its corrections and of their
+    sizes (so its rate |sum| / sizes lies in 0..1); the steps differ from the
+    fixed step's once a weight has been corrected twice; a buffer of the wrong
+    size is refused in one line."""
+    rules = load_rules().core
+    plan = Plan.of(TableSetup(players=1, corporations="random", planets="random",
+                              bots="policy_td"), seed=3)  # fmt: skip
+    plain, tuned = policy_td.zeros(), policy_td.zeros()
+    tc = np.zeros(2 * plain.size)
+    core.policy_train(rules, plan.spec, plain, plan.key, 0, 30, (0.5, 0.8, 0.1))
+    core.policy_train(rules, plan.spec, tuned, plan.key, 0, 30, (0.5, 0.8, 0.1),
+                      coherence=tc)  # fmt: skip
+    sums, sizes = tc[: plain.size], tc[plain.size :]
+    touched = sizes > 0
+    assert touched.sum() > 100
+    assert (np.abs(sums[touched]) <= sizes[touched] + 1e-12).all()
+    assert (np.abs(sums[touched]) < sizes[touched] - 1e-9).any()  # some disagreed
+    assert not (tuned[~touched]).any()
+    assert not np.allclose(plain, tuned)
+    with pytest.raises(ValueError, match=f"coherence must hold {2 * plain.size} values"):
+        core.policy_train(rules, plan.spec, plain, plan.key, 0, 1, (0.5, 0.8, 0.1),
+                          coherence=np.zeros(3))  # fmt: skip
 
 
 def test_the_tile_lookahead_plays_and_its_setting_is_checked():

@@ -255,17 +255,19 @@ def policy_train(
     n_games: int,
     step: tuple[float, float, float],
     watch: bool = False,
+    coherence: npt.NDArray[np.float64] | None = None,
 ) -> tuple[float, int, float]:
     """Self-play games that learn the policy bot's network ``weights`` in place.
 
     ``step``: (alpha, lambda, exploration temperature); returns the learning
     seats' mean final score, their number and the mean squared TD error
-    (core/bots/policy_train.pxi).
+    (core/bots/policy_train.pxi).  ``coherence`` (2 x POLICY_N zeros at the
+    start, kept across calls): temporal coherence step sizes.
     """
     alpha, lam, explore = step
     return import_core().policy_train(  # type: ignore[no-any-return]
         rules, dict(spec), weights, key[0], key[1], first_game, n_games,
-        alpha, lam, explore, watch,
+        alpha, lam, explore, watch, coherence,
     )  # fmt: skip
 
 

@@ -7,9 +7,11 @@ writes them to ``pu_sim/data/fitted/policy.npz`` with the command that made
 them.  The games cycle over the player counts in chunks (random corporations
 and planets); every seat of a game is the learning bot, and each seat's
 chosen afterstates move toward their TD(lambda) returns at the game's end
-(core/bots/policy_train.pxi).  The step size and the exploration's
-temperature fall linearly from their start to their end values over the run,
-so the last games polish what the first found.  The weights are a pure
+(core/bots/policy_train.pxi), each weight by the step size times its own
+temporal coherence rate (how consistently its corrections agree in sign).
+The step size and the exploration's temperature fall linearly from their
+start to their end values over the run, so the last games polish what the
+first found.  The weights are a pure
 function of the flags (one thread; the seed fixes the games).
 
 ``--measure`` then reports the strength of what it learned beside greedy and
@@ -51,13 +53,14 @@ class Schedule:
     games: int = 120_000
     chunk: int = 2_000
     players: tuple[int, ...] = (1, 2, 3, 4)
-    alpha: float = 0.1  # step size at the start (fraction of the TD error)
-    alpha_end: float = 0.02
+    alpha: float = 1.0  # step size at the start (fraction of the TD error)
+    alpha_end: float = 0.5
     lam: float = 0.8  # TD(lambda)'s lambda
     explore: float = 0.3  # softmax temperature (medals) at the start
     explore_end: float = 0.05
     seed: int = 2061
     watch: str = ""  # learn from this bot's games (every seat) instead of self-play
+    coherence: bool = True  # temporal coherence: each weight's own step size
 
     def at(self, done: int) -> tuple[float, float]:
         """The step size and temperature for the chunk that starts at ``done``."""
@@ -90,6 +93,7 @@ def train(
     plans = {p: _plan(p, derive(schedule.seed, "policy_td", "train", p), bot)
              for p in schedule.players}  # fmt: skip
     done, k, t0 = 0, 0, time.time()
+    tc = np.zeros(2 * len(w)) if schedule.coherence else None
     first = dict.fromkeys(schedule.players, 0)
     while done < schedule.games:
         p = schedule.players[k % len(schedule.players)]
@@ -106,6 +110,7 @@ def train(
             n,
             (alpha, schedule.lam, explore),
             watch=bool(schedule.watch),
+            coherence=tc,
         )
         first[p] += n
         done += n
@@ -157,17 +162,18 @@ def _scores(tables: Path, plan: Plan, n: int) -> tuple[Floats, float]:
 
 
 def measure(tables: Path, solo: int, setups: int, seed: int,
-            player_counts: Sequence[int] = (2, 4)) -> dict[str, Any]:  # fmt: skip
+            player_counts: Sequence[int] = (2, 4),
+            against: str = "greedy_tuned") -> dict[str, Any]:  # fmt: skip
     """The policy's strength with the tables of ``tables`` (random boards).
 
     ``solo``: games for each bot's solo mean and games/s (policy_td, greedy,
-    greedy_tuned).  ``setups``: setups per player count on which one policy
-    seat sits among greedy_tuned seats in every cyclic seat order; the share
+    ``against``).  ``setups``: setups per player count on which one policy
+    seat sits among ``against`` seats in every cyclic seat order; the share
     of its opponents it finishes ahead of (ties half), with the 95% interval
     over setups.
     """
-    out: dict[str, Any] = {"solo": {}, "ahead": {}}
-    for bot in ("policy_td", "greedy", "greedy_tuned"):
+    out: dict[str, Any] = {"solo": {}, "ahead": {}, "against": against}
+    for bot in ("policy_td", "greedy", against):
         s, rate = _scores(tables, _plan(1, seed, bot), solo)
         mean, half = paired(s[:, 0], 0.0)
         out["solo"][bot] = {"mean": mean, "half_width": half,
@@ -176,16 +182,16 @@ def measure(tables: Path, solo: int, setups: int, seed: int,
         ahead = np.zeros(setups)
         rates = {}
         for k in range(players):
-            seats = ["greedy_tuned"] * players
+            seats = [against] * players
             seats[k] = "policy_td"
             s, rates[k] = _scores(tables, _plan(players, seed, seats), setups)
             ahead += seat_outcomes(s, k)[1]
         share, half = paired(ahead / players, 0.0)
-        _, field_rate = _scores(tables, _plan(players, seed, "greedy_tuned"), setups)
+        _, field_rate = _scores(tables, _plan(players, seed, against), setups)
         _, pol_rate = _scores(tables, _plan(players, seed, "policy_td"), setups)
         out["ahead"][players] = {"share": share, "half_width": half,
                                  "policy_games_per_s": pol_rate,
-                                 "greedy_tuned_games_per_s": field_rate}  # fmt: skip
+                                 "field_games_per_s": field_rate}  # fmt: skip
     return out
 
 
@@ -197,32 +203,34 @@ def report(result: dict[str, Any]) -> list[str]:
                      f"  {r['games_per_s']:7.1f} games/s")  # fmt: skip
     for players, r in result["ahead"].items():
         lines.append(f"{players} players: policy_td ahead of {100 * r['share']:.1f}% "
-                     f"+- {100 * r['half_width']:.1f} of greedy_tuned opponents; "
-                     f"games/s policy_td {r['policy_games_per_s']:.1f}, greedy_tuned "
-                     f"{r['greedy_tuned_games_per_s']:.1f}")  # fmt: skip
+                     f"+- {100 * r['half_width']:.1f} of {result['against']} opponents; "
+                     f"games/s policy_td {r['policy_games_per_s']:.1f}, {result['against']} "
+                     f"{r['field_games_per_s']:.1f}")  # fmt: skip
     return lines
 
 
-def _flag(value: object) -> str:
-    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+def _flag(name: str, value: object) -> str:
+    option = "--" + name.replace("_", "-")
+    if isinstance(value, bool):
+        return option if value else "--no-" + option[2:]
+    return f"{option} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
 
 
 def command(schedule: Schedule) -> str:
     """The command that learns this schedule's network and writes it."""
     d = Schedule()
-    flags = [f"--{name.replace('_', '-')} {_flag(value)}" for name, value in (
+    flags = [_flag(name, value) for name, value in (
         ("games", schedule.games), ("chunk", schedule.chunk),
         ("players", schedule.players),
         ("alpha", schedule.alpha), ("alpha_end", schedule.alpha_end),
         ("lam", schedule.lam), ("explore", schedule.explore),
         ("explore_end", schedule.explore_end), ("seed", schedule.seed),
-        ("watch", schedule.watch),
+        ("watch", schedule.watch), ("coherence", schedule.coherence),
     ) if value != getattr(d, name) or name in ("games", "seed")]  # fmt: skip
     return " ".join([COMMAND, *flags, "--write"])
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Learn the network; write it with ``--write``, measure it with ``--measure``."""
+def _parser() -> argparse.ArgumentParser:
     d = Schedule()
     ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=d.games)
@@ -234,19 +242,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--explore", type=float, default=d.explore)
     ap.add_argument("--explore-end", type=float, default=d.explore_end)
     ap.add_argument("--seed", type=int, default=d.seed)
-    ap.add_argument(
-        "--watch",
-        default=d.watch,
-        metavar="BOT",
-        help="learn from this bot's games instead of self-play",
-    )
+    ap.add_argument("--watch", default=d.watch, metavar="BOT",
+                    help="learn from this bot's games instead of self-play")  # fmt: skip
+    ap.add_argument("--coherence", action=argparse.BooleanOptionalAction,
+                    default=d.coherence,
+                    help="temporal coherence: each weight's own step size")  # fmt: skip
     ap.add_argument("--init", type=Path, help="start from these weights (.npy)")
     ap.add_argument("--save", type=Path, help="also save the weights here (.npy)")
     ap.add_argument("--write", action="store_true",
                     help="write pu_sim/data/fitted/policy.npz and .toml")  # fmt: skip
     ap.add_argument("--measure", type=int, default=0, metavar="N",
-                    help="then measure: N solo games per bot, N/4 setups at 2 "
-                    "and 4 players")  # fmt: skip
+                    help="then measure: N solo games per bot, N/4 setups at "
+                    "each of --measure-players")  # fmt: skip
+    ap.add_argument("--against", default="greedy_tuned", metavar="BOT",
+                    help="--measure's opponents (default greedy_tuned)")
+    ap.add_argument("--measure-players", default="2,4", metavar="COUNTS",
+                    help="--measure's player counts (default 2,4)")
+    return ap
+
+
+def parse(argv: Sequence[str] | None = None) -> tuple[Schedule, argparse.Namespace]:
+    """The schedule the flags ask for, and the other flags."""
+    ap = _parser()
     a = ap.parse_args(argv)
     if a.write and a.init is not None:
         ap.error("--write: the packaged network is learned from zero (no --init)")
@@ -255,7 +272,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         players=tuple(int(x) for x in a.players.split(",")),
         alpha=a.alpha, alpha_end=a.alpha_end,
         explore=a.explore, explore_end=a.explore_end, watch=a.watch,
+        coherence=a.coherence,
     )  # fmt: skip
+    return schedule, a
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Learn the network; write it with ``--write``, measure it with ``--measure``."""
+    schedule, a = parse(argv)
     init = None if a.init is None else np.load(a.init)
     weights = train(schedule, init, log=lambda line: print(line, flush=True))
     if a.save is not None:
@@ -265,7 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.measure:
         with tempfile.TemporaryDirectory() as tmp:
             tables = tables_with(weights, Path(tmp))
-            result = measure(tables, a.measure, max(1, a.measure // 4), a.seed)
+            counts = tuple(int(x) for x in a.measure_players.split(","))
+            result = measure(tables, a.measure, max(1, a.measure // 4), a.seed,
+                             counts, a.against)  # fmt: skip
             for line in report(result):
                 print(line, flush=True)
     return 0

@@ -32,7 +32,7 @@ cpdef enum:
     PP_ROTATION = 0            # 1: the commander values rotations by its depot's placements
     PP_LOOK = 1                # placements judged by the next depot's best (0: none)
 
-from libc.math cimport exp
+from libc.math cimport exp, fabs
 
 cdef enum:
     POL_TRAJ = 600             # decisions of one seat in one game that learn

@@ -18,7 +18,8 @@ cdef void policy_record(const Game_t* g, const Rules_t* R, const double* w,
 
 
 cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double final,
-                       double alpha, double lam, double* stats) noexcept nogil:
+                       double alpha, double lam, double* stats,
+                       double* coherence=NULL) noexcept nogil:
     """TD(lambda) on seat p's recorded afterstates, backwards from the final score:
     G = final, then for each step from the last, every distinct active entry
     moves by alpha (G - V) / n (n: the active entries, an entry active k times,
@@ -27,11 +28,14 @@ cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double
     repeats), and G = (1 - lam) V' + lam G, V' its value once updated.  V is
     valued afresh with the weights as the later steps left them, so a run of
     alike afterstates is not corrected once per step.  `counts`: POLICY_N
-    zeros, left zero."""
+    zeros, left zero.  `coherence` (2 x POLICY_N, or NULL): temporal coherence
+    learning (Beal and Smith 1999; Jaskowski 2018): each weight's step is
+    scaled by |sum of its corrections| / sum of their sizes, so weights whose
+    corrections keep one sign learn fast and noisy ones settle."""
     cdef int t, i, j, k, tables
     cdef int per_table[POL_TABLES]
     cdef int table_of[POL_MAX_ACTIVE]
-    cdef double g_ret = final, delta, v
+    cdef double g_ret = final, delta, v, u, rate
     cdef PolicyStep* st
     for t in range(trace.n_steps[p] - 1, -1, -1):
         st = &trace.step[p][t]
@@ -54,18 +58,28 @@ cdef void policy_learn(PolicyTrace* trace, double* w, int* counts, int p, double
             for i in range(st.n):
                 j = st.idx[i]
                 if counts[j] == 0:
-                    w[j] += alpha * delta / (tables * per_table[table_of[i]])
+                    u = delta / (tables * per_table[table_of[i]])
+                    rate = 1.0
+                    if coherence != NULL:
+                        if coherence[POLICY_N + j] > 0:
+                            rate = fabs(coherence[j]) / coherence[POLICY_N + j]
+                        coherence[j] += u
+                        coherence[POLICY_N + j] += fabs(u)
+                    w[j] += alpha * rate * u
                     counts[j] = 1
             for i in range(st.n):
                 counts[st.idx[i]] = 0
-        v += alpha * delta
+        if coherence != NULL:
+            v = st.value + policy_weights_sum(w, st.idx, st.n)
+        else:
+            v += alpha * delta
         g_ret = (1.0 - lam) * v + lam * g_ret
 
 
 cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, uint64_t k0,
                             uint64_t k1, uint64_t first_game, uint64_t n_games, double alpha,
                             double lam, double explore, double* stats,
-                            bint watch=False) noexcept nogil:
+                            bint watch=False, double* coherence=NULL) noexcept nogil:
     """Play n_games from first_game; every policy seat's decisions use and learn w.
 
     stats: [sum of the learning seats' final scores, their number, sum of
@@ -126,7 +140,8 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
             if trace.learns[p]:
                 stats[0] += g.pl[p].score
                 stats[1] += 1
-                policy_learn(trace, w, counts, p, g.pl[p].score, alpha, lam, stats)
+                policy_learn(trace, w, counts, p, g.pl[p].score, alpha, lam, stats,
+                             coherence)
     free(counts)
     free(g)
     free(moves)
