@@ -133,7 +133,9 @@ def test_a_network_of_the_wrong_shape_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("coherence", [False, True])
-def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(tmp_path, coherence):
+def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(
+    tmp_path, coherence
+):
     """A property, not a number: the network learned from zero on 600 solo games
     plays the same 300 held-out games better than the untrained one, with a
     fixed step size and with temporal coherence's per-weight steps."""
@@ -174,7 +176,9 @@ def test_temporal_coherence_scales_each_weight_by_how_its_corrections_agree():
     assert (np.abs(sums[touched]) < sizes[touched] - 1e-9).any()  # some disagreed
     assert not (tuned[~touched]).any()
     assert not np.allclose(plain, tuned)
-    with pytest.raises(ValueError, match=f"coherence must hold {2 * plain.size} values"):
+    with pytest.raises(
+        ValueError, match=f"coherence must hold {2 * plain.size} values"
+    ):
         core.policy_train(rules, plan.spec, plain, plan.key, 0, 1, (0.5, 0.8, 0.1),
                           coherence=np.zeros(3))  # fmt: skip
 

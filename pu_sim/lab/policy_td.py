@@ -15,9 +15,10 @@ first found.  The weights are a pure
 function of the flags (one thread; the seed fixes the games).
 
 ``--measure`` then reports the strength of what it learned beside greedy and
-greedy_tuned: the solo mean score on random boards and the share of
-greedy_tuned opponents it finishes ahead of at 2 and 4 players, with each
-bot's games per second in the same run (docs/bots.md quotes it).
+the ``--against`` bot (greedy_tuned unless told): the solo mean score on
+random boards and the share of that bot's seats it finishes ahead of at
+``--measure-players`` (2 and 4 unless told), with each bot's games per
+second in the same run (docs/bots.md quotes it).
 """
 
 from __future__ import annotations
@@ -201,10 +202,11 @@ def report(result: dict[str, Any]) -> list[str]:
     for bot, r in result["solo"].items():
         lines.append(f"solo {bot:13s} mean {r['mean']:6.2f} +- {r['half_width']:.2f}"
                      f"  {r['games_per_s']:7.1f} games/s")  # fmt: skip
+    field = result["against"]
     for players, r in result["ahead"].items():
         lines.append(f"{players} players: policy_td ahead of {100 * r['share']:.1f}% "
-                     f"+- {100 * r['half_width']:.1f} of {result['against']} opponents; "
-                     f"games/s policy_td {r['policy_games_per_s']:.1f}, {result['against']} "
+                     f"+- {100 * r['half_width']:.1f} of {field} opponents; "
+                     f"games/s policy_td {r['policy_games_per_s']:.1f}, {field} "
                      f"{r['field_games_per_s']:.1f}")  # fmt: skip
     return lines
 
@@ -213,7 +215,8 @@ def _flag(name: str, value: object) -> str:
     option = "--" + name.replace("_", "-")
     if isinstance(value, bool):
         return option if value else "--no-" + option[2:]
-    return f"{option} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
+    shown = ",".join(map(str, value)) if isinstance(value, tuple) else value
+    return f"{option} {shown}"
 
 
 def command(schedule: Schedule) -> str:
@@ -243,7 +246,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--explore-end", type=float, default=d.explore_end)
     ap.add_argument("--seed", type=int, default=d.seed)
     ap.add_argument("--watch", default=d.watch, metavar="BOT",
-                    help="learn from this bot's games instead of self-play")  # fmt: skip
+                    help="learn from this bot's games, not self-play")  # fmt: skip
     ap.add_argument("--coherence", action=argparse.BooleanOptionalAction,
                     default=d.coherence,
                     help="temporal coherence: each weight's own step size")  # fmt: skip
@@ -254,10 +257,18 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--measure", type=int, default=0, metavar="N",
                     help="then measure: N solo games per bot, N/4 setups at "
                     "each of --measure-players")  # fmt: skip
-    ap.add_argument("--against", default="greedy_tuned", metavar="BOT",
-                    help="--measure's opponents (default greedy_tuned)")
-    ap.add_argument("--measure-players", default="2,4", metavar="COUNTS",
-                    help="--measure's player counts (default 2,4)")
+    ap.add_argument(
+        "--against",
+        default="greedy_tuned",
+        metavar="BOT",
+        help="--measure's opponents (default greedy_tuned)",
+    )
+    ap.add_argument(
+        "--measure-players",
+        default="2,4",
+        metavar="COUNTS",
+        help="--measure's player counts (default 2,4)",
+    )
     return ap
 
 
