@@ -158,9 +158,10 @@ def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(
 
 def test_temporal_coherence_scales_each_weight_by_how_its_corrections_agree():
     """With coherence each weight keeps the sum of its corrections and of their
-    sizes (so its rate |sum| / sizes lies in 0..1); the steps differ from the
-    fixed step's once a weight has been corrected twice; a buffer of the wrong
-    size is refused in one line."""
+    sizes (so its rate |sum| / sizes lies in 0..1), moves by at most the fixed
+    step and by exactly it while its corrections agree; the steps differ from
+    the fixed step's once corrections disagree; a buffer of the wrong size is
+    refused in one line."""
     rules = load_rules().core
     plan = Plan.of(TableSetup(players=1, corporations="random", planets="random",
                               bots="policy_td"), seed=3)  # fmt: skip
@@ -175,6 +176,12 @@ def test_temporal_coherence_scales_each_weight_by_how_its_corrections_agree():
     assert (np.abs(sums[touched]) <= sizes[touched] + 1e-12).all()
     assert (np.abs(sums[touched]) < sizes[touched] - 1e-9).any()  # some disagreed
     assert not (tuned[~touched]).any()
+    # each step is at most the fixed step (rate <= 1), and exactly it for a
+    # weight whose corrections all kept one sign (rate 1 throughout)
+    assert (np.abs(tuned[touched]) <= 0.5 * sizes[touched] + 1e-9).all()
+    agreed = touched & np.isclose(np.abs(sums), sizes)
+    assert agreed.sum() > 10
+    assert np.allclose(tuned[agreed], 0.5 * sums[agreed])
     assert not np.allclose(plain, tuned)
     with pytest.raises(
         ValueError, match=f"coherence must hold {2 * plain.size} values"
