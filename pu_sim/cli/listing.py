@@ -14,7 +14,7 @@ BOT_TEXT = {
     "greedy_tuned": "greedy with tuned weights and depot lookaheads",
     "greedy_learned": "greedy_tuned with learned values and endgame rollouts",
     "policy": "values learned by self-play judge each move's afterstate",
-    "policy_td": "the policy with its committed network (another family; weak solo so far)",
+    "policy_td": "the policy's committed network (another family; weak solo so far)",
 }
 
 
