@@ -98,6 +98,22 @@ def test_the_written_command_asks_for_the_same_schedule(schedule):
     assert policy_td.parse(argv)[0] == schedule
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--against", "greedy_lerned", "--measure", "10"], "--against: unknown bot"),
+    (["--watch", "nobody"], "--watch: unknown bot"),
+    (["--players", "1,7"], "player counts are comma-separated whole numbers 1-6"),
+    (["--measure-players", "3,x"], "not '3,x'"),
+    (["--measure", "10", "--measure-players", "1,4"], "--measure-players: counts 2-6"),
+])  # fmt: skip
+def test_bad_lab_flags_are_refused_in_one_line_before_any_training(
+    argv, message, capsys
+):
+    with pytest.raises(SystemExit):
+        policy_td.main(argv)
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert message in err and "Traceback" not in err
+
+
 def _folder_with(tmp_path, weights, version=None):
     folder = policy_td.tables_with(weights, tmp_path / "fitted")
     if version is not None:

@@ -11,8 +11,8 @@ chosen afterstates move toward their TD(lambda) returns at the game's end
 temporal coherence rate (how consistently its corrections agree in sign).
 The step size and the exploration's temperature fall linearly from their
 start to their end values over the run, so the last games polish what the
-first found.  The weights are a pure
-function of the flags (one thread; the seed fixes the games).
+first found.  The weights are a pure function of the flags (one thread; the
+seed fixes the games).
 
 ``--measure`` then reports the strength of what it learned beside greedy and
 the ``--against`` bot (greedy_tuned unless told): the solo mean score on
@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pu_sim import bots
 from pu_sim.bots import fitted
 from pu_sim.engine import core, load_rules
 from pu_sim.lab.common import paired, seat_outcomes
@@ -233,12 +234,25 @@ def command(schedule: Schedule) -> str:
     return " ".join([COMMAND, *flags, "--write"])
 
 
+def _player_counts(value: str) -> tuple[int, ...]:
+    """``--players`` and ``--measure-players``: comma-separated counts 1-6."""
+    try:
+        counts = tuple(int(v) for v in value.split(","))
+    except ValueError:
+        counts = ()
+    if not counts or not all(1 <= c <= 6 for c in counts):
+        raise argparse.ArgumentTypeError(
+            f"player counts are comma-separated whole numbers 1-6, not {value!r}"
+        )
+    return counts
+
+
 def _parser() -> argparse.ArgumentParser:
     d = Schedule()
     ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=d.games)
     ap.add_argument("--chunk", type=int, default=d.chunk)
-    ap.add_argument("--players", default=",".join(map(str, d.players)))
+    ap.add_argument("--players", type=_player_counts, default=d.players)
     ap.add_argument("--alpha", type=float, default=d.alpha)
     ap.add_argument("--alpha-end", type=float, default=d.alpha_end)
     ap.add_argument("--lam", type=float, default=d.lam)
@@ -265,7 +279,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--measure-players",
-        default="2,4",
+        type=_player_counts,
+        default=(2, 4),
         metavar="COUNTS",
         help="--measure's player counts (default 2,4)",
     )
@@ -278,9 +293,17 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Schedule, argparse.Namespa
     a = ap.parse_args(argv)
     if a.write and a.init is not None:
         ap.error("--write: the packaged network is learned from zero (no --init)")
+    if a.measure and 1 in a.measure_players:
+        ap.error("--measure-players: counts 2-6 (solo is measured on its own)")
+    for flag, bot in (("--watch", a.watch), ("--against", a.against)):
+        try:
+            if bot:
+                bots.parse(bot)
+        except ValueError as exc:  # before the training, not after it
+            ap.error(f"{flag}: {exc}")
     schedule = Schedule(
         games=a.games, chunk=a.chunk, lam=a.lam, seed=a.seed,
-        players=tuple(int(x) for x in a.players.split(",")),
+        players=a.players,
         alpha=a.alpha, alpha_end=a.alpha_end,
         explore=a.explore, explore_end=a.explore_end, watch=a.watch,
         coherence=a.coherence,
@@ -300,9 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.measure:
         with tempfile.TemporaryDirectory() as tmp:
             tables = tables_with(weights, Path(tmp))
-            counts = tuple(int(x) for x in a.measure_players.split(","))
             result = measure(tables, a.measure, max(1, a.measure // 4), a.seed,
-                             counts, a.against)  # fmt: skip
+                             a.measure_players, a.against)  # fmt: skip
             for line in report(result):
                 print(line, flush=True)
     return 0
