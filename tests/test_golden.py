@@ -6,7 +6,9 @@ together with a RULES_VERSION or ENGINE_VERSION bump:
 The greedy_tuned and search traces also change with greedy_tuned's preset or a
 fitted table: regenerate only those then (the reports measured with the preset
 are re-run in the same change).  They pin the tuned bots' games across machines
-and builds, as the default greedy's traces pin the engine's.
+and builds, as the default greedy's traces pin the engine's.  The policy_td
+traces change with its network (pu_sim/data/fitted/policy.npz): regenerate them
+when it is re-learned.
 """
 
 from __future__ import annotations
@@ -33,6 +35,16 @@ CASES = {
     "four_greedy_tuned_seed16": dict(players=4, bots="greedy_tuned", seed=16),
     "four_greedy_learned_seed17": dict(players=4, bots="greedy_learned", seed=17),
     "solo_greedy_learned_seed15": dict(players=1, bots="greedy_learned", seed=15),
+    "solo_policy_td_seed18": dict(
+        players=1, bots="policy_td", seed=18, corporations="random", planets="random"
+    ),
+    "four_policy_td_seed19": dict(
+        players=4,
+        bots=["policy_td", "greedy_learned", "policy_td", "greedy_learned"],
+        seed=19,
+        corporations="random",
+        planets="random",
+    ),
     "solo_greedy_seed1": dict(players=1, bots="greedy", seed=1),
     "solo_random_seed4": dict(players=1, bots="random", seed=4),
     "two_random_seed2": dict(players=2, bots="random", seed=2),
