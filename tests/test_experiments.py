@@ -51,8 +51,12 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
         for m in manifests:
             config = json.loads(m.read_text())["config"]
             assert set(config["corporations"]) == set(config["planets"]) == {"random"}
-    if name == "bots/bot_ladder":  # the learned bot measured against its targets
+    if name == "bots/bot_ladder":  # the learned bot and the policy against targets
         assert "**The learned bot against its targets** (greedy_learned" in readme
+        assert (
+            "**The policy of another family against its targets** (policy_td, "
+            "against greedy_learned): solo "
+        ) in readme
     if extra:  # the setup discard's table, written where told
         rates = fitted.load_table("objective_rate", tmp_path / "fitted")["rate"]
         assert rates.shape == (28,) and 0 <= rates.min() <= rates.max() <= 1
@@ -164,15 +168,17 @@ def test_shared_flags(tmp_path):
 def test_bot_ladder_seats_every_subset_in_every_seat():
     bots = load("bots/bot_ladder").Config().bots
     assert [b.label for b in bots] == [
-        "random", "greedy", "greedy_learned", "greedy_tuned", "search-8", "search-64"]  # fmt: skip
+        "random", "greedy", "policy_td", "greedy_tuned", "search-8", "greedy_learned",
+        "search-64"]  # fmt: skip
     assert bots[4].params["line_complete"] == bots[3].params["line_complete"] != 1.0
-    assert bots[2].params["ntuple"] > 0 and bots[3].params["ntuple"] == 0
+    assert bots[5].params["ntuple"] > 0 and bots[3].params["ntuple"] == 0
+    assert bots[2].kind == "policy"
     seatings = ladder.seatings(bots, 3)
-    assert len(seatings) == 60  # C(6, 3) subsets x 3 seat orders
+    assert len(seatings) == 105  # C(7, 3) subsets x 3 seat orders
     for bot in bots:  # every bot in every seat equally often
         seats = [[s.label for s in seating].index(bot.label)
                  for seating in seatings if bot in seating]  # fmt: skip
-        assert sorted(seats) == sorted([0, 1, 2] * 10)
+        assert sorted(seats) == sorted([0, 1, 2] * 15)
     assert ladder.batch(12, 2) == 6 and ladder.batch(1, 2) == 1
     # -1 (the scripts' default): every core, so the games still split over them
     assert ladder.batch(12, -1) == -(-12 // os.cpu_count())

@@ -38,13 +38,13 @@ class Config:
     target_setups: int = 2000  # 3-player setups, greedy_learned in each seat in turn
 
 
-# smoke: four bots (random, the learned and the tuned greedy, search at budget 2
-# on greedy's defaults)
+# smoke: five bots (random, the policy, the learned and the tuned greedy, search
+# at budget 2 on greedy's defaults)
 SMOKE = {
     "n_games": 2, "solo_games": 4, "n_boot": 20, "target_solo_games": 6,
     "target_setups": 4,
-    "bots": (bots.random(), bots.parse(lad.LEARNED), bots.parse(lad.TUNED),
-             bots.search("search-2", 2, 2)),
+    "bots": (bots.random(), bots.parse(lad.POLICY), bots.parse(lad.LEARNED),
+             bots.parse(lad.TUNED), bots.search("search-2", 2, 2)),
 }  # fmt: skip
 
 

@@ -17,11 +17,16 @@ from matplotlib.figure import Figure
 from pu_sim.bots import BotSpec
 from pu_sim.lab.ladder import (
     LEARNED,
+    POLICY,
+    POLICY_SHARE,
+    POLICY_SOLO,
     TARGET_SHARE,
     TARGET_SOLO,
     TUNED,
     Ladder,
+    solo_table,
     sort_bots,
+    target_verdict,
 )
 from pu_sim.report import plots
 from pu_sim.report.markdown import frame_table
@@ -126,6 +131,10 @@ def bot_description(bot: BotSpec) -> str:
                 "decisions too")  # fmt: skip
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
+    if bot.kind == "policy":
+        return ("an n-tuple network learned by self-play (pu_sim/data/fitted/"
+                "policy.npz), one-ply on afterstates: another family, no "
+                "greedy code")  # fmt: skip
     return "uniform over legal moves"
 
 
@@ -214,6 +223,7 @@ def headlines(ladder: Ladder) -> list[str]:
             "(0.035x the C probe on one core, solo and at 4 and 6 players) is in "
             "the benchmark (reports/benchmark/)."
         )
+    headlines += policy_headline(ladder)
     headlines.append(
         "**Speed** (solo, from the run manifests, "
         f"{ladder.jobs} worker(s); worker time, the runner's per-run overhead "
@@ -224,6 +234,33 @@ def headlines(ladder: Ladder) -> list[str]:
     )  # fmt: skip
 
     return headlines
+
+
+def policy_headline(ladder: Ladder) -> list[str]:
+    """The policy of another family against its targets, on the ladder's samples.
+
+    None when it or greedy_learned is not on the ladder.
+    """
+    h = {(row["a"], row["b"]): row for row in ladder.h2h.iter_rows(named=True)}
+    if (POLICY, LEARNED) not in h:
+        return []
+    d = solo_table(ladder.solo, [POLICY], LEARNED).row(0, named=True)
+    gap, lo, hi = d[f"vs {LEARNED}"], d["diff_lower"], d["diff_upper"]
+    share = h[POLICY, LEARNED]
+    return [
+        f"**The policy of another family against its targets** ({POLICY}, "
+        f"against {LEARNED}): solo {gap:+.2f} [{lo:+.2f}, {hi:+.2f}] points, "
+        f"paired on the ladder's {d['games']:,} base-game seeds (target "
+        f"{POLICY_SOLO:+g}: {target_verdict(gap, lo, POLICY_SOLO)}); ahead of "
+        f"{LEARNED} in {pct(share)}% of the {share['n']} {ladder.config.players}-"
+        f"player ladder games holding both (Wilson interval over games; target "
+        f"{100 * POLICY_SHARE:.0f}%: "
+        f"{target_verdict(share['share'], share['lower'], POLICY_SHARE)}).  "
+        "The ladder's games hold a third bot of any strength; the measure at "
+        f"full size, one {POLICY} seat among {LEARNED} seats on random boards, is "
+        f"the lab's (`python -m pu_sim.lab.policy_td ... --measure N --against "
+        f"{LEARNED}`; docs/bots.md)."
+    ]  # fmt: skip
 
 
 def sections(ladder: Ladder) -> tuple[list[str], pl.DataFrame]:
