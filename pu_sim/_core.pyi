@@ -13,6 +13,9 @@ CONSTANTS: dict[str, int]
 POLICY_OFFSETS: dict[str, int]
 PP_ROTATION: int
 PP_LOOK: int
+PP_ROLL: int
+PP_ROLL_WIDTH: int
+PP_ROLL_REDEALS: int
 # The core's cpdef enums (core/engine/defs.pxi and the rooms beside it): IntEnum
 # classes whose members are the C enums' own, named PREFIX_LABEL.  The members are
 # not repeated here; code() and label() reach them by label.  (Planet masks, space

@@ -160,7 +160,7 @@ def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(
                                   coherence=coherence)  # fmt: skip
     learned = policy_td.train(schedule)
     plan = Plan.of(TableSetup(players=1, corporations="random", planets="random",
-                              bots="policy_td"), seed=99)  # fmt: skip
+                              bots=ONE_PLY), seed=99)  # fmt: skip
 
     def mean(weights, name):
         rules = load_rules(policy_td.tables_with(weights, tmp_path / name)).core
@@ -214,6 +214,56 @@ def test_the_tile_lookahead_plays_and_its_setting_is_checked():
         bots.parse("policy_td:look=2.5")
     with pytest.raises(ValueError, match=r"rotation must be 0\.\.1"):
         bots.parse("policy_td:rotation=3")
+
+
+ROLLING = "policy_td:roll=6:roll_redeals=2"
+ONE_PLY = "policy_td:roll=0"  # the preset without its solo rollouts
+
+
+def first_difference(seed: int) -> int | None:
+    """Solo, ONE_PLY and ROLLING in lockstep on one seed: the rounds still to
+    come at their first different move (None: the same game), as the bot
+    reads them: the event cards left, none in a triggered last round."""
+    plain = pu_sim.Game(players=1, bots=ONE_PLY, seed=seed)
+    rolling = pu_sim.Game(players=1, bots=ROLLING, seed=seed)
+    while not plain.is_terminal:
+        move = plain.bot_move()
+        if rolling.bot_move() != move:
+            fields = plain.fields()
+            return 0 if fields["last_round"] else len(fields["deck"])
+        plain.apply(move)
+        rolling.apply(move)
+    return None
+
+
+def test_rollouts_search_only_the_last_rounds_of_a_solo_game():
+    """roll=6: the moves differ from the one-ply policy's in some games, never
+    before the last six rounds the event deck counts; at 2 players (no
+    rollouts: the other seat is unknown) the games are the same."""
+    firsts = [first_difference(seed) for seed in range(4)]
+    assert any(first is not None for first in firsts)
+    assert all(first < 6 for first in firsts if first is not None)
+    kw = dict(players=2, corporations="random", planets="random", seed=5)
+    assert_frame_equal(pu_sim.simulate(4, bots=ONE_PLY, **kw).drop("bot"),
+                       pu_sim.simulate(4, bots=ROLLING, **kw).drop("bot"))  # fmt: skip
+
+
+def test_rollouts_raise_the_solo_score_on_paired_seeds():
+    kw = dict(players=1, corporations="random", planets="random", seed=77)
+    plain = pu_sim.simulate(100, bots=ONE_PLY, **kw)["score"].mean()
+    rolled = pu_sim.simulate(100, bots="policy_td", **kw)  # the preset rolls out
+    assert rolled["score"].mean() > plain + 1.5  # measured +3.7 on other seeds
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [("roll=21", "roll must be a whole number 0..20"),
+     ("roll_width=0", "roll_width must be a whole number 1..16"),
+     ("roll_redeals=0.5", "roll_redeals must be a whole number 1..64")],
+)  # fmt: skip
+def test_rollout_settings_out_of_bounds_are_refused(setting, words):
+    with pytest.raises(ValueError, match=words):
+        bots.parse(f"policy_td:{setting}")
 
 
 def test_watching_another_bot_learns_from_its_games_without_changing_them():

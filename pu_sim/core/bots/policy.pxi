@@ -31,12 +31,15 @@
 cpdef enum:
     PP_ROTATION = 0            # 1: the commander values rotations by its depot's placements
     PP_LOOK = 1                # placements judged by the next depot's best (0: none)
+    PP_ROLL = 2                # solo: rounds left from which decisions are rolled out
+    PP_ROLL_WIDTH = 3          # ... the moves with the best afterstates rolled out
+    PP_ROLL_REDEALS = 4        # ... rollouts of each
 
 from libc.math cimport exp, fabs
 
 cdef enum:
     POL_TRAJ = 600             # decisions of one seat in one game that learn
-    POL_LOOK_MAX = 16          # PP_LOOK's cap
+    POL_LOOK_MAX = 16          # PP_LOOK's and PP_ROLL_WIDTH's cap
     STREAM_POLICY = 4          # the explorer's generator (learning only)
 
 
@@ -48,6 +51,8 @@ cdef struct PolicyScratch:
     double value[MAX_MOVES]              # each move's afterstate value (exploration)
     int idx_a[POL_MAX_ACTIVE]            # active entries: the candidate's, the best's
     int idx_b[POL_MAX_ACTIVE]
+    Game_t roll                          # a rollout's game (PP_ROLL)
+    uint32_t roll_moves[MAX_MOVES]       # its legal moves
 
 
 cdef struct PolicyStep:
@@ -106,25 +111,36 @@ cdef int policy_rotation(Game_t* g, const Rules_t* R, const double* w, const uin
     return best
 
 
-cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_t* moves,
-                     int n, int width, PolicyScratch* s) noexcept nogil:
-    """Of the `width` placements with the best afterstates (s.value, filled by
-    the caller), the one whose afterstate leaves the best placement of the
-    depot the station turns to next round (first on ties)."""
-    cdef int i, j, k, p = g.decider, best = 0
-    cdef int top[POL_LOOK_MAX]
-    cdef double v, best_v = -1e300
+cdef int pol_best_few(const double* value, int n, int width, int* top) noexcept nogil:
+    """The indices of the `width` best values (at most POL_LOOK_MAX; none of
+    the -1e300 that mark skipped moves) into top, best first, the first of
+    equals first; their count."""
+    cdef int i, j, k
     width = width if width < n else n
     width = width if width < POL_LOOK_MAX else POL_LOOK_MAX
-    for k in range(width):                 # selection of the best `width`, in order
+    for k in range(width):
         top[k] = -1
         for i in range(n):
             for j in range(k):
                 if top[j] == i:
                     break
             else:
-                if top[k] < 0 or s.value[i] > s.value[top[k]]:
+                if value[i] > -1e299 and (top[k] < 0 or value[i] > value[top[k]]):
                     top[k] = i
+        if top[k] < 0:
+            return k
+    return width
+
+
+cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_t* moves,
+                     int n, int width, PolicyScratch* s) noexcept nogil:
+    """Of the `width` placements with the best afterstates (s.value, filled by
+    the caller), the one whose afterstate leaves the best placement of the
+    depot the station turns to next round (first on ties)."""
+    cdef int i, k, p = g.decider, best = 0
+    cdef int top[POL_LOOK_MAX]
+    cdef double v, best_v = -1e300
+    width = pol_best_few(s.value, n, width, top)
     for k in range(width):
         i = top[k]
         memcpy(&s.after, g, sizeof(Game_t))
@@ -135,6 +151,78 @@ cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_
             best_v = v
             best = i
     return best
+
+
+cdef double policy_play_out(Game_t* a, const Rules_t* R, const double* w,
+                            const double* params, PolicyScratch* s, int p) noexcept nogil:
+    """Play `a` on to its end with the policy of settings `params` for every
+    seat; p's final score."""
+    cdef int n, i
+    advance(a, R)
+    while a.stage != ST_DONE:
+        n = legal_moves(a, R, s.roll_moves)
+        if n == 0:
+            a.status = STATUS_NO_LEGAL_MOVE
+            finish_game(a, R)
+            break
+        i = 0
+        if n > 1:
+            i = policy_choose_w(a, R, w, params, s, s.roll_moves, n, NULL)
+        apply_move(a, R, s.roll_moves[i])
+        advance(a, R)
+    return a.pl[p].score
+
+
+cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
+                               const double* params, PolicyScratch* s, const uint32_t* moves,
+                               int n) noexcept nogil:
+    """Of the PP_ROLL_WIDTH moves with the best afterstates, the one whose
+    games played on by the policy (one-ply) end with the best mean score over
+    PP_ROLL_REDEALS redeals of what the player cannot see; redeal r is the same
+    for every move (common random numbers); first on ties.  Draws nothing from
+    the game's generator."""
+    cdef int i, k, r, width, p = g.decider, best = 0
+    cdef int redeals = <int>params[PP_ROLL_REDEALS]
+    cdef int top[POL_LOOK_MAX]
+    cdef double plain[MAX_BOT_PARAMS]
+    cdef double total, best_total = -1e300
+    cdef uint64_t seed = redeal_seed(g)
+    for i in range(n):
+        s.value[i] = -1e300
+        if g.decision == D_ORDER and moves[i] == MV_MOVE:
+            continue                             # rovers move once the pool is done
+        memcpy(&s.after, g, sizeof(Game_t))
+        apply_move(&s.after, R, moves[i])
+        s.value[i] = policy_value(&s.after, R, w, p, s.idx_a, &k)
+    width = pol_best_few(s.value, n, <int>params[PP_ROLL_WIDTH], top)
+    if width < 2 or redeals < 1:
+        return top[0] if width else 0
+    memcpy(plain, params, MAX_BOT_PARAMS * sizeof(double))
+    plain[PP_ROLL] = 0.0                         # the rollouts play one-ply
+    for k in range(width):
+        total = 0.0
+        for r in range(redeals):
+            memcpy(&s.roll, g, sizeof(Game_t))
+            rng_seed(&s.roll.rng, seed, <uint64_t>r, 0, STREAM_SEARCH)
+            determinize(&s.roll, R, p)
+            apply_move(&s.roll, R, moves[top[k]])
+            total += policy_play_out(&s.roll, R, w, plain, s, p)
+        if total > best_total:
+            best_total = total
+            best = top[k]
+    return best
+
+
+cdef inline bint policy_rolls(const Game_t* g, const double* params, int n) noexcept nogil:
+    """Roll this decision out: solo with the event deck (it counts the rounds
+    left), at most PP_ROLL rounds to come after this one, a choice, and not a
+    step of a rover or lifepod (one square at a time)."""
+    cdef int d = g.decision
+    if n < 2 or params[PP_ROLL] < 1 or g.n_players != 1 or not g.events_on:
+        return False
+    if d == D_ROVER_STEP or d == D_POD_MOVE or d == D_LIFEPOD:
+        return False
+    return future_rounds(g) < params[PP_ROLL]
 
 
 cdef inline bint policy_looks(const Game_t* g, const double* params) noexcept nogil:
@@ -198,6 +286,8 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
         memcpy(&s.after, g, sizeof(Game_t))
         apply_move(&s.after, R, moves[best])
         best_v = policy_value(&s.after, R, w, p, kept, &best_n)
+    elif trace == NULL and policy_rolls(g, params, n):
+        best = policy_rollout_choice(g, R, w, params, s, moves, n)
     elif g.decision == D_ROTATION and params[PP_ROTATION] > 0:
         best = policy_rotation(g, R, w, moves, n, s)
         if trace != NULL:
