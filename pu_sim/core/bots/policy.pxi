@@ -215,8 +215,8 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
 
 cdef inline bint policy_rolls(const Game_t* g, const double* params, int n) noexcept nogil:
     """Roll this decision out: solo with the event deck (it counts the rounds
-    left), at most PP_ROLL rounds to come after this one, a choice, and not a
-    step of a rover or lifepod (one square at a time)."""
+    left), in one of the last PP_ROLL rounds (fewer than PP_ROLL to come after
+    it), a choice, and not a step of a rover or lifepod (one square at a time)."""
     cdef int d = g.decision
     if n < 2 or params[PP_ROLL] < 1 or g.n_players != 1 or not g.events_on:
         return False
