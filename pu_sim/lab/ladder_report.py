@@ -75,7 +75,7 @@ def solo_figure(solo: pl.DataFrame, table: pl.DataFrame, order: list[str]) -> Fi
     ax.set_xlabel("solo score (base game, balanced 7/7/6 deck)")
     ax.set_title("Solo scores (triangle: mean)")
     ax.invert_yaxis()
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="lower left", fontsize="small")
     bands = [c for c in table.columns if c.startswith("band ")]
     colours = colormaps["RdYlGn"](np.linspace(0.05, 0.95, len(bands)))
     left = np.zeros(len(order))
