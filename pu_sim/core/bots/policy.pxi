@@ -111,6 +111,36 @@ cdef int policy_rotation(Game_t* g, const Rules_t* R, const double* w, const uin
     return best
 
 
+cdef inline bint pol_free_step(const Game_t* g, const Game_t* after, int p,
+                               uint32_t move) noexcept nogil:
+    """A rover step that spent no movement."""
+    return (g.decision == D_ROVER_STEP and move != MV_DONE
+            and movement_left(&after.pl[p]) == movement_left(&g.pl[p]))
+
+
+cdef double pol_values(const Game_t* g, const Rules_t* R, const double* w,
+                       const uint32_t* moves, int n, double floor,
+                       PolicyScratch* s) noexcept nogil:
+    """s.value[i]: the afterstate value of moves[i] for the decider; -1e300 for
+    a move not to be played ("move rovers now" between items: they move once
+    the pool is done) and for a free rover step to a position worth no more
+    than `floor`.  Returns the best value."""
+    cdef int i, k, p = g.decider
+    cdef double best = -1e300
+    for i in range(n):
+        s.value[i] = -1e300
+        if g.decision == D_ORDER and moves[i] == MV_MOVE:
+            continue
+        memcpy(&s.after, g, sizeof(Game_t))
+        apply_move(&s.after, R, moves[i])
+        s.value[i] = policy_value(&s.after, R, w, p, s.idx_a, &k)
+        if s.value[i] <= floor and pol_free_step(g, &s.after, p, moves[i]):
+            s.value[i] = -1e300
+        if s.value[i] > best:
+            best = s.value[i]
+    return best
+
+
 cdef int pol_best_few(const double* value, int n, int width, int* top) noexcept nogil:
     """The indices of the `width` best values (at most POL_LOOK_MAX; none of
     the -1e300 that mark skipped moves) into top, best first, the first of
@@ -181,19 +211,13 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
     PP_ROLL_REDEALS redeals of what the player cannot see; redeal r is the same
     for every move (common random numbers); first on ties.  Draws nothing from
     the game's generator."""
-    cdef int i, k, r, width, p = g.decider, best = 0
+    cdef int k, r, width, p = g.decider, best = 0
     cdef int redeals = <int>params[PP_ROLL_REDEALS]
     cdef int top[POL_LOOK_MAX]
     cdef double plain[MAX_BOT_PARAMS]
     cdef double total, best_total = -1e300
     cdef uint64_t seed = redeal_seed(g)
-    for i in range(n):
-        s.value[i] = -1e300
-        if g.decision == D_ORDER and moves[i] == MV_MOVE:
-            continue                             # rovers move once the pool is done
-        memcpy(&s.after, g, sizeof(Game_t))
-        apply_move(&s.after, R, moves[i])
-        s.value[i] = policy_value(&s.after, R, w, p, s.idx_a, &k)
+    pol_values(g, R, w, moves, n, -1e300, s)
     width = pol_best_few(s.value, n, <int>params[PP_ROLL_WIDTH], top)
     if width < 2 or redeals < 1:
         return top[0] if width else 0
@@ -232,13 +256,6 @@ cdef inline bint policy_looks(const Game_t* g, const double* params) noexcept no
             and not g.last_round)
 
 
-cdef inline bint pol_free_step(const Game_t* g, const Game_t* after, int p,
-                               uint32_t move) noexcept nogil:
-    """A rover step that spent no movement."""
-    return (g.decision == D_ROVER_STEP and move != MV_DONE
-            and movement_left(&after.pl[p]) == movement_left(&g.pl[p]))
-
-
 cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const double* params,
                          PolicyScratch* s, const uint32_t* moves, int n,
                          PolicyTrace* trace) noexcept nogil:
@@ -257,17 +274,7 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
         floor = policy_value(g, R, w, p, cand, &k)
     if trace != NULL and trace.temperature > 0 and g.decision != D_ROTATION:
         # learning: a move drawn with odds exp(value / temperature)
-        for i in range(n):
-            s.value[i] = -1e300
-            if g.decision == D_ORDER and moves[i] == MV_MOVE:
-                continue
-            memcpy(&s.after, g, sizeof(Game_t))
-            apply_move(&s.after, R, moves[i])
-            s.value[i] = policy_value(&s.after, R, w, p, cand, &k)
-            if s.value[i] <= floor and pol_free_step(g, &s.after, p, moves[i]):
-                s.value[i] = -1e300
-            if s.value[i] > best_v:
-                best_v = s.value[i]
+        best_v = pol_values(g, R, w, moves, n, floor, s)
         total = 0.0
         for i in range(n):
             if s.value[i] > -1e299:
@@ -295,10 +302,7 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             apply_move(&s.after, R, moves[best])
             best_v = policy_value(&s.after, R, w, p, kept, &best_n)
     elif n > 1 and policy_looks(g, params):
-        for i in range(n):
-            memcpy(&s.after, g, sizeof(Game_t))
-            apply_move(&s.after, R, moves[i])
-            s.value[i] = policy_value(&s.after, R, w, p, cand, &k)
+        pol_values(g, R, w, moves, n, floor, s)
         best = policy_look(g, R, w, moves, n, <int>params[PP_LOOK], s)
         if trace != NULL:
             memcpy(&s.after, g, sizeof(Game_t))
