@@ -172,6 +172,28 @@ def test_a_few_hundred_games_of_self_play_from_zero_raise_the_score(
     assert mean(learned, "learned") > mean(policy_td.zeros(), "zero") + 1.0
 
 
+def test_the_lab_measures_the_network_it_is_given_on_random_boards(tmp_path):
+    """--measure plays the weights it was handed: the packaged network's copy
+    scores what the packaged preset scores on the same seeds, and the zero
+    network plays worse."""
+    table = fitted.load_table("policy")
+    packaged = np.concatenate(
+        [table[a].ravel() for a in fitted.TABLES["policy"].arrays]
+    )
+    result = policy_td.measure(policy_td.tables_with(packaged, tmp_path / "a"),
+                               solo=8, setups=4, seed=31, player_counts=(2,))  # fmt: skip
+    same = pu_sim.simulate(8, players=1, bots="policy_td", corporations="random",
+                           planets="random", seed=31)["score"].mean()  # fmt: skip
+    assert result["solo"]["policy_td"]["mean"] == pytest.approx(same)
+    assert 0.0 <= result["ahead"][2]["share"] <= 1.0
+    zero = policy_td.measure(policy_td.tables_with(policy_td.zeros(), tmp_path / "z"),
+                             solo=8, setups=4, seed=31, player_counts=())  # fmt: skip
+    assert zero["solo"]["policy_td"]["mean"] < same
+    assert zero["solo"]["greedy"] == result["solo"]["greedy"] | {
+        "games_per_s": zero["solo"]["greedy"]["games_per_s"]
+    }
+
+
 def test_temporal_coherence_scales_each_weight_by_how_its_corrections_agree():
     """With coherence each weight keeps the sum of its corrections and of their
     sizes (so its rate |sum| / sizes lies in 0..1), moves by at most the fixed

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from pu_sim import bots
 from pu_sim.bots import fitted
 from pu_sim.engine import core, load_rules
-from pu_sim.lab.common import paired, seat_outcomes
+from pu_sim.lab.common import game_scores, paired, share_row
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.seeds import SeedLike, derive
 from pu_sim.simulation.table import TableSetup
@@ -155,12 +155,13 @@ def tables_with(weights: Floats, folder: Path) -> Path:
     return folder
 
 
-def _scores(tables: Path, plan: Plan, n: int) -> tuple[Floats, float]:
-    rules = load_rules(tables).core
+def _timed(
+    seats: Sequence[str], n: int, seed: SeedLike, tables: Path
+) -> tuple[Floats, float]:
+    """Scores [game, seat] of n random-board games on one thread, and games/s."""
     t0 = time.time()
-    out = core.play_batch(rules, plan.spec, plan.key, 0, n)
-    rate = n / max(time.time() - t0, 1e-9)
-    return np.asarray(out["score"], np.float64).reshape(n, -1), rate
+    scores = game_scores([bots.parse(b) for b in seats], n, seed, 1, tables, "random")
+    return scores, n / max(time.time() - t0, 1e-9)
 
 
 def measure(tables: Path, solo: int, setups: int, seed: int,
@@ -172,26 +173,20 @@ def measure(tables: Path, solo: int, setups: int, seed: int,
     ``against``).  ``setups``: setups per player count on which one policy
     seat sits among ``against`` seats in every cyclic seat order; the share
     of its opponents it finishes ahead of (ties half), with the 95% interval
-    over setups.
+    over setups (lab.common.share_row).
     """
     out: dict[str, Any] = {"solo": {}, "ahead": {}, "against": against}
     for bot in ("policy_td", "greedy", against):
-        s, rate = _scores(tables, _plan(1, seed, bot), solo)
+        s, rate = _timed([bot], solo, seed, tables)
         mean, half = paired(s[:, 0], 0.0)
         out["solo"][bot] = {"mean": mean, "half_width": half,
                             "games_per_s": rate}  # fmt: skip
     for players in player_counts:
-        ahead = np.zeros(setups)
-        rates = {}
-        for k in range(players):
-            seats = [against] * players
-            seats[k] = "policy_td"
-            s, rates[k] = _scores(tables, _plan(players, seed, seats), setups)
-            ahead += seat_outcomes(s, k)[1]
-        share, half = paired(ahead / players, 0.0)
-        _, field_rate = _scores(tables, _plan(players, seed, against), setups)
-        _, pol_rate = _scores(tables, _plan(players, seed, "policy_td"), setups)
-        out["ahead"][players] = {"share": share, "half_width": half,
+        row = share_row(bots.parse("policy_td"), bots.parse(against), players,
+                        setups, seed, 1, tables, "random")  # fmt: skip
+        _, field_rate = _timed([against] * players, setups, seed, tables)
+        _, pol_rate = _timed(["policy_td"] * players, setups, seed, tables)
+        out["ahead"][players] = {"share": row["ahead"], "half_width": row["half_width"],
                                  "policy_games_per_s": pol_rate,
                                  "field_games_per_s": field_rate}  # fmt: skip
     return out
