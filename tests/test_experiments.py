@@ -57,6 +57,7 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
             "**The policy of another family against its targets** (policy_td, "
             "against greedy_learned): solo "
         ) in readme
+        assert "its best 3 moves each judged by 4 games it plays on" in readme
     if extra:  # the setup discard's table, written where told
         rates = fitted.load_table("objective_rate", tmp_path / "fitted")["rate"]
         assert rates.shape == (28,) and 0 <= rates.min() <= rates.max() <= 1

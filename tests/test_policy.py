@@ -24,6 +24,8 @@ from pu_sim.lab import policy_td
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.table import TableSetup
 
+ONE_PLY = "policy_td:roll=0"  # the preset without its solo rollouts
+
 
 def test_policy_td_is_a_preset_of_the_policy_kind_listed_by_the_cli(capsys):
     spec = bots.parse("policy_td")
@@ -239,7 +241,6 @@ def test_the_tile_lookahead_plays_and_its_setting_is_checked():
 
 
 ROLLING = "policy_td:roll=6:roll_redeals=2"
-ONE_PLY = "policy_td:roll=0"  # the preset without its solo rollouts
 
 
 def first_difference(seed: int) -> int | None:

@@ -132,8 +132,15 @@ def bot_description(bot: BotSpec) -> str:
     if bot.kind == "greedy":
         return "greedy, tuned preset" if bot.label == TUNED else "greedy, defaults"
     if bot.kind == "policy":
+        w = bot.params
+        search = ""
+        if w["roll"]:
+            search = (f"; in the last {w['roll']:g} solo rounds its best "
+                      f"{w['roll_width']:g} moves each judged by "
+                      f"{w['roll_redeals']:g} games it plays on to the end "
+                      "(`roll`)")  # fmt: skip
         return ("an n-tuple network learned by self-play (pu_sim/data/fitted/"
-                "policy.npz), one-ply on afterstates: another family, no "
+                f"policy.npz), one-ply on afterstates{search}: another family, no "
                 "greedy code")  # fmt: skip
     return "uniform over legal moves"
 
@@ -147,7 +154,7 @@ def headlines(ladder: Ladder) -> list[str]:
     r = {row["bot"]: row for row in ladder.fit.iter_rows(named=True)}
     s = {row["bot"]: row for row in ladder.solo_t.iter_rows(named=True)}
     sp = {row["bot"]: row for row in ladder.speed.iter_rows(named=True)}
-    h = {(row["a"], row["b"]): row for row in ladder.h2h.iter_rows(named=True)}
+    h = head_to_head_rows(ladder)
     n_ladder, order = ladder.n_ladder, ladder.order
     best = ladder.fit.sort("rating", descending=True)["bot"].to_list()
     target = int(ladder.solo_t["target"][0])
@@ -236,12 +243,17 @@ def headlines(ladder: Ladder) -> list[str]:
     return headlines
 
 
+def head_to_head_rows(ladder: Ladder) -> dict[tuple[str, str], dict[str, Any]]:
+    """The head-to-head rows by (a, b)."""
+    return {(row["a"], row["b"]): row for row in ladder.h2h.iter_rows(named=True)}
+
+
 def policy_headline(ladder: Ladder) -> list[str]:
     """The policy of another family against its targets, on the ladder's samples.
 
     None when it or greedy_learned is not on the ladder.
     """
-    h = {(row["a"], row["b"]): row for row in ladder.h2h.iter_rows(named=True)}
+    h = head_to_head_rows(ladder)
     if (POLICY, LEARNED) not in h:
         return []
     d = solo_table(ladder.solo, [POLICY], LEARNED).row(0, named=True)
