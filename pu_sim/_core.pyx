@@ -17,7 +17,7 @@ Compatibility guarantee: the same root key, game index, table spec,
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy
 
 import numpy as np
 
@@ -67,6 +67,7 @@ include "core/bots/greedy_place_fit.pxi"
 include "core/bots/greedy_ntuple.pxi"
 include "core/bots/greedy_track_fit.pxi"
 include "core/bots/policy.pxi"
+include "core/bots/policy_shift.pxi"
 include "core/bots/search.pxi"
 include "core/bots/dispatch.pxi"
 include "core/bots/policy_train.pxi"

@@ -8,8 +8,10 @@ makes it play better than the untrained network.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +27,7 @@ from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.table import TableSetup
 
 ONE_PLY = "policy_td:roll=0"  # the preset without its solo rollouts
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def test_policy_td_is_a_preset_of_the_policy_kind_listed_by_the_cli(capsys):
@@ -306,3 +309,28 @@ def test_watching_another_bot_learns_from_its_games_without_changing_them():
     idle = policy_td.zeros()
     core.policy_train(rules, plan.spec, idle, plan.key, 0, 20, (0.1, 0.8, 0.0))
     assert not idle.any()
+
+
+def test_makeshift_shifts_never_go_round():
+    """Civ and water row 8 are both synergy spaces, so with Makeshift's tech 3
+    a tracker there can shift sideways back and forth, each shift paying for
+    the next.  The one-ply policy used to do so until the decision limit (9 of
+    2,000 solo Makeshift games).  From such a position (recorded moves of one
+    game) the policy, one-ply and with its rollouts, finishes the game."""
+    recorded = json.loads((GOLDEN / "makeshift_shift_loop_moves.json").read_text())
+    table = dict(players=1, corporations="random", planets="random", seed=99,
+                 game_index=166)  # fmt: skip
+    for spec in (ONE_PLY, "policy_td:roll=20"):
+        game = pu_sim.Game(bots=spec, **table)
+        for move in recorded["moves"]:
+            game.apply(move)
+        info = game.player(0)
+        rover_tracker, water = 3, 1
+        assert game.board_names(0).startswith("Makeshift") and info["tech_level"] >= 3
+        assert (info["col"][rover_tracker], info["track"][rover_tracker]) == (water, 8)
+        assert game.decision == "synergy"
+        steps = 0
+        while not game.is_terminal and steps < 100:
+            game.step()
+            steps += 1
+        assert game.is_terminal and game.status == "ok", (spec, steps)

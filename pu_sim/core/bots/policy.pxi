@@ -53,6 +53,9 @@ cdef struct PolicyScratch:
     int idx_b[POL_MAX_ACTIVE]
     Game_t roll                          # a rollout's game (PP_ROLL)
     uint32_t roll_moves[MAX_MOVES]       # its legal moves
+    Game_t shift                         # a sideways shift played on (policy_shift.pxi)
+    uint32_t shift_moves[MAX_MOVES]      # its legal moves
+    int shift_idx[POL_MAX_ACTIVE]        # its afterstates' active entries
 
 
 cdef struct PolicyStep:
@@ -209,8 +212,9 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
     """Of the PP_ROLL_WIDTH moves with the best afterstates, the one whose
     games played on by the policy (one-ply) end with the best mean score over
     PP_ROLL_REDEALS redeals of what the player cannot see; redeal r is the same
-    for every move (common random numbers); first on ties.  Draws nothing from
-    the game's generator."""
+    for every move (common random numbers); first on ties; never a sideways
+    shift that goes round (policy_shift.pxi).  Draws nothing from the game's
+    generator."""
     cdef int k, r, width, p = g.decider, best = 0
     cdef int redeals = <int>params[PP_ROLL_REDEALS]
     cdef int top[POL_LOOK_MAX]
@@ -218,6 +222,9 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
     cdef double total, best_total = -1e300
     cdef uint64_t seed = redeal_seed(g)
     pol_values(g, R, w, moves, n, -1e300, s)
+    for k in range(n if g.decision == D_DIRECTION else 0):
+        if pol_shift_goes_round(g, R, w, moves[k], s):
+            s.value[k] = -1e300                  # policy_shift.pxi: never a candidate
     width = pol_best_few(s.value, n, <int>params[PP_ROLL_WIDTH], top)
     if width < 2 or redeals < 1:
         return top[0] if width else 0
@@ -267,6 +274,7 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
     cdef int* tmp
     cdef double v, best_v = -1e300, floor = -1e300
     cdef double total, u
+    cdef uint32_t going_round = 0               # bit i: moves[i] is a shift that goes round
     if g.decision == D_ROVER_STEP:
         # a free step (Cosmos Inc.) goes only to a position worth more than
         # this one: two squares could otherwise each look better than
@@ -309,21 +317,38 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             apply_move(&s.after, R, moves[best])
             best_v = policy_value(&s.after, R, w, p, kept, &best_n)
     else:
-        for i in range(n):
-            if g.decision == D_ORDER and moves[i] == MV_MOVE:
-                continue                             # rovers move once the pool is done
-            memcpy(&s.after, g, sizeof(Game_t))
-            apply_move(&s.after, R, moves[i])
-            v = policy_value(&s.after, R, w, p, cand, &k)
-            if v <= floor and pol_free_step(g, &s.after, p, moves[i]):
-                continue
-            if v > best_v:
-                best_v = v
-                best = i
-                best_n = k
-                tmp = kept
-                kept = cand
-                cand = tmp
+        while True:
+            for i in range(n):
+                if g.decision == D_ORDER and moves[i] == MV_MOVE:
+                    continue                         # rovers move once the pool is done
+                if going_round and i < 32 and (going_round >> i) & 1:
+                    continue
+                memcpy(&s.after, g, sizeof(Game_t))
+                apply_move(&s.after, R, moves[i])
+                v = policy_value(&s.after, R, w, p, cand, &k)
+                if v <= floor and pol_free_step(g, &s.after, p, moves[i]):
+                    continue
+                if v > best_v:
+                    best_v = v
+                    best = i
+                    best_n = k
+                    tmp = kept
+                    kept = cand
+                    cand = tmp
+            # a sideways shift its own play would bring back here: the next best
+            if best_v <= -1e300 or not pol_shift_goes_round(g, R, w, moves[best], s):
+                break
+            going_round |= 1 << best
+            best_v = -1e300
+            best = 0
+            best_n = 0
+        if best_v <= -1e300 and going_round:
+            # every move left goes round (no climb is free): the first, as before
+            best = __builtin_ctz(going_round)
+            if trace != NULL:
+                memcpy(&s.after, g, sizeof(Game_t))
+                apply_move(&s.after, R, moves[best])
+                best_v = policy_value(&s.after, R, w, p, kept, &best_n)
     if trace != NULL:
         trace_step(trace, w, p, best_v, kept, best_n)
     return best
