@@ -343,7 +343,8 @@ cdef int policy_choose_w(Game_t* g, const Rules_t* R, const double* w, const dou
             best = 0
             best_n = 0
         if best_v <= -1e300 and going_round:
-            # every move left goes round (no climb is free): the first, as before
+            # every move goes round (no climb is free): the first of them, and
+            # the engine's decision limit stays the backstop
             best = __builtin_ctz(going_round)
             if trace != NULL:
                 memcpy(&s.after, g, sizeof(Game_t))
