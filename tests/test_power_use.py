@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from experiment_scripts import load
 
 from pu_sim.lab import power_use as use
@@ -100,6 +101,9 @@ def test_decision_mix_counts_decisions_per_game():
     )
     mix = use.decision_mix(frame)
     assert mix["rover_step"].to_list() == [1.5] and mix["place"].to_list() == [0.5]
+    # columns in name order, whatever order the kinds were met in
+    assert mix.columns == ["bot", "corporation", "place", "rover_step"]
+    assert use.decision_mix(frame.reverse()).columns == mix.columns
 
 
 def test_smoke_run_writes_the_report(tmp_path):
@@ -112,3 +116,32 @@ def test_smoke_run_writes_the_report(tmp_path):
     assert set(table["bot"]) <= {"greedy_tuned", "greedy", "random"}
     assert table.height > 0 and (table["used"] <= table["offered"]).all()
     assert (report / "manifest.json").is_file()
+
+
+def test_a_game_the_engine_had_to_stop_is_refused_not_counted(monkeypatch):
+    """A policy that went round until the decision limit once slipped into the
+    committed table as 20,000 decisions of play; such a game now stops the run."""
+    monkeypatch.setattr(use.Game, "status", property(lambda game: "decision_limit"))
+    with pytest.raises(RuntimeError, match=r"game 0 of seed 3 .*'decision_limit'"):
+        use.observe_game("random", ["makeshift", "random"], players=2, seed=3,
+                         game_index=0)  # fmt: skip
+    monkeypatch.undo()
+    assert use.observe_game("random", ["makeshift", "random"], players=2, seed=3,
+                            game_index=0)  # fmt: skip
+
+
+def test_outcomes_refuse_games_that_did_not_end_ok(monkeypatch):
+    real = use.simulate
+
+    def one_stopped(*args, **kwargs):
+        frame = real(*args, **kwargs).with_columns(pl.col("status").cast(pl.String))
+        return frame.with_columns(
+            status=pl.when(pl.int_range(pl.len()) == 0)
+            .then(pl.lit("decision_limit"))
+            .otherwise(pl.col("status"))
+        )
+
+    assert use.outcome_table(["random"], n_games=4, seed=1).height
+    monkeypatch.setattr(use, "simulate", one_stopped)
+    with pytest.raises(RuntimeError, match=r"1 seats of games that did not end 'ok'"):
+        use.outcome_table(["random"], n_games=4, seed=1)

@@ -134,6 +134,13 @@ def observe_game(
             )
 
     game.play(on_decision=record)
+    if game.status != "ok":
+        # a game the engine had to stop (a bot going round, an engine fault)
+        # would be counted as play: refuse it, loudly
+        raise RuntimeError(
+            f"power use: game {game_index} of seed {seed} ({corporations}) ended "
+            f"with status {game.status!r}, not 'ok'; fix the bot or the engine first"
+        )
     return rows
 
 
@@ -187,8 +194,11 @@ def decision_mix(rows: pl.DataFrame) -> pl.DataFrame:
         .join(games, on=["bot", "corporation"])
         .with_columns(per_game=pl.col("n") / pl.col("games"))
     )
+    wide = per.pivot("power", index=["bot", "corporation"], values="per_game")
+    kinds = sorted(c for c in wide.columns if c not in ("bot", "corporation"))
+    # the kinds in name order: a pivot's columns come in the order met
     return (
-        per.pivot("power", index=["bot", "corporation"], values="per_game")
+        wide.select("bot", "corporation", *kinds)
         .fill_null(0.0)
         .sort("bot", "corporation")
     )
@@ -248,6 +258,13 @@ def outcome_table(
         for bot in bots
     ]
     games = pl.concat([f.with_columns(pl.col("bot").cast(pl.String)) for f in frames])
+    stopped = games.filter(pl.col("status") != "ok")
+    if stopped.height:
+        raise RuntimeError(
+            f"power use outcomes: {stopped.height} seats of games that did not end "
+            f"'ok' ({stopped['bot'].unique().to_list()}); fix the bot or the engine "
+            "first"
+        )
     return (
         games.group_by("bot", "corporation")
         .agg(seats=pl.len(), **{c: pl.col(c).mean() for c in OUTCOMES})
