@@ -109,7 +109,10 @@ def test_main_study_smoke(tmp_path):
     readme = (tmp_path / "main" / "smoke" / "README.md").read_text()
     for section in ("## Verdicts at a glance (greedy_tuned, checked by greedy_learned)",
                     "## Solo scores", "## Solo target calibration (greedy_tuned)",
-                    "## Seat order and the first commander (greedy_tuned, greedy_learned)",
+                    "## Seat order and the first commander (greedy_tuned, "
+                    "greedy_learned, policy_td)",
+                    "third opinion: win - 1/n, pp (policy_td)",
+                    "**Third opinion at 3 players** (policy_td",
                     "## Skill depth in solo (random < greedy < greedy_tuned < "
                     "greedy_learned)",
                     "## Skill depth: mixed tables (greedy_tuned and greedy)",

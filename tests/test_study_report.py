@@ -203,6 +203,39 @@ def test_verdicts_open_the_report_and_only_robust_findings_are_headlines(tmp_pat
     assert "(weak)" not in readme
 
 
+def test_a_third_opinion_is_read_beside_every_verdict_and_votes_in_none(tmp_path):
+    """The third policy sees Alpha strong like the two, and Beta weak."""
+    runs = two_policy_study(tmp_path)
+    frame = multiplayer_frame(1500, 3, corp_effect={"Alpha Corp": 8.0,
+                              "Beta Corp": -6.0}, group_size=3, bot="family",
+                              seed=7)  # fmt: skip
+    path = write_run(
+        tmp_path / "runs" / "third", frame, pairing="setups-3p", group_size=3,
+        bots=[{"kind": "policy", "label": "family", "params": {}}] * 3,
+    )  # fmt: skip
+    out = reporting.write_study_report(
+        [*runs, set_metadata(path, role="third")], tmp_path / "report"
+    )
+    alone = reporting.write_study_report(runs, tmp_path / "alone")
+    table = pl.read_csv(out / "tables" / "verdicts.csv")
+    before = pl.read_csv(alone / "tables" / "verdicts.csv")
+    assert table.select(before.columns).equals(before)  # no label moved
+    third = dict(zip(table["name"], table["third"], strict=True))
+    assert third["Alpha Corp"] == "agrees"
+    assert third["Beta Corp"] == "opposes"  # against the primary's direction
+    readme = (out / "README.md").read_text()
+    assert "third opinion: win - 1/n, pp (family)" in readme
+    line = next(h for h in readme.splitlines() if "**Third opinion at 3 players**" in h)
+    assert "(family, another family of play, on 500 of the same setups" in line
+    robust = table.filter(pl.col("label") == "robust")
+    assert "Alpha Corp" in robust["name"].to_list()
+    assert (robust["third"] == "agrees").all()  # Beta is bot-dependent, not robust
+    n = robust.height
+    assert f"of the {n} robust findings, agrees {n}, same sign 0" in line
+    assert "## Seat order and the first commander (strong, other, family)" in readme
+    assert "third opinion" not in (alone / "README.md").read_text().lower()
+
+
 def test_a_weaker_bots_findings_are_checked_at_strength(tmp_path):
     """The ladder's weak bot finds Alpha strong (the strong bots agree: it
     survives) and Gamma strong (the primary finds it weak: contradicted); Beta,

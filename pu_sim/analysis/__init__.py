@@ -88,6 +88,7 @@ from pu_sim.analysis.solo_fairness import rounding_stability as rounding_stabili
 from pu_sim.analysis.solo_fairness import split_setups as split_setups
 from pu_sim.analysis.solo_fairness import success_by_deck as success_by_deck
 from pu_sim.analysis.solo_fairness import with_success as with_success
+from pu_sim.analysis.third_policy import third_opinion as third_opinion
 from pu_sim.analysis.verdicts import finding_labels as finding_labels
 from pu_sim.analysis.verdicts import judge_findings as judge_findings
 from pu_sim.analysis.verdicts import verdict_table as verdict_table

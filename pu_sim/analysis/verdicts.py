@@ -263,7 +263,7 @@ _MEASURES = (("label", "win", "win_pp", WIN_SHARE),
 """(label column, prefix, estimate column, value) of each verdict."""
 
 
-def _policy_rows(
+def policy_rows(
     games: Frame, kinds: Sequence[str], alpha: float, correction: Correction, **kw: Any
 ) -> pl.DataFrame:
     """One policy's effects (win pp, score points), their p and Holm flags."""
@@ -289,7 +289,7 @@ def _two_policies(
     keys = ["n_players", "kind", "name"]
     tables = []
     for suffix, games in (("a", games_a), ("b", games_b)):
-        table = _policy_rows(games, kinds, alpha, correction, **kw)
+        table = policy_rows(games, kinds, alpha, correction, **kw)
         tables.append(
             table.rename({c: f"{c}_{suffix}" for c in table.columns if c not in keys})
         )

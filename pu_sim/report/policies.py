@@ -1,12 +1,14 @@
-"""Which bot is which in a study: the primary policy, the second, the ladder.
+"""Which bot is which in a study: the primary policy, the second, the third, the ladder.
 
 A report never names a bot by hand: every sentence says which bot played,
 taken from the run manifests.  A study marks its runs' roles in their
-metadata (``role``: ``primary``, ``second``, ``ladder``, ``calibration``;
+metadata (``role``: ``primary``, ``second``, ``third``, ``ladder``,
+``calibration``;
 ``ladder``: the skill levels, weakest first); a report over runs without
 roles falls back on the data: the primary policy is the bot that played the
 most seats of one-bot multiplayer games, and the second is the other one-bot
-policy that played the most of the same setups.
+policy that played the most of the same setups.  The third policy (another
+family's, beside the verdicts) is only ever found by its role.
 """
 
 from __future__ import annotations
@@ -28,11 +30,18 @@ class Policies:
     primary: str | None
     second: str | None = None
     ladder: tuple[str, ...] = ()
+    third: str | None = None
+    """A policy of another family beside the verdicts; it never votes in them."""
 
     @property
     def chosen(self) -> list[str]:
         """The primary and second policies that exist, in that order."""
         return [b for b in (self.primary, self.second) if b is not None]
+
+    @property
+    def opinions(self) -> list[str]:
+        """Every policy that played the balance setups: the chosen and the third."""
+        return [*self.chosen, *([self.third] if self.third else [])]
 
     def words(self) -> str:
         """Who played, in one sentence fragment."""
@@ -70,10 +79,12 @@ def find_policies(infos: Sequence[RunInfo], games: pl.DataFrame) -> Policies:
     if primary is not None and second is None and homo.height:
         second = _most_shared(homo, primary)
     ladder = next((i.ladder for i in infos if i.ladder), ())
+    third = _role_bot(infos, "third")
     return Policies(
         primary=primary if primary in present else None,
         second=second if second in present else None,
         ladder=tuple(b for b in ladder if b in present),
+        third=third if third in present and third not in (primary, second) else None,
     )
 
 

@@ -100,6 +100,16 @@ class ReportContext:
         return self.one_bot.filter(pl.col("bot").cast(pl.String).is_in(chosen))
 
     @functools.cached_property
+    def opinions(self) -> pl.DataFrame:
+        """The balance games plus the third policy's (seats: one table per bot)."""
+        if self.policies.third is None:
+            return self.balance
+        third = self.one_bot.filter(
+            pl.col("bot").cast(pl.String) == self.policies.third
+        )
+        return pl.concat([self.balance, third]) if third.height else self.balance
+
+    @functools.cached_property
     def primary(self) -> pl.DataFrame:
         """The balance games of the primary policy (or the main bot's)."""
         if self.balance.height == 0:
@@ -177,7 +187,7 @@ def _seats(page: Page, ctx: ReportContext) -> Any:
     """Seat order, on runs whose boards rotate over the seats."""
     if ctx.multiplayer.height == 0:
         return None
-    unconfounded = ctx.balance.filter(~pl.col("run").is_in(ctx.confounded))
+    unconfounded = ctx.opinions.filter(~pl.col("run").is_in(ctx.confounded))
     return seat_section(page, unconfounded)
 
 

@@ -173,8 +173,11 @@ def flag(name: str) -> str:
     return "--games" if name == "n_games" else "--" + name.replace("_", "-")
 
 
-def _flag_type(name: str, value: Any) -> dict[str, Any] | None:
-    """Argparse keywords for a field with this default (None: no flag)."""
+def _flag_type(name: str, value: Any, optional: bool = False) -> dict[str, Any] | None:
+    """Argparse keywords for a field with this default (None: no flag).
+
+    ``optional``: the field may be None, which a bot flag takes as ``none``.
+    """
     if name == "seed":
         return {"type": flags.SEED}
     if name == "n_games":
@@ -182,7 +185,7 @@ def _flag_type(name: str, value: Any) -> dict[str, Any] | None:
     if isinstance(value, BotSpec):
         # the default's own label names it too, so a recorded command replays
         # (e.g. a study's built-in search-8-tuned, which is no parseable name)
-        return {"type": _bot_or_default(value.label), "metavar": "BOT"}
+        return {"type": _bot_or_default(value.label, optional), "metavar": "BOT"}
     if isinstance(value, bool):
         return {"action": argparse.BooleanOptionalAction}
     if isinstance(value, float):
@@ -197,17 +200,25 @@ def _flag_type(name: str, value: Any) -> dict[str, Any] | None:
     return None  # tuples of bots and other objects are set in the Config only
 
 
-def _bot_or_default(label: str) -> Any:
-    """A --bot flag's type: a bot spec string, or the default's label."""
+def _bot_or_default(label: str, optional: bool = False) -> Any:
+    """A --bot flag's type: a bot spec string, the default's label, or ``none``."""
 
     def check(text: str) -> str:
-        return text if text == label else flags.bot(text)
+        if text == label or (optional and text == NO_BOT):
+            return text
+        return flags.bot(text)
 
     return check
 
 
+NO_BOT = "none"
+"""What an optional bot flag (``--third none``) takes for no bot."""
+
+
 def _rendered(name: str, value: Any) -> str:
     """A flag and its value as shell text."""
+    if value is None:  # only an optional bot flag can have been set to None
+        return f"{name} {NO_BOT}"
     if isinstance(value, bool):
         return name if value else "--no-" + name[2:]
     if isinstance(value, BotSpec):
@@ -255,15 +266,18 @@ def start(
     parser = flags.Parser(prog=program, description=(doc or study).splitlines()[0])
     flagged = {}
     for f in dataclasses.fields(config):  # type: ignore[arg-type]
-        kind = _flag_type(f.name, getattr(config, f.name))
+        optional = "None" in str(f.type)
+        kind = _flag_type(f.name, getattr(config, f.name), optional)
         if kind is not None and f.init:
             flagged[f.name] = flag(f.name)
             shown = getattr(config, f.name)
+            bot_flag = isinstance(shown, BotSpec)
             shown = shown.label if isinstance(shown, BotSpec) else shown
             help_ = f.metadata.get("help") or (
                 f"root seed ({shown}); each run's is derived from it"
                 if f.name == "seed"
-                else f"(default: {shown})"
+                else f"(default: {shown}"
+                + (f"; {NO_BOT}: no such bot)" if bot_flag and optional else ")")
             )
             parser.add_argument(
                 flagged[f.name], dest=f.name, default=None, help=help_,
@@ -392,7 +406,11 @@ def _configured(
             continue
         default = getattr(config, k)
         if isinstance(default, BotSpec):
-            value = default if value == default.label else parse_bot(value)
+            value = (
+                None if value == NO_BOT
+                else default if value == default.label
+                else parse_bot(value)
+            )  # fmt: skip
         changes[k] = tuple(value) if isinstance(value, list) else value
     bot = changes.get("bot")
     for name in ("second", "weak"):  # a bot cannot check or face itself

@@ -12,6 +12,10 @@
   ``greedy_learned``: its planet and rotation values learned from rollouts,
   not hand-weighted) on the same setups, so every corporation and planet
   finding is labelled robust, bot-dependent or unresolved;
+* a **third opinion** of another family of play (``--third``, default
+  ``policy_td``: values learned by self-play, no greedy code) on the first
+  ``--third-games`` games of the same setups per player count, read beside
+  every verdict and never voting in its label;
 * a **skill ladder** (random, greedy, the strong bot, the second policy) on
   the same solo and 4-player setups: solo skill depth, and which verdicts
   survive weaker play;
@@ -22,16 +26,17 @@
 * **solo** games with the strong bot on fixed event decks and random decks,
   for the target-score calibration;
 
-and writes the report to ``<out>/main/<run>/`` (README.md, figures, tables,
-the report manifest with this command and the Config; the run folders with
-their manifests under ``runs/``).  Each run's manifest names its bot and its
-role in the study (``metadata.role``), which is how the report knows which
-policy is which.  Flags: ``--games`` (balance games per player count,
-default 3,000; the other runs are multiples of it), ``--bot``, ``--second``,
-``--seed``, ``--jobs``, ``--out``, ``--variant`` and ``--smoke``, and every other
-field of :class:`Config` (``python -m pu_sim.studies.main --help``).  Every
-run's seed is derived from ``--seed`` by its name (:mod:`pu_sim.studies.harness`);
-the balance, second-policy and ladder runs at one player count share theirs.
+and writes the report to ``<out>/main/<run>/`` (README.md, figures, tables, the
+report manifest with this command and the Config; the run folders with their
+manifests under ``runs/``). Each run's manifest names its bot and its role in
+the study (``metadata.role``), which is how the report knows which policy is
+which. Flags: ``--games`` (balance games per player count, default 3,000; the
+other runs are multiples of it), ``--bot``, ``--second``, ``--third`` (``none``
+for no third opinion), ``--seed``, ``--jobs``, ``--out``, ``--variant`` and
+``--smoke``, and every other field of :class:`Config` (``python -m
+pu_sim.studies.main --help``). Every run's seed is derived from ``--seed`` by
+its name (:mod:`pu_sim.studies.harness`); the balance, second-policy and ladder
+runs at one player count share theirs.
 """
 
 from __future__ import annotations
@@ -47,18 +52,18 @@ from pu_sim.bots import BotSpec
 from pu_sim.rules import RuleOptions, load_game_data
 from pu_sim.simulation.seeds import DEFAULT_SEED, KeyPart
 from pu_sim.studies.harness import guarded, start
+from pu_sim.studies.policies import (
+    PRIMARY,
+    SECOND,
+    THIRD,
+    THIRD_GAMES,
+    check_roles,
+    roles,
+)
 
 STUDY = "main"
 
 Mix = tuple[int, int, int]
-
-STRONG = bots.preset("greedy_tuned")
-
-SECOND = bots.preset("greedy_learned")
-"""The default second policy: the learned bot, stronger than greedy_tuned at
-3 players and solo (the bot ladder) and fast enough to replay every setup; the
-search bot at a small budget (``--second search:budget=2``), the earlier
-default, afforded only a twentieth of them and left most findings unresolved."""
 
 LADDER = (bots.random(), bots.greedy())
 
@@ -73,10 +78,12 @@ class Config:
                   "runs are multiples of it"},
     )  # fmt: skip
     seed: int = DEFAULT_SEED
-    bot: BotSpec = STRONG
+    bot: BotSpec = PRIMARY
     second: BotSpec = SECOND
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
     second_share: float = 1.0  # x n_games per player count, the same setups
+    third: BotSpec | None = THIRD
+    third_games: int = THIRD_GAMES  # per player count, the first of the same setups
     ladder: tuple[BotSpec, ...] = LADDER  # weakest first; the bot and second follow
     ladder_players: tuple[int, ...] = (1, 4)
     ladder_share: float = 0.1  # x n_games per level and player count
@@ -95,6 +102,7 @@ SMOKE = {
     "n_games": 12,
     "players": (2, 3),
     "second_share": 0.0,
+    "third_games": 0,
     "ladder_players": (1, 3),
     "ladder_share": 0.0,
     "ladder_second_share": 0.0,
@@ -143,13 +151,10 @@ def _runs(config: Config) -> list[tuple[str, tuple[KeyPart, ...], dict[str, Any]
         "extra": {"role": "calibration"},
     }))  # fmt: skip
     for p in config.players:
-        for role, bot, share in (
-            ("primary", config.bot, 1.0),
-            ("second", config.second, config.second_share),
-        ):
+        for role, bot, games in roles(config):
             runs.append((f"{role}-{bot.label}-{p}p", ("setups", p), {
                 "table": {"players": p, "bots": bot, "group_size": p, **ALL_BOARDS},
-                "n_games": _games(n * share, p),
+                "n_games": _games(games, p),
                 "pairing": f"setups-{p}p",
                 "extra": {"role": role},
                 "round_scores": config.round_scores and role == "primary",
@@ -209,8 +214,9 @@ def _mixed_runs(
 
 def _check(config: Config) -> str | None:
     """A Config's error: the same bot twice, or mixed tables of one player."""
-    if config.bot.label == config.second.label:
-        return f"--bot and --second must differ, both are {config.bot.label!r}"
+    problem = check_roles(config)
+    if problem:
+        return problem
     if config.mixed_players and config.weak.label == config.bot.label:
         return f"--weak and --bot must differ, both are {config.bot.label!r}"
     if any(not 2 <= p <= 6 for p in config.mixed_players):

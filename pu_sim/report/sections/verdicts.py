@@ -5,6 +5,8 @@ points) and score against its table's mean, with intervals that treat a setup
 as the unit, under the primary policy and the second; each finding labelled
 robust, bot-dependent or unresolved (:mod:`pu_sim.analysis.verdicts`), and the
 two policies' rank agreement.  Only robust findings are stated as findings.
+A third policy of another family, where the study played one, is read beside
+each row (:mod:`pu_sim.analysis.third_policy`) and never changes a label.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from pu_sim import analysis
+from pu_sim.analysis.third_policy import GLOSSARY as THIRD_GLOSSARY
+from pu_sim.analysis.third_policy import READINGS as THIRD_READINGS
 from pu_sim.report import plots
 from pu_sim.report.markdown import fmt, md_table
 from pu_sim.report.page import Page
@@ -68,6 +72,12 @@ def verdict_section(
     else:
         games_b = homo.filter(bot == b_name)
         table = analysis.verdict_table(games_a, games_b, cluster=CLUSTER)
+    c_name = policies.third if b_name is not None else None
+    games_c = homo.filter(bot == c_name) if c_name else homo.clear()
+    if games_c.height:
+        table = analysis.third_opinion(table, games_c, cluster=CLUSTER)
+    else:
+        c_name = None
     page.table("verdicts", table)
     two = b_name is not None
     parts = [
@@ -83,7 +93,7 @@ def verdict_section(
             "other, and the table's estimates are over every setup. "
             + glossary_text()
             + " Only robust findings are findings; a bot-dependent one says more "
-            "about the bots than the game."
+            "about the bots than the game." + (_third_text(c_name) if c_name else "")
             if two
             else "No second policy played these setups, so no finding can be "
             "called robust: every effect below is one bot's."
@@ -92,14 +102,18 @@ def verdict_section(
     for (n,), part in table.partition_by(
         "n_players", as_dict=True, maintain_order=True
     ).items():
-        parts.append(f"**{n} players**\n\n" + _md(part, a_name, b_name))
+        parts.append(f"**{n} players**\n\n" + _md(part, a_name, b_name, c_name))
     parts.append(
         page.figure(
-            "verdicts", _figure(table, a_name, b_name), _caption(a_name, b_name)
+            "verdicts",
+            _figure(table, a_name, b_name, c_name),
+            _caption(a_name, b_name, c_name),
         )
     )
     if two:
         _headlines(page, table, a_name, str(b_name))
+        if c_name:
+            _third_headlines(page, table, games_c, c_name)
         parts.append(_agreement(page, homo, a_name, str(b_name)))
     else:
         page.headlines.append(
@@ -124,7 +138,19 @@ def _who(a: str, b: str | None) -> str:
     return a if b is None else f"{a}, checked by {b}"
 
 
-def _md(part: pl.DataFrame, a: str, b: str | None) -> str:
+def _third_text(c: str) -> str:
+    """How the third opinion is read, from the code that defines its readings."""
+    meanings = " ".join(
+        f"*{name}*: {meaning}." for name, meaning in THIRD_GLOSSARY.items()
+    )
+    return (
+        f" **Third opinion** ({c}, a policy of another family, on some of the same "
+        "setups): its win rate minus 1/n over the setups it played, read against "
+        f"the direction of the first policy's; it never changes a label. {meanings}"
+    )
+
+
+def _md(part: pl.DataFrame, a: str, b: str | None, c: str | None = None) -> str:
     rows = []
     for r in part.iter_rows(named=True):
         row = [
@@ -138,6 +164,8 @@ def _md(part: pl.DataFrame, a: str, b: str | None) -> str:
                 f"**{r['label']}**" + (" (size differs)" if r["size_differs"] else ""),
                 _confirmed(r),
             ]
+        if c is not None:
+            row.append(_third_cell(r))
         row.append(_pp(r, "score_a", "score_lower_a", "score_upper_a"))
         if b is not None:
             row += [
@@ -148,10 +176,19 @@ def _md(part: pl.DataFrame, a: str, b: str | None) -> str:
     header = ["kind", "name", f"win - 1/n, pp ({a})"]
     if b is not None:
         header += [f"win - 1/n, pp ({b})", "verdict", "confirming half, pp (a / b)"]
+    if c is not None:
+        header.append(f"third opinion: win - 1/n, pp ({c})")
     header.append(f"score vs table, points ({a})")
     if b is not None:
         header += [f"score vs table, points ({b})", "score verdict"]
     return md_table(rows, header)
+
+
+def _third_cell(r: dict[str, Any]) -> str:
+    """The third policy's estimate and reading (a dash where it did not play)."""
+    if r["third"] is None:
+        return "–"
+    return _pp(r, "win_pp_c", "win_lower_c", "win_upper_c") + f" *{r['third']}*"
 
 
 def _confirmed(r: dict[str, Any]) -> str:
@@ -161,7 +198,7 @@ def _confirmed(r: dict[str, Any]) -> str:
     return f"{fmt(r['win_conf_a'], '+.1f')} / {fmt(r['win_conf_b'], '+.1f')}"
 
 
-def _figure(table: pl.DataFrame, a: str, b: str | None) -> Figure:
+def _figure(table: pl.DataFrame, a: str, b: str | None, c: str | None = None) -> Figure:
     """One panel per player count: every board's effect under each policy."""
     counts = table["n_players"].unique().sort().to_list()
     rows = max(table.filter(pl.col("n_players") == n).height for n in counts)
@@ -171,6 +208,8 @@ def _figure(table: pl.DataFrame, a: str, b: str | None) -> Figure:
     policies = [(a, "win_pp_a", "win_lower_a", "win_upper_a")]
     if b is not None:
         policies.append((b, "win_pp_b", "win_lower_b", "win_upper_b"))
+    if c is not None:
+        policies.append((c, "win_pp_c", "win_lower_c", "win_upper_c"))
     for i, n in enumerate(counts):
         ax = fig.add_subplot(1, len(counts), i + 1)
         part = table.filter(pl.col("n_players") == n)
@@ -189,10 +228,12 @@ def _figure(table: pl.DataFrame, a: str, b: str | None) -> Figure:
     return fig
 
 
-def _caption(a: str, b: str | None) -> str:
+def _caption(a: str, b: str | None, c: str | None = None) -> str:
     text = (
         f"Win rate minus 1/n in percentage points under {a}"
-        + (f" (filled circles) and {b} (hollow squares)" if b else "")
+        + (f" (filled circles), {b} (hollow squares)" if b and c else "")
+        + (f" and {c} (hollow triangles, the third opinion)" if b and c else "")
+        + (f" (filled circles) and {b} (hollow squares)" if b and not c else "")
         + ", 95% cluster-robust intervals over setups, sorted by the effect under "
         f"{a}; one panel per player count"
     )
@@ -227,6 +268,42 @@ def _headlines(page: Page, table: pl.DataFrame, a: str, b: str) -> None:
         )
         page.headlines.append(text)
     _replication(page, table, a, b)
+
+
+def _third_headlines(
+    page: Page, table: pl.DataFrame, games_c: pl.DataFrame, c: str
+) -> None:
+    """Per player count: how the third policy reads the robust findings."""
+    setups = dict(games_c.group_by("n_players").agg(pl.col(CLUSTER).n_unique()).rows())
+    for (n,), part in table.partition_by(
+        "n_players", as_dict=True, maintain_order=True
+    ).items():
+        if n not in setups:
+            continue
+        robust = part.filter(pl.col("label") == "robust")
+        counts = robust["third"].value_counts()
+        count = dict(zip(counts["third"].cast(pl.String), counts["count"], strict=True))
+        readings = ", ".join(f"{name} {count.get(name, 0)}" for name in THIRD_READINGS)
+        against = [
+            f"{r['name']} {fmt(r['win_pp_c'], '+.1f')} pp"
+            for r in robust.filter(
+                pl.col("third").cast(pl.String).is_in(["opposite sign", "opposes"])
+            ).iter_rows(named=True)
+        ]
+        head = (
+            f"**Third opinion at {n} players** ({c}, another family of play, on "
+            f"{setups[n]:,} of the same setups; it does not change the labels): "
+        )
+        page.headlines.append(
+            head
+            + (
+                f"of the {robust.height} robust findings, {readings}"
+                + (f"; against the finding: {'; '.join(against)}" if against else "")
+                if robust.height
+                else "no robust finding at this count to read"
+            )
+            + "."
+        )
 
 
 def _replication(page: Page, table: pl.DataFrame, a: str, b: str) -> None:
