@@ -246,6 +246,29 @@ def test_the_seat_headline_names_a_first_player_edge_only_when_there_is_one(
     assert "pairing cut the variance" in section
 
 
+def test_a_bots_seat_findings_do_not_depend_on_the_other_bots_played(tmp_path):
+    """Each bot's seat table is its own Holm family: a third bot with many
+    p-values (four players, no edge) leaves the first bot's table as it was."""
+    one = multiplayer_frame(300, 3, seat_effect=[1.5, 0, 0], group_size=3,
+                            setup_sd=4, seed=5)  # fmt: skip
+    other = multiplayer_frame(600, 4, group_size=4, bot="other", seed=6)
+
+    def homo(frame, run):
+        return frame.with_columns(
+            pl.col("bot").cast(pl.String),
+            run=pl.lit(run),
+            group=pl.col("game_id").cast(pl.Int64) // pl.col("n_players").cast(pl.Int64)
+            + 10_000 * int(run == "other"),
+        )
+
+    alone = seats.seat_section(Page(tmp_path / "a"), homo(one, "one"))
+    both = pl.concat([homo(one, "one"), homo(other, "other")], how="diagonal_relaxed")
+    table = seats.seat_section(Page(tmp_path / "b"), both)
+    mine = table.filter(pl.col("bot") == "greedy").select(alone.columns)
+    assert mine.equals(alone)
+    assert 0.0 < alone["p_adjusted"].min() < 1.0  # a Holm that a bigger family moves
+
+
 def test_the_seat_headline_says_when_too_few_setups_to_replicate(tmp_path):
     frame = multiplayer_frame(18, 3, seat_effect=[8.0, 0, 0], group_size=3, seed=5)
     homo = frame.with_columns(

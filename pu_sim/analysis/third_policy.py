@@ -33,7 +33,8 @@ GLOSSARY: dict[str, str] = {
     "primary policy's does, significantly (95%, Holm over the third policy's "
     "table)",
     "same sign": "its estimate points the primary policy's way, not significantly",
-    "opposite sign": "its estimate points the other way, not significantly",
+    "opposite sign": "its estimate does not point the primary policy's way (the "
+    "other way, or exactly 0), not significantly",
     "opposes": "it differs from 1/n significantly in the other direction (Holm "
     "over its table): the finding does not hold under the third policy",
 }

@@ -6,7 +6,11 @@ between seats is the turn order (seat 0 is the first commander, rules ST-10).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 from matplotlib.figure import Figure
 
@@ -78,13 +82,35 @@ def _seat_headlines(page: Page, table: pl.DataFrame) -> None:
         page.headlines.append(text + ".")
 
 
+def _per_bot(
+    bots: pl.Series, values: npt.NDArray[Any], rule: Callable[..., npt.NDArray[Any]]
+) -> npt.NDArray[Any]:
+    """``rule`` applied to each bot's rows alone: one family per bot's seat table.
+
+    A bot's seat findings must not depend on which other bots the study played
+    (a third policy added to a study would otherwise tighten the others' Holm).
+    """
+    names = bots.cast(pl.String).to_numpy()
+    out: npt.NDArray[Any] | None = None
+    for bot in dict.fromkeys(names):
+        mask = names == bot
+        part = rule(values[mask])
+        if out is None:
+            out = np.empty(len(names), dtype=part.dtype)
+        out[mask] = part
+    return out if out is not None else np.asarray(values)
+
+
+def _holm(wins: pl.DataFrame) -> pl.Series:
+    """The win rates' p-values, Holm-adjusted within each bot's table."""
+    p = wins["p_value"].to_numpy()
+    return pl.Series(_per_bot(wins["bot"], p, lambda v: stats.adjust(v, "holm")))
+
+
 def _seat_wins(homo: pl.DataFrame) -> pl.DataFrame:
     """Each (player count, bot, seat)'s win rate with its Holm-adjusted p (setups)."""
     wins = analysis.cluster_win_rates(homo, by=("bot", "seat"), cluster="group")
-    return wins.with_columns(
-        pl.col("bot").cast(pl.String),
-        p_adjusted=pl.Series(stats.adjust(wins["p_value"].to_numpy(), "holm")),
-    )
+    return wins.with_columns(pl.col("bot").cast(pl.String), p_adjusted=_holm(wins))
 
 
 def _replicated(homo: pl.DataFrame) -> pl.DataFrame | None:
@@ -106,9 +132,11 @@ def _replicated(homo: pl.DataFrame) -> pl.DataFrame | None:
         both["excess_conf"].to_numpy(), both["p_value"].to_numpy(),
         np.sign(both["excess"].to_numpy()),
     )  # fmt: skip
+    rows = np.arange(both.height)
+    replicated = _per_bot(both["bot"], rows, lambda r: confirmed(p_one[r], declared[r]))
     return both.select(
         *keys, win_conf="win_rate", declared=pl.Series(declared),
-        replicated=pl.Series(confirmed(p_one, declared)),
+        replicated=pl.Series(replicated),
     )  # fmt: skip
 
 
@@ -117,19 +145,18 @@ def _clustered(homo: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
 
     A rotated setup is played once per seat, so its games are not
     independent: the win-rate and score-vs-table intervals, the p-values
-    (Holm over the table) and the design effect treat the setup as the unit.
+    (Holm over each bot's table) and the design effect treat the setup as the unit.
     """
     keys = ["n_players", "bot", "seat"]
     wins = analysis.cluster_win_rates(homo, by=("bot", "seat"), cluster="group")
     svt = analysis.cluster_means(
         homo, by=("bot", "seat"), value="score_vs_table", cluster="group"
     )
-    adjusted = stats.adjust(wins["p_value"].to_numpy(), "holm")
     wins = wins.select(
         *keys,
         _lo=pl.col("lower") + pl.col("expected"),
         _hi=pl.col("upper") + pl.col("expected"),
-        _p=pl.Series(adjusted),
+        _p=_holm(wins),
         design_effect="design_effect",
     )
     svt = svt.select(*keys, _slo="lower", _shi="upper")
@@ -249,10 +276,10 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
         "ST-10). Win rates are compared with the fair share 1/n and the score "
         "against the table mean is paired within games, so the game's luck "
         "cancels; intervals and tests treat a setup as the unit (cluster-robust "
-        "over setups, Holm correction over the whole table). A seat effect is "
+        "over setups, Holm correction over each bot's table). A seat effect is "
         "a finding only when it is declared on one half of the setups (Holm) and "
         "confirmed in the same direction on the other (one-sided, Holm over the "
-        "declared ones): the *confirmed* column; a dash means none was declared.",
+        "bot's declared ones): the *confirmed* column; a dash means none was declared.",
         md_table(rows, header),
         pairing,
         *figs,
