@@ -334,3 +334,31 @@ def test_makeshift_shifts_never_go_round():
             game.step()
             steps += 1
         assert game.is_terminal and game.status == "ok", (spec, steps)
+
+
+def test_makeshift_shifts_with_an_item_order_between_never_go_round():
+    """The same loop at a 2-player table, where the player also orders its
+    pending items between shifts: the guard follows those decisions too.
+    From the recorded position both seats' policy finishes the game."""
+    from pu_sim.rules import load_game_data
+    from pu_sim.simulation.seeds import RootSeed
+
+    recorded = json.loads((GOLDEN / "makeshift_order_loop_moves.json").read_text())
+    data = load_game_data()
+    pools = dict(corporations=[tuple(sorted(data.playable_corporations))] * 2,
+                 planets=[tuple(sorted(data.playable_planets))] * 2)  # fmt: skip
+    seed = RootSeed.from_entropy(
+        recorded["seed"]["entropy"], tuple(recorded["seed"]["spawn_key"])
+    )
+    game = pu_sim.Game(players=2, bots="policy_td", group_size=2, seed=seed,
+                       game_index=recorded["game_index"], **pools)  # fmt: skip
+    for move in recorded["moves"]:
+        game.apply(move)
+    seat = game.decider
+    assert game.board_names(seat).startswith("Makeshift")
+    assert game.player(seat)["tech_level"] >= 3 and game.decision == "order"
+    steps = 0
+    while not game.is_terminal and steps < 1000:
+        game.step()
+        steps += 1
+    assert game.is_terminal and game.status == "ok", steps

@@ -11,16 +11,20 @@
 # own one-ply play from it would bring the position back.
 
 cdef enum:
-    SHIFT_HORIZON = 4 * N_TRACKS   # decisions followed: a shift round the five columns and back
+    SHIFT_HORIZON = 6 * N_TRACKS   # decisions followed: round the five columns and back,
+                                   # a pending-item order between shifts included
 
 
 cdef int pol_first_best(const Game_t* g, const Rules_t* R, const double* w,
                         const uint32_t* moves, int n, PolicyScratch* s) noexcept nogil:
-    """The one-ply choice (the best afterstate, first on ties) at a step or a
-    synergy boost, in the guard's own buffers."""
+    """The one-ply choice (the best afterstate, first on ties) at a step, a
+    synergy boost or the order of pending items, in the guard's own buffers;
+    as in play, rovers are not moved between items."""
     cdef int i, k, best = 0, p = g.decider
     cdef double v, best_v = -1e300
     for i in range(n):
+        if g.decision == D_ORDER and moves[i] == MV_MOVE:
+            continue
         memcpy(&s.after, g, sizeof(Game_t))
         apply_move(&s.after, R, moves[i])
         v = policy_value(&s.after, R, w, p, s.shift_idx, &k)
@@ -33,9 +37,11 @@ cdef int pol_first_best(const Game_t* g, const Rules_t* R, const double* w,
 cdef bint pol_shift_goes_round(const Game_t* g, const Rules_t* R, const double* w,
                                uint32_t move, PolicyScratch* s) noexcept nogil:
     """Is `move` a sideways shift after which the policy, playing on one-ply
-    through the steps and synergy boosts that follow, comes back to this very
-    decision with its player exactly as now?  Then choosing it here would
-    repeat for ever."""
+    through the steps, synergy boosts and orders of pending items that follow,
+    comes back to this very decision with its player exactly as now?  Then
+    choosing it here would repeat for ever.  (The order decisions between
+    shifts were missed until 2026-12-06: 8 games of the studies' third-opinion
+    runs went round there.)"""
     cdef Game_t* a = &s.shift
     cdef int k, n, i, p = g.decider
     if g.decision != D_DIRECTION or not move & STEP_SIDEWAYS:
@@ -45,7 +51,8 @@ cdef bint pol_shift_goes_round(const Game_t* g, const Rules_t* R, const double* 
     advance(a, R)
     for k in range(SHIFT_HORIZON):
         if a.stage == ST_DONE or a.decider != p or (
-                a.decision != D_SYNERGY and a.decision != D_DIRECTION):
+                a.decision != D_SYNERGY and a.decision != D_DIRECTION
+                and a.decision != D_ORDER):
             return False
         if (a.decision == g.decision and memcmp(&a.item, &g.item, sizeof(Item_t)) == 0
                 and memcmp(&a.pl[p], &g.pl[p], sizeof(Player_t)) == 0):
