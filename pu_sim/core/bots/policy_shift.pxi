@@ -11,8 +11,8 @@
 # own one-ply play from it would bring the position back.
 
 cdef enum:
-    SHIFT_HORIZON = 6 * N_TRACKS   # decisions followed: round the five columns and back,
-                                   # a pending-item order between shifts included
+    # decisions followed: round the five columns and back, with an item order between
+    SHIFT_HORIZON = 6 * N_TRACKS
 
 
 cdef int pol_first_best(const Game_t* g, const Rules_t* R, const double* w,
