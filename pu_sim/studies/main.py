@@ -73,7 +73,7 @@ class Config:
     """Sizes are multiples of ``n_games`` (balance games per player count)."""
 
     n_games: int = field(
-        default=3_000,  # 2 min 6 s on 2 cores (2026-12-04, `pu-sim study`)
+        default=3_000,  # 3 min 24 s on 2 cores (2026-12-06, `pu-sim study`)
         metadata={"help": "size: balance games per player count (3000); the other "
                   "runs are multiples of it"},
     )  # fmt: skip
