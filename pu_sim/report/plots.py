@@ -230,7 +230,7 @@ def plot_two_policies(
         lo = table[lo_col].to_numpy().astype(float)
         hi = table[hi_col].to_numpy().astype(float)
         err = np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0.0, None)
-        yk = y + step * (0.5 - k)
+        yk = y + step * ((len(policies) - 1) / 2 - k)  # centred on the row
         marker, face, edge = styles[k % len(styles)]
         bars = ax.errorbar(est, yk, xerr=err, fmt="none", ecolor=edge, lw=1)
         artists.extend(bars.lines[2])

@@ -210,8 +210,10 @@ def _figure(table: pl.DataFrame, a: str, b: str | None, c: str | None = None) ->
         policies.append((b, "win_pp_b", "win_lower_b", "win_upper_b"))
     if c is not None:
         policies.append((c, "win_pp_c", "win_lower_c", "win_upper_c"))
+    first = None  # one x scale for every panel
     for i, n in enumerate(counts):
-        ax = fig.add_subplot(1, len(counts), i + 1)
+        ax = fig.add_subplot(1, len(counts), i + 1, sharex=first)
+        first = first or ax
         part = table.filter(pl.col("n_players") == n)
         if b is not None:
             part = part.with_columns(robust=pl.col("label") == "robust")
@@ -229,15 +231,14 @@ def _figure(table: pl.DataFrame, a: str, b: str | None, c: str | None = None) ->
 
 
 def _caption(a: str, b: str | None, c: str | None = None) -> str:
-    text = (
-        f"Win rate minus 1/n in percentage points under {a}"
-        + (f" (filled circles), {b} (hollow squares)" if b and c else "")
-        + (f" and {c} (hollow triangles, the third opinion)" if b and c else "")
-        + (f" (filled circles) and {b} (hollow squares)" if b and not c else "")
-        + ", 95% cluster-robust intervals over setups, sorted by the effect under "
-        f"{a}; one panel per player count"
+    marks = [f"{a} (filled circles)", f"{b} (hollow squares)"]
+    marks = [*marks, f"{c} (hollow triangles, the third opinion)"] if c else marks
+    who = a if b is None else ", ".join(marks[:-1]) + " and " + marks[-1]
+    return (
+        f"Win rate minus 1/n in percentage points under {who}, 95% cluster-robust "
+        f"intervals over setups, sorted by the effect under {a}; one panel per "
+        "player count" + ("; robust findings in bold." if b else ".")
     )
-    return text + ("; robust findings in bold." if b else ".")
 
 
 def _headlines(page: Page, table: pl.DataFrame, a: str, b: str) -> None:
