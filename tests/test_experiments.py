@@ -22,7 +22,13 @@ from pu_sim.studies import main as study
 
 STUDIES = ["corp_planet_balance", "solo_target_calibration", "seat_order"]
 """Designer-facing studies (experiments/)."""
-BOT_STUDIES = ["bot_comparison", "tune_greedy", "bot_ladder", "objective_rates"]
+BOT_STUDIES = [
+    "bot_comparison",
+    "tune_greedy",
+    "bot_ladder",
+    "objective_rates",
+    "families",
+]
 """Bot-development studies (experiments/bots/) whose reports have figures."""
 SCRIPTS = [*STUDIES, *(f"bots/{name}" for name in BOT_STUDIES)]
 
@@ -83,7 +89,7 @@ def test_bot_scripts_live_apart_from_the_designer_studies():
     mutation = {n for n in names if n.startswith("mutation/")}  # make mutants
     assert mutation == {"mutation/core_mutants.py", "mutation/python_mutants.py",
                         "mutation/report.py"}  # fmt: skip
-    assert len(bots_) == 19 and names - bots_ - mutation == {"benchmark.py"} | {
+    assert len(bots_) == 20 and names - bots_ - mutation == {"benchmark.py"} | {
         f"{s}.py" for s in STUDIES
     }
 

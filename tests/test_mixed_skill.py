@@ -182,3 +182,22 @@ def test_rate_intervals_stay_between_0_and_1():
             table[f"{side}_upper"] <= 1
         ).all()
     assert (table["weak_rate"] < 0.05).any()
+
+
+def test_the_family_that_gets_more_out_of_a_board_is_named_where_it_replicates():
+    """Family "hi" plays board a much better than "lo" does; the other boards
+    alike.  The lab report names a, with hi, and no other board."""
+    from pu_sim.lab import families
+
+    frame = mixed_frame(700, 3, skill=0.0, board_skill={"a": 6.0}, seed=3)
+    games = frame.with_columns(planet=pl.col("corporation"))
+    table = families.family_findings(games, "hi", "lo")
+    corps = table.filter(pl.col("kind") == "corporation")
+    assert corps["name"][0] == "a" and corps["excess_ratio"][0] > 1.5
+    assert corps.filter(pl.col("replicated"))["name"].to_list() == ["a"]
+    text = families.report_text(table=table, a="hi", b="lo", command="c", games=1,
+                                left_out=2)  # fmt: skip
+    line = next(x for x in text.splitlines() if x.startswith("- **3 players:**"))
+    assert line.startswith("- **3 players:** a x") and "(hi gets more)" in line
+    assert "corporation" in line or "b x" not in line
+    assert "(2 more did not end ok and are left out)" in text

@@ -1,0 +1,231 @@
+"""Which family of play gets more out of each board: one lone seat among the other's.
+
+The studies' third opinion (policy_td, values learned by self-play) reads some
+corporations far from the two greedy policies.  Whether that is the board or
+one family's way of playing it, tables of one family cannot tell: the
+opponents change with the player.  Mixed tables can.  One seat of family a
+among seats of family b, and the reverse, with the odd seat at every position
+on the same setups: for each board, the lone a seat's odds of winning with it
+over the lone b seat's (:mod:`pu_sim.analysis.mixed_skill`, whose "strong" and
+"weak" are here just a and b).  A board's own strength adds to both and
+cancels; each family's overall edge at such tables cancels in the ratio to the
+count's mean.  What stays is how much more one family's play of the board wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from pu_sim.analysis import mixed_skill
+from pu_sim.report import plots
+from pu_sim.report.markdown import fmt, md_table
+
+__all__ = [
+    "KINDS",
+    "family_findings",
+    "figure",
+    "ok_games",
+    "report_text",
+    "table_runs",
+]
+
+KINDS = ("corporation", "planet")
+
+LOG_COLUMNS = ("excess_ratio", "excess_ratio_lower", "excess_ratio_upper")
+"""Drawn on the log scale, where a ratio and its inverse sit alike about 1."""
+
+
+def table_runs(
+    players: Sequence[int], a: Any, b: Any, n_games: int
+) -> list[tuple[str, int, tuple[Any, ...], int]]:
+    """``(name, players, bots per seat, games)`` of every mixed run.
+
+    Per player count: the lone ``a`` seat among ``b`` seats and the reverse,
+    the lone seat at every position; every run of a count shares its setups.
+    """
+    runs = []
+    for p in players:
+        per_run = p * max(2, round(n_games / p / p / 2))
+        for odd, rest in ((a, b), (b, a)):
+            for seat in range(p):
+                bots = tuple(odd if s == seat else rest for s in range(p))
+                name = f"{odd.label}-among-{rest.label}-{p}p-seat{seat}"
+                runs.append((name, p, bots, per_run))
+    return runs
+
+
+def ok_games(played: pl.DataFrame) -> tuple[pl.DataFrame, int]:
+    """The games that ended ``ok``, and how many did not (said in the report)."""
+    games = played.filter(pl.col("status") == "ok")
+    keys = ["run", "game_id"]
+    return games, played.select(keys).unique().height - games.select(
+        keys
+    ).unique().height
+
+
+def family_findings(games: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
+    """Every board's lone-seat win rates, odds ratio and replicated excess.
+
+    One Holm family per kind of board (every player count); ``kind`` and
+    ``name`` name the board.
+    """
+    parts = []
+    for kind in KINDS:
+        table = mixed_skill.skill_findings(games, strong=a, weak=b, by=kind)
+        parts.append(
+            table.with_columns(kind=pl.lit(kind), name=pl.col(kind).cast(pl.String))
+            .drop(kind)
+        )  # fmt: skip
+    out = pl.concat(parts, how="diagonal_relaxed")
+    return out.sort(
+        ["n_players", "kind", "excess_ratio"], descending=[False, False, True]
+    )
+
+
+def _side(r: dict[str, Any], a: str, b: str) -> str:
+    if not r["replicated"]:
+        return "–"
+    return f"**{a}**" if r["excess_ratio"] > 1 else f"**{b}**"
+
+
+def _rows(part: pl.DataFrame, a: str, b: str) -> list[list[str]]:
+    return [
+        [
+            str(r["name"]),
+            f"{r['n_strong']:,} / {r['n_weak']:,}",
+            f"{fmt(r['strong_rate'], '%')} / {fmt(r['weak_rate'], '%')}",
+            f"{fmt(r['odds_ratio'], '.2f')} [{fmt(r['odds_ratio_lower'], '.2f')}, "
+            f"{fmt(r['odds_ratio_upper'], '.2f')}]",
+            f"{fmt(r['excess_ratio'], '.2f')} [{fmt(r['excess_ratio_lower'], '.2f')}, "
+            f"{fmt(r['excess_ratio_upper'], '.2f')}]",
+            fmt(r["excess_conf"], ".2f") if r["declared"] else "–",
+            _side(r, a, b),
+        ]
+        for r in part.iter_rows(named=True)
+    ]
+
+
+def figure(table: pl.DataFrame, a: str, b: str) -> Figure:
+    """One panel per player count: each corporation's excess ratio, log scale."""
+    corps = table.filter(pl.col("kind") == "corporation")
+    counts = corps["n_players"].unique().sort().to_list()
+    rows = max(corps.filter(pl.col("n_players") == n).height for n in counts)
+    fig = Figure(
+        figsize=(4.8 * len(counts) + 0.6, 0.32 * rows + 1.8), layout="constrained"
+    )
+    first = None  # one x scale for every panel
+    for i, n in enumerate(counts):
+        ax = fig.add_subplot(1, len(counts), i + 1, sharex=first)
+        first = first or ax
+        part = corps.filter(pl.col("n_players") == n).with_columns(
+            [pl.col(c).log().alias(f"log_{c}") for c in LOG_COLUMNS]
+        )
+        plots.plot_two_policies(
+            ax, part, label="name",
+            policies=[("over the count's mean", "log_excess_ratio",
+                       "log_excess_ratio_lower", "log_excess_ratio_upper")],
+            xlabel=f"{a}'s odds over {b}'s, over the count's mean (log scale)",
+            bold="replicated",
+        )  # fmt: skip
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"x{np.exp(x):.2g}"))
+        ax.set_title(f"{n} players")
+    fig.suptitle(f"Which family gets more out of each corporation: {a} or {b}")
+    return fig
+
+
+def _intro(a: str, b: str, games: int, left_out: int) -> str:
+    """What was played and what each column means."""
+    skipped = (
+        f" ({left_out:,} more did not end ok and are left out)" if left_out else ""
+    )
+    return (
+        f"{games:,} games{skipped}. At every table one seat plays **{a}** among "
+        f"**{b}** seats, or one **{b}** seat among **{a}** seats, the lone seat "
+        "at every position on the same setups (boards random, rotated over the "
+        f"seats). For each board: the lone {a} seat's win rate holding it and "
+        f"the lone {b} seat's; the *odds ratio*, the lone {a} seat's odds of "
+        f"winning with the board over the lone {b} seat's (the board's own "
+        "strength adds to both and cancels); and that ratio *over the count's "
+        "mean* (the geometric mean of the count's boards), so each family's "
+        f"overall edge at such tables cancels: above 1 where {a}'s play of the "
+        f"board gains more than its play of the average board, compared with "
+        f"{b}'s. Intervals are cluster-robust over setups (95%); a finding is "
+        "declared on one half of the setups (Holm over every board and count of "
+        "its kind) and confirmed in the same direction on the other (one-sided, "
+        "Holm over the declared ones): *gets more* names the family whose play "
+        "gains more with the board, where it replicates; *confirming half* is "
+        "the ratio on the half that did not declare it."
+    )
+
+
+def _headlines(table: pl.DataFrame, a: str, b: str) -> list[str]:
+    """One line per player count: the replicated boards and which family gains."""
+    found = table.filter(pl.col("replicated"))
+    heads = []
+    for (n,), part in found.partition_by(
+        "n_players", as_dict=True, maintain_order=True
+    ).items():
+        items = [
+            f"{r['name']} x{fmt(r['excess_conf'], '.2f')} "
+            f"({a if r['excess_ratio'] > 1 else b} gets more)"
+            for r in part.iter_rows(named=True)
+        ]
+        heads.append(f"- **{n} players:** " + "; ".join(items) + ".")
+    return heads or [
+        "- No board's excess ratio replicates on both halves of the setups."
+    ]
+
+
+HEADER = ("board", "seats ({a} / {b})", "lone-seat win rate ({a} / {b})",
+          "odds ratio [95% CI]", "over the count's mean [95% CI]",
+          "confirming half", "gets more")  # fmt: skip
+
+
+def report_text(
+    *,
+    table: pl.DataFrame,
+    a: str,
+    b: str,
+    command: str,
+    games: int,
+    left_out: int = 0,
+    runs: Sequence[tuple[str, int]] = (),
+) -> str:
+    """The README: what was played, the glossary, the headlines, the tables.
+
+    ``left_out``: games that did not end ``ok`` (a bot's loop stopped by the
+    engine's decision limit), said at the top rather than counted; ``runs``:
+    each run folder's name and games.
+    """
+    header = [h.format(a=a, b=b) for h in HEADER]
+    sections = [
+        f"### {n} players, {kind}s\n\n" + md_table(_rows(part, a, b), header)
+        for (n, kind), part in table.partition_by(
+            ["n_players", "kind"], as_dict=True, maintain_order=True
+        ).items()
+    ]
+    parts = [
+        f"# Which family of play gets more out of each board: {a} or {b}",
+        f"`{command}`",
+        _intro(a, b, games, left_out),
+        "## Headline findings",
+        "\n".join(_headlines(table, a, b)),
+        "![excess odds ratio per corporation](figures/families.png)",
+        f"*Each corporation's odds ratio ({a}'s lone seat over {b}'s) over its "
+        "player count's mean, log scale, with 95% cluster-robust intervals; "
+        "replicated findings in bold; one panel per player count.*",
+        "## Every board",
+        *sections,
+        "## Runs and reproducibility",
+        "The command above plays every game again (same seeds, same games) from "
+        "the run folders under `runs/` (git-ignored; it resumes an interrupted "
+        "run); every run of a player count shares its setups.\n\n"
+        + md_table([[f"`{name}`", f"{n:,}"] for name, n in runs], ["run", "games"]),
+    ]
+    return "\n\n".join(parts) + "\n"
