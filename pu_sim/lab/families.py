@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from pu_sim.analysis import mixed_skill
 from pu_sim.report import plots
@@ -111,13 +111,24 @@ def _rows(part: pl.DataFrame, a: str, b: str) -> list[list[str]]:
     ]
 
 
+RATIO_TICKS = (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0)
+"""The ratio axis's ticks: halvings and doublings, symmetric about 1."""
+
+
+def _ratio_label(x: float, _: int) -> str:
+    """A log ratio as the ratio: 1/4, 1/2, 1, 2, 4."""
+    ratio = float(np.exp(x))
+    return f"{ratio:.0f}" if ratio >= 1 else f"1/{1 / ratio:.0f}"
+
+
 def figure(table: pl.DataFrame, a: str, b: str) -> Figure:
     """One panel per player count: each corporation's excess ratio, log scale."""
     corps = table.filter(pl.col("kind") == "corporation")
     counts = corps["n_players"].unique().sort().to_list()
     rows = max(corps.filter(pl.col("n_players") == n).height for n in counts)
     fig = Figure(
-        figsize=(4.8 * len(counts) + 0.6, 0.32 * rows + 1.8), layout="constrained"
+        figsize=(max(4.8 * len(counts) + 0.6, 8.0), 0.32 * rows + 1.8),
+        layout="constrained",
     )
     first = None  # one x scale for every panel
     for i, n in enumerate(counts):
@@ -130,12 +141,13 @@ def figure(table: pl.DataFrame, a: str, b: str) -> Figure:
             ax, part, label="name",
             policies=[("over the count's mean", "log_excess_ratio",
                        "log_excess_ratio_lower", "log_excess_ratio_upper")],
-            xlabel=f"{a}'s odds over {b}'s, over the count's mean (log scale)",
+            xlabel=f"odds ratio {a} / {b} over the count's mean (log scale)",
             bold="replicated",
         )  # fmt: skip
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"x{np.exp(x):.2g}"))
+        ax.xaxis.set_major_locator(FixedLocator(np.log(RATIO_TICKS)))
+        ax.xaxis.set_major_formatter(FuncFormatter(_ratio_label))
         ax.set_title(f"{n} players")
-    fig.suptitle(f"Which family gets more out of each corporation: {a} or {b}")
+    fig.suptitle(f"Which family gets more out of each corporation ({a}, {b})")
     return fig
 
 
