@@ -144,7 +144,7 @@ def figure(table: pl.DataFrame, a: str, b: str) -> Figure:
             xlabel=f"odds ratio {a} / {b} over the count's mean (log scale)",
             bold="replicated",
         )  # fmt: skip
-        ax.xaxis.set_major_locator(FixedLocator(np.log(RATIO_TICKS)))
+        ax.xaxis.set_major_locator(FixedLocator(np.log(RATIO_TICKS).tolist()))
         ax.xaxis.set_major_formatter(FuncFormatter(_ratio_label))
         ax.set_title(f"{n} players")
     fig.suptitle(f"Which family gets more out of each corporation ({a}, {b})")
