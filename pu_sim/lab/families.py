@@ -141,13 +141,13 @@ def figure(table: pl.DataFrame, a: str, b: str) -> Figure:
             ax, part, label="name",
             policies=[("over the count's mean", "log_excess_ratio",
                        "log_excess_ratio_lower", "log_excess_ratio_upper")],
-            xlabel=f"odds ratio {a} / {b} over the count's mean (log scale)",
+            xlabel="odds ratio over the count's mean (log scale)",
             bold="replicated",
         )  # fmt: skip
         ax.xaxis.set_major_locator(FixedLocator(np.log(RATIO_TICKS).tolist()))
         ax.xaxis.set_major_formatter(FuncFormatter(_ratio_label))
         ax.set_title(f"{n} players")
-    fig.suptitle(f"Which family gets more out of each corporation ({a}, {b})")
+    fig.suptitle(f"{a}'s lone seat over {b}'s: who gets more out of each corporation")
     return fig
 
 
