@@ -128,3 +128,27 @@ def test_roles_name_every_policy_with_its_games():
         ("second", "greedy_learned", 150.0),
         ("third", "policy_td", policies.THIRD_GAMES),
     ]
+
+
+def test_mixed_tables_of_two_policies_play_each_table_once():
+    """At 2 players one a seat and one b seat is both kinds of table: played
+    once, or the same games would count twice; from 3 players both kinds."""
+    from pu_sim import bots
+    from pu_sim.lab import families
+
+    a, b = bots.preset("policy_td"), bots.preset("greedy_learned")
+
+    def labels(tables):
+        return [tuple(bot.label for bot in seats) for _, seats in tables]
+
+    two = labels(policies.lone_seat_tables(2, a, b))
+    assert len(two) == len(set(two)) == 2
+    four = policies.lone_seat_tables(4, a, b)
+    assert len(four) == len(set(labels(four))) == 8
+    assert four[1][0] == "policy_td-among-greedy_learned-4p-seat1"
+    assert labels(four)[1] == ("greedy_learned", "policy_td", "greedy_learned",
+                               "greedy_learned")  # fmt: skip
+    runs = families.table_runs((2, 3, 4), a, b, 12_000)
+    assert [len([r for r in runs if r[1] == p]) for p in (2, 3, 4)] == [2, 6, 8]
+    sizes = {p: n for _, p, _, n in runs}
+    assert sizes == {2: 6000, 3: 2001, 4: 1500}  # whole setups, as committed

@@ -25,6 +25,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 from pu_sim.analysis import mixed_skill
 from pu_sim.report import plots
 from pu_sim.report.markdown import fmt, md_table
+from pu_sim.studies.policies import lone_seat_tables
 
 __all__ = [
     "KINDS",
@@ -46,17 +47,14 @@ def table_runs(
 ) -> list[tuple[str, int, tuple[Any, ...], int]]:
     """``(name, players, bots per seat, games)`` of every mixed run.
 
-    Per player count: the lone ``a`` seat among ``b`` seats and the reverse,
-    the lone seat at every position; every run of a count shares its setups.
+    Per player count the tables of :func:`~pu_sim.studies.policies.
+    lone_seat_tables` share ``n_games`` (whole setups) and their setups.
     """
     runs = []
     for p in players:
-        per_run = p * max(2, round(n_games / p / p / 2))
-        for odd, rest in ((a, b), (b, a)):
-            for seat in range(p):
-                bots = tuple(odd if s == seat else rest for s in range(p))
-                name = f"{odd.label}-among-{rest.label}-{p}p-seat{seat}"
-                runs.append((name, p, bots, per_run))
+        tables = lone_seat_tables(p, a, b)
+        per_run = p * max(2, round(n_games / len(tables) / p))
+        runs += [(name, p, bots, per_run) for name, bots in tables]
     return runs
 
 

@@ -58,6 +58,7 @@ from pu_sim.studies.policies import (
     THIRD,
     THIRD_GAMES,
     check_roles,
+    lone_seat_tables,
     roles,
 )
 
@@ -195,20 +196,14 @@ def _mixed_runs(
     runs: list[tuple[str, tuple[KeyPart, ...], dict[str, Any]]] = []
     for p in config.mixed_players:
         per_run = p * max(2, round(config.n_games * config.mixed_share / p / p))
-        kinds = [(config.bot, config.weak)]
-        if p > 2:
-            kinds.append((config.weak, config.bot))
-        for odd, rest in kinds:
-            for seat in range(p):
-                table = tuple(odd if s == seat else rest for s in range(p))
-                name = f"mixed-{odd.label}-among-{rest.label}-{p}p-seat{seat}"
-                runs.append((name, ("mixed", p), {
-                    "table": {"players": p, "bots": table, "group_size": p,
-                              **ALL_BOARDS},
-                    "n_games": per_run,
-                    "pairing": f"mixed-{p}p",
-                    "extra": {"role": "mixed"},
-                }))  # fmt: skip
+        for name, table in lone_seat_tables(p, config.bot, config.weak):
+            runs.append((f"mixed-{name}", ("mixed", p), {
+                "table": {"players": p, "bots": table, "group_size": p,
+                          **ALL_BOARDS},
+                "n_games": per_run,
+                "pairing": f"mixed-{p}p",
+                "extra": {"role": "mixed"},
+            }))  # fmt: skip
     return runs
 
 

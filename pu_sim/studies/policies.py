@@ -3,8 +3,8 @@
 The main, balance and seat studies play the same setups under a primary
 policy, a second policy (the verdicts need both) and a third opinion of
 another family of play, which the report reads beside every verdict and which
-never votes in a label (:mod:`pu_sim.analysis.third_policy`).  The defaults
-and the run sizes live here once.
+never votes in a label (:mod:`pu_sim.analysis.third_policy`).  The defaults,
+the run sizes and the mixed tables of two policies live here once.
 """
 
 from __future__ import annotations
@@ -14,7 +14,15 @@ from typing import Any
 from pu_sim import bots
 from pu_sim.bots import BotSpec
 
-__all__ = ["PRIMARY", "SECOND", "THIRD", "THIRD_GAMES", "check_roles", "roles"]
+__all__ = [
+    "PRIMARY",
+    "SECOND",
+    "THIRD",
+    "THIRD_GAMES",
+    "check_roles",
+    "lone_seat_tables",
+    "roles",
+]
 
 PRIMARY = bots.preset("greedy_tuned")
 """The primary policy: tuned greedy weights, fast."""
@@ -59,3 +67,23 @@ def check_roles(config: Any) -> str | None:
                     f"differ, both are {label!r}"
                 )
     return None
+
+
+def lone_seat_tables(
+    players: int, a: BotSpec, b: BotSpec
+) -> list[tuple[str, tuple[BotSpec, ...]]]:
+    """``(name, bots per seat)`` of every mixed table of two policies.
+
+    One ``a`` seat among ``b`` seats and the reverse, the lone seat at every
+    position; at 2 players the two kinds are the same tables, played once.
+    Names read ``<odd>-among-<rest>-<n>p-seat<k>``.
+    """
+    kinds = [(a, b)] + ([(b, a)] if players > 2 else [])
+    return [
+        (
+            f"{odd.label}-among-{rest.label}-{players}p-seat{seat}",
+            tuple(odd if s == seat else rest for s in range(players)),
+        )
+        for odd, rest in kinds
+        for seat in range(players)
+    ]
