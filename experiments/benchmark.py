@@ -520,7 +520,8 @@ def speed_cells() -> list[tuple[str, int, str]]:
     # what the studies play: every count, random corporations and planets
     cells += [(bot, players, "all") for bot in ("greedy_tuned", "greedy_learned")
               for players in range(1, 7)]  # fmt: skip
-    cells += [("policy_td", players, "all") for players in (1, 4)]
+    # the studies' third opinion plays 2-6; its strength target is solo
+    cells += [("policy_td", players, "all") for players in range(1, 7)]
     return cells
 
 
