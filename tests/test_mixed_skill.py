@@ -201,3 +201,18 @@ def test_the_family_that_gets_more_out_of_a_board_is_named_where_it_replicates()
     assert line.startswith("- **3 players:** a x") and "(hi gets more)" in line
     assert "corporation" in line or "b x" not in line
     assert "(2 more did not end ok and are left out)" in text
+
+
+def test_the_families_figure_wraps_five_counts_into_rows_of_three_on_one_scale():
+    from pu_sim.lab import families
+
+    parts = []
+    for n in (2, 3, 4, 5, 6):
+        frame = mixed_frame(60, n, skill=0.0, seed=n)
+        games = frame.with_columns(planet=pl.col("corporation"))
+        parts.append(families.family_findings(games, "hi", "lo"))
+    fig = families.figure(pl.concat(parts), "hi", "lo")
+    grids = [ax.get_subplotspec().get_geometry()[:2] for ax in fig.axes]
+    assert len(fig.axes) == 5 and set(grids) == {(2, 3)}
+    first = fig.axes[0].get_shared_x_axes()
+    assert all(first.joined(fig.axes[0], ax) for ax in fig.axes)
