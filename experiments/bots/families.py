@@ -36,7 +36,7 @@ SECOND = bots.preset("greedy_learned")
 class Config:
     n_games: int = 12_000  # per player count, both kinds of table
     seed: int = 6161
-    players: tuple[int, ...] = (3, 4)
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)  # the committed report
     first: BotSpec = FIRST
     second: BotSpec = SECOND
 
