@@ -169,3 +169,10 @@ def test_every_report_figure_is_drawn_in_the_one_style(figures):
                 )
             if ax.get_legend() is not None:
                 assert not ax.get_legend().get_frame_on(), name
+
+
+@pytest.mark.parametrize("name", ["corporation_win_rate.png", "planet_win_rate.png"])
+def test_every_panel_of_a_win_rate_figure_reads_one_x_scale(figures, name):
+    axes = figures[name].axes
+    assert len(axes) == 2  # one panel per player count
+    assert len({ax.get_xlim() for ax in axes}) == 1

@@ -215,4 +215,4 @@ def test_the_families_figure_wraps_five_counts_into_rows_of_three_on_one_scale()
     grids = [ax.get_subplotspec().get_geometry()[:2] for ax in fig.axes]
     assert len(fig.axes) == 5 and set(grids) == {(2, 3)}
     first = fig.axes[0].get_shared_x_axes()
-    assert all(first.joined(fig.axes[0], ax) for ax in fig.axes)
+    assert all(first.joined(fig.axes[0], ax) for ax in fig.axes[1:])

@@ -118,3 +118,16 @@ def test_shades_are_ordered_colours():
     colours = plots.shades("Reds", 4)
     assert len(colours) == 4 and len(set(colours)) == 4
     assert all(c.startswith("#") for c in colours)
+
+
+@pytest.mark.parametrize(("n", "grid"), [(1, (1, 1)), (2, (1, 2)), (3, (1, 3)),
+                                         (5, (2, 3)), (6, (2, 3))])  # fmt: skip
+def test_panels_wrap_three_a_row_on_one_x_scale(n, grid):
+    fig, axes = plots.panel_figure(n, 4.0, 3.0)
+    assert len(axes) == n
+    assert {ax.get_subplotspec().get_geometry()[:2] for ax in axes} == {grid}
+    shared = axes[0].get_shared_x_axes()
+    assert all(shared.joined(axes[0], ax) for ax in axes[1:])
+    assert tuple(fig.get_size_inches()) == (4.0 * grid[1] + 0.6, 3.0 * grid[0])
+    _, apart = plots.panel_figure(n, 4.0, 3.0, sharex=False)
+    assert n == 1 or not apart[0].get_shared_x_axes().joined(apart[0], apart[-1])

@@ -113,11 +113,6 @@ RATIO_TICKS = (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0)
 """The ratio axis's ticks: halvings and doublings, symmetric about 1."""
 
 
-PANELS_ACROSS = 3
-"""Player counts side by side in the figure; more wrap to the next row, so
-the page does not shrink five panels' labels to fit one row."""
-
-
 def _ratio_label(x: float, _: int) -> str:
     """A log ratio as the ratio: 1/4, 1/2, 1, 2, 4."""
     ratio = float(np.exp(x))
@@ -129,16 +124,8 @@ def figure(table: pl.DataFrame, a: str, b: str) -> Figure:
     corps = table.filter(pl.col("kind") == "corporation")
     counts = corps["n_players"].unique().sort().to_list()
     rows = max(corps.filter(pl.col("n_players") == n).height for n in counts)
-    across = min(len(counts), PANELS_ACROSS)
-    down = -(-len(counts) // across)
-    fig = Figure(
-        figsize=(max(4.8 * across + 0.6, 8.0), (0.32 * rows + 1.8) * down),
-        layout="constrained",
-    )
-    first = None  # one x scale for every panel
-    for i, n in enumerate(counts):
-        ax = fig.add_subplot(down, across, i + 1, sharex=first)
-        first = first or ax
+    fig, axes = plots.panel_figure(len(counts), 4.8, 0.32 * rows + 1.8, min_width=8.0)
+    for ax, n in zip(axes, counts, strict=True):
         part = corps.filter(pl.col("n_players") == n).with_columns(
             [pl.col(c).log().alias(f"log_{c}") for c in LOG_COLUMNS]
         )

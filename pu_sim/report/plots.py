@@ -60,6 +60,34 @@ def new_figure(width: float = 6.4, height: float = 4.0) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
+PANELS_ACROSS = 3
+"""Panels a row in a figure of one panel per player count: five counts wrap
+into two rows, so a page does not shrink them into one strip of tiny labels."""
+
+
+def panel_figure(
+    n: int, panel_width: float, panel_height: float, *, extra_width: float = 0.6,
+    min_width: float = 0.0, sharex: bool = True,
+) -> tuple[Figure, list[Axes]]:  # fmt: skip
+    """A constrained-layout figure of n panels, PANELS_ACROSS at most a row.
+
+    The panels share one x scale unless ``sharex`` is False (one scale per
+    figure); each panel is ``panel_width`` by ``panel_height`` inches.
+    """
+    across = max(1, min(n, PANELS_ACROSS))
+    down = -(-n // across)
+    fig = Figure(
+        figsize=(max(panel_width * across + extra_width, min_width),
+                 panel_height * down),
+        layout="constrained",
+    )  # fmt: skip
+    axes: list[Axes] = []
+    for i in range(n):
+        shared = axes[0] if sharex and axes else None
+        axes.append(fig.add_subplot(down, across, i + 1, sharex=shared))
+    return fig, axes
+
+
 def save(fig: Figure, path: Path, *, dpi: int = 110) -> Path:
     """Write a figure (format from the suffix) and return the path."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -209,11 +209,8 @@ def _forest_panels(plot_df: pl.DataFrame, *, title: str) -> Figure:
     """One forest panel per player count, rows sorted by the effect (pp)."""
     counts = plot_df["n_players"].unique().sort().to_list()
     rows = max(plot_df.filter(pl.col("n_players") == n).height for n in counts)
-    fig = Figure(
-        figsize=(4.4 * len(counts) + 0.8, 0.3 * rows + 1.8), layout="constrained"
-    )
-    for i, n in enumerate(counts):
-        ax = fig.add_subplot(1, len(counts), i + 1)
+    fig, axes = plots.panel_figure(len(counts), 4.4, 0.3 * rows + 1.8, extra_width=0.8)
+    for ax, n in zip(axes, counts, strict=True):
         part = plot_df.filter(pl.col("n_players") == n).sort(
             "excess_pp", descending=True
         )
@@ -310,11 +307,8 @@ def _cells_figure(cells: pl.DataFrame, bot: str) -> Figure:
     }
     span = float(cells["effect_pp"].abs().max() or 1.0)  # type: ignore[arg-type]
     n_corp = len(order["corporation"])
-    ncols = min(3, len(counts))  # five counts in two rows, not one strip
-    nrows = -(-len(counts) // ncols)
-    fig = Figure(figsize=(6.5 * ncols + 1.0, (0.4 * n_corp + 2.6) * nrows + 0.4),
-                 layout="constrained")  # fmt: skip
-    axes = [fig.add_subplot(nrows, ncols, i + 1) for i in range(len(counts))]
+    fig, axes = plots.panel_figure(len(counts), 6.5, 0.4 * n_corp + 2.7,
+                                   extra_width=1.0, sharex=False)  # fmt: skip
     for i, (ax, n) in enumerate(zip(axes, counts, strict=True)):
         plots.plot_heatmap(
             ax, cells.filter(pl.col("n_players") == n), row="corporation",
@@ -323,7 +317,7 @@ def _cells_figure(cells: pl.DataFrame, bot: str) -> Figure:
             cols=order["planet"], colorbar=False,
         )  # fmt: skip
         ax.set_title(f"{n} players")
-        if i % ncols:  # the rows are the same in every panel: named once a row
+        if i % plots.PANELS_ACROSS:  # the same rows in every panel: named once a row
             ax.set_ylabel("")
             ax.tick_params(axis="y", labelleft=False)
     fig.colorbar(axes[0].get_images()[0], ax=axes,

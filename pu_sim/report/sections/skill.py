@@ -200,10 +200,7 @@ def _headline(table: pl.DataFrame, kind: str, strong: str, weak: str) -> str:
 def _figure(table: pl.DataFrame, kind: str) -> Figure:
     counts = table["n_players"].unique().sort().to_list()
     rows = max(table.filter(pl.col("n_players") == n).height for n in counts)
-    fig = Figure(
-        figsize=(4.2 * len(counts) + 0.8, 0.3 * rows + 1.8), layout="constrained"
-    )
-    axes = fig.subplots(1, len(counts), sharex=True, squeeze=False)[0]
+    fig, axes = plots.panel_figure(len(counts), 4.2, 0.3 * rows + 1.8, extra_width=0.8)
     for ax, n in zip(axes, counts, strict=True):
         part = table.filter(pl.col("n_players") == n).sort("excess_ratio")
         part = part.with_columns(label=pl.col(kind).cast(pl.String))

@@ -202,18 +202,13 @@ def _figure(table: pl.DataFrame, a: str, b: str | None, c: str | None = None) ->
     """One panel per player count: every board's effect under each policy."""
     counts = table["n_players"].unique().sort().to_list()
     rows = max(table.filter(pl.col("n_players") == n).height for n in counts)
-    fig = Figure(
-        figsize=(4.6 * len(counts) + 0.6, 0.28 * rows + 1.8), layout="constrained"
-    )
+    fig, axes = plots.panel_figure(len(counts), 4.6, 0.28 * rows + 1.8)
     policies = [(a, "win_pp_a", "win_lower_a", "win_upper_a")]
     if b is not None:
         policies.append((b, "win_pp_b", "win_lower_b", "win_upper_b"))
     if c is not None:
         policies.append((c, "win_pp_c", "win_lower_c", "win_upper_c"))
-    first = None  # one x scale for every panel
-    for i, n in enumerate(counts):
-        ax = fig.add_subplot(1, len(counts), i + 1, sharex=first)
-        first = first or ax
+    for ax, n in zip(axes, counts, strict=True):
         part = table.filter(pl.col("n_players") == n)
         if b is not None:
             part = part.with_columns(robust=pl.col("label") == "robust")
