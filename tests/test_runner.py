@@ -244,8 +244,13 @@ def test_resume_skips_finished_batches_and_can_extend(tmp_path):
     kw = dict(players=2, bots="random", seed=3, batch_size=5)
     run(20, out=tmp_path, **kw)
     stamps = {p.name: p.stat().st_mtime_ns for p in parts(tmp_path)}
+    speed = read_manifest(tmp_path).to_json()
     again = run(20, out=tmp_path, **kw)
     assert (again.games_played, again.games_resumed) == (0, 20)
+    # a resume with nothing to play leaves the run's time and speed alone
+    resumed = read_manifest(tmp_path).to_json()
+    for key in ("wall_time_s", "games_per_s"):
+        assert resumed[key] == speed[key] > 0, key
     assert {p.name: p.stat().st_mtime_ns for p in parts(tmp_path)} == stamps
     bigger = run(33, out=tmp_path, **{**kw, "batch_size": 4})  # new batch size too
     assert (bigger.games_played, bigger.games_resumed) == (13, 20)

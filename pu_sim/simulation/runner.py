@@ -777,12 +777,18 @@ def _now() -> str:
 def _refresh_totals(
     manifest: RunManifest, session: SessionRecord, started_at: float
 ) -> None:
-    """Update this session's and the run's wall time and speed."""
+    """Update this session's and the run's wall time and speed.
+
+    The run's totals count the sessions that played games: resuming a finished
+    run (a report rebuilt from its runs) must not add its start-up to the time
+    the games took, or each rebuild would lower the recorded speed.
+    """
     session.wall_time_s = round(time.perf_counter() - started_at, 3)
     if session.wall_time_s > 0:
         session.games_per_s = round(session.games_played / session.wall_time_s, 1)
-    total_time = sum(s.wall_time_s for s in manifest.sessions)
-    total_games = sum(s.games_played for s in manifest.sessions)
+    playing = [s for s in manifest.sessions if s.games_played > 0]
+    total_time = sum(s.wall_time_s for s in playing)
+    total_games = sum(s.games_played for s in playing)
     manifest.wall_time_s = round(total_time, 3)
     manifest.games_per_s = round(total_games / total_time, 1) if total_time else None
     manifest.updated = _now()
