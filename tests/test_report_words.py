@@ -23,6 +23,7 @@ from synthetic_games import multiplayer_frame
 from pu_sim import analysis
 from pu_sim.analysis import stats, verdicts
 from pu_sim.analysis.solo_decks import CardFormula
+from pu_sim.report import plots
 from pu_sim.report.markdown import ratio_words
 from pu_sim.report.page import Page
 from pu_sim.report.policies import Policies
@@ -267,6 +268,32 @@ def test_a_bots_seat_findings_do_not_depend_on_the_other_bots_played(tmp_path):
     mine = table.filter(pl.col("bot") == "greedy").select(alone.columns)
     assert mine.equals(alone)
     assert 0.0 < alone["p_adjusted"].min() < 1.0  # a Holm that a bigger family moves
+
+
+def test_each_bot_panel_of_a_seat_figure_reads_one_x_scale(tmp_path, monkeypatch):
+    """One panel per bot, and one x scale for the figure: a bot with the larger
+    seat effects must not get a scale of its own."""
+    drawn = {}
+    save = plots.save
+
+    def keep(fig, path, **kwargs):
+        drawn[path.name] = fig
+        return save(fig, path, **kwargs)
+
+    monkeypatch.setattr(plots, "save", keep)
+    small = multiplayer_frame(300, 3, group_size=3, seed=5)
+    large = multiplayer_frame(300, 3, seat_effect=[9.0, 0, -9.0], group_size=3,
+                              bot="other", seed=6)  # fmt: skip
+    frames = [f.with_columns(pl.col("bot").cast(pl.String), run=pl.lit(run))
+              for f, run in ((small, "small"), (large, "large"))]  # fmt: skip
+    both = pl.concat(frames, how="diagonal_relaxed").with_columns(
+        group=pl.col("game_id").cast(pl.Int64) // 3
+        + 10_000 * (pl.col("bot") == "other").cast(pl.Int64),
+    )
+    seats.seat_section(Page(tmp_path), both)
+    for name in ("seat_win_rate.png", "seat_score.png"):
+        axes = drawn[name].axes
+        assert len(axes) == 2 and len({ax.get_xlim() for ax in axes}) == 1, name
 
 
 def test_the_seat_headline_says_when_too_few_setups_to_replicate(tmp_path):

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import polars as pl
-from matplotlib.figure import Figure
 
 from pu_sim import analysis
 from pu_sim.analysis import stats
@@ -34,11 +33,6 @@ __all__ = ["seat_section"]
 def _seat_name(seat: int) -> str:
     """A seat as the report names it."""
     return f"seat {seat} (first commander)" if seat == 0 else f"seat {seat}"
-
-
-def _panels(n: int, rows: int) -> Figure:
-    """A figure with room for ``n`` side-by-side forest plots of ``rows`` rows."""
-    return Figure(figsize=(4.2 * n + 0.8, 0.3 * rows + 1.6), layout="constrained")
 
 
 def _seat_headlines(page: Page, table: pl.DataFrame) -> None:
@@ -241,9 +235,9 @@ def seat_section(page: Page, homo: pl.DataFrame) -> pl.DataFrame | None:
             f"bot ({played_by(plot_df)}), rows by player count and seat.",
         ),
     ):  # fmt: skip
-        fig = _panels(len(bots), per_bot)
-        for i, bot in enumerate(bots):
-            ax = fig.add_subplot(1, len(bots), i + 1)
+        fig, axes = plots.panel_figure(len(bots), 4.2, 0.3 * per_bot + 1.6,
+                                       extra_width=0.8)  # fmt: skip
+        for ax, bot in zip(axes, bots, strict=True):
             plots.plot_forest(
                 ax,
                 plot_df.filter(pl.col("bot") == bot),
