@@ -14,7 +14,6 @@ from itertools import combinations
 from typing import Any
 
 import polars as pl
-from matplotlib.figure import Figure
 
 from pu_sim import analysis
 from pu_sim.analysis import calibration
@@ -303,10 +302,9 @@ def _ecdf_figure(
         parts.append(page.figure(f"solo_ecdf{suffix}", fig, caption))
     if not tables:
         return
-    fig = Figure(figsize=(5.0 * len(tables), 4.0), layout="constrained")
+    fig, axes = plots.panel_figure(len(tables), 5.0, 4.0, extra_width=0.0)
     order = published.band_labels()
-    for i, table in enumerate(tables):
-        ax = fig.add_subplot(1, len(tables), i + 1)
+    for ax, table in zip(axes, tables, strict=True):
         graded = solo.with_columns(
             *calibration.deck_classes(published),
             margin=pl.col("score").cast(pl.Float64) - table.expr(),
