@@ -95,6 +95,7 @@ def test_the_packaged_network_is_a_checked_table_with_its_command():
     policy_td.Schedule(),
     policy_td.Schedule(games=500, seed=3, coherence=False, players=(1, 3), lam=0.9),
     policy_td.Schedule(games=10, watch="greedy_tuned", alpha=0.2),
+    policy_td.Schedule(games=10, tune=(60, 20), tune_games=300),
 ])  # fmt: skip
 def test_the_written_command_asks_for_the_same_schedule(schedule):
     """The command written beside the weights gives back their schedule."""
@@ -109,6 +110,8 @@ def test_the_written_command_asks_for_the_same_schedule(schedule):
     (["--players", "1,7"], "player counts are comma-separated whole numbers 1-6"),
     (["--measure-players", "3,x"], "not '3,x'"),
     (["--measure", "10", "--measure-players", "1,4"], "--measure-players: counts 2-6"),
+    (["--tune", "60"], "--tune takes two whole numbers COARSE,FINE"),
+    (["--tune", "6,-1"], "not '6,-1'"),
 ])  # fmt: skip
 def test_bad_lab_flags_are_refused_in_one_line_before_any_training(
     argv, message, capsys

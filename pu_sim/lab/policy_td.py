@@ -14,6 +14,11 @@ start to their end values over the run, so the last games polish what the
 first found.  The weights are a pure function of the flags (one thread; the
 seed fixes the games).
 
+``--tune C,F`` then rescales the tables by a direct search on the one-ply
+policy's solo score, C generations per table and F per part of the game
+(``pu_sim.lab.policy_scales``): TD's values agree with the play that made
+them, and the search moves the play off that fixed point.
+
 ``--measure`` then reports the strength of what it learned beside greedy and
 the ``--against`` bot (greedy_tuned unless told): the solo mean score on
 random boards and the share of that bot's seats it finishes ahead of at
@@ -63,6 +68,8 @@ class Schedule:
     seed: int = 2061
     watch: str = ""  # learn from this bot's games (every seat) instead of self-play
     coherence: bool = True  # temporal coherence: each weight's own step size
+    tune: tuple[int, ...] = (0, 0)  # generations of the scales' coarse, fine search
+    tune_games: int = 400  # solo games a candidate scale plays (policy_scales)
 
     def at(self, done: int) -> tuple[float, float]:
         """The step size and temperature for the chunk that starts at ``done``."""
@@ -225,6 +232,7 @@ def command(schedule: Schedule) -> str:
         ("lam", schedule.lam), ("explore", schedule.explore),
         ("explore_end", schedule.explore_end), ("seed", schedule.seed),
         ("watch", schedule.watch), ("coherence", schedule.coherence),
+        ("tune", schedule.tune), ("tune_games", schedule.tune_games),
     ) if value != getattr(d, name) or name in ("games", "seed")]  # fmt: skip
     return " ".join([COMMAND, *flags, "--write"])
 
@@ -238,6 +246,19 @@ def _player_counts(value: str) -> tuple[int, ...]:
     if not counts or not all(1 <= c <= 6 for c in counts):
         raise argparse.ArgumentTypeError(
             f"player counts are comma-separated whole numbers 1-6, not {value!r}"
+        )
+    return counts
+
+
+def _generations(value: str) -> tuple[int, ...]:
+    """``--tune``: the coarse and the fine stage's generations, ``C,F``."""
+    try:
+        counts = tuple(int(v) for v in value.split(","))
+    except ValueError:
+        counts = ()
+    if len(counts) != 2 or min(counts) < 0:
+        raise argparse.ArgumentTypeError(
+            f"--tune takes two whole numbers COARSE,FINE (e.g. 60,20), not {value!r}"
         )
     return counts
 
@@ -259,6 +280,19 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--coherence", action=argparse.BooleanOptionalAction,
                     default=d.coherence,
                     help="temporal coherence: each weight's own step size")  # fmt: skip
+    ap.add_argument(
+        "--tune", type=_generations, default=d.tune, metavar="COARSE,FINE",
+        help="then search the tables' scales on solo play for these "
+        "generations (pu_sim.lab.policy_scales; default 0,0: none)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--tune-games", type=int, default=d.tune_games,
+        help=f"solo games a candidate plays (default {d.tune_games})",
+    )  # fmt: skip
+    ap.add_argument(
+        "--jobs", type=int, default=2,
+        help="workers for --tune's games (the same weights whatever the count)",
+    )  # fmt: skip
     ap.add_argument("--init", type=Path, help="start from these weights (.npy)")
     ap.add_argument("--save", type=Path, help="also save the weights here (.npy)")
     ap.add_argument("--write", action="store_true",
@@ -301,7 +335,7 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Schedule, argparse.Namespa
         players=a.players,
         alpha=a.alpha, alpha_end=a.alpha_end,
         explore=a.explore, explore_end=a.explore_end, watch=a.watch,
-        coherence=a.coherence,
+        coherence=a.coherence, tune=a.tune, tune_games=a.tune_games,
     )  # fmt: skip
     return schedule, a
 
@@ -311,6 +345,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     schedule, a = parse(argv)
     init = None if a.init is None else np.load(a.init)
     weights = train(schedule, init, log=lambda line: print(line, flush=True))
+    if any(schedule.tune):
+        from pu_sim.lab import policy_scales
+
+        coarse, fine = schedule.tune
+        weights = policy_scales.tune(
+            weights,
+            (coarse, fine),
+            schedule.seed,
+            schedule.tune_games,
+            a.jobs,
+            log=lambda line: print(line, flush=True),
+        )
     if a.save is not None:
         np.save(a.save, weights)
     if a.write:
