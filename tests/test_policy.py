@@ -112,6 +112,7 @@ def test_the_written_command_asks_for_the_same_schedule(schedule):
     (["--measure", "10", "--measure-players", "1,4"], "--measure-players: counts 2-6"),
     (["--tune", "60"], "--tune takes two whole numbers COARSE,FINE"),
     (["--tune", "6,-1"], "not '6,-1'"),
+    (["--tune", "6,2", "--tune-games", "0"], "--tune-games: at least 1 game, not 0"),
 ])  # fmt: skip
 def test_bad_lab_flags_are_refused_in_one_line_before_any_training(
     argv, message, capsys

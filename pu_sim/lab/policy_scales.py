@@ -75,7 +75,7 @@ def groups(fine: bool) -> list[Group]:
 
 def scaled(weights: Floats, scales: Sequence[Group], x: Sequence[float]) -> Floats:
     """``weights`` with each group's entries multiplied by its scale in ``x``."""
-    from pu_sim.lab.policy_td import arrays
+    from pu_sim.lab.policy_td import arrays  # here: policy_td imports this module
 
     out = np.array(weights, np.float64)
     tables = arrays(out)  # views into out
@@ -94,7 +94,7 @@ def scaled(weights: Floats, scales: Sequence[Group], x: Sequence[float]) -> Floa
 
 def solo_mean(weights: Floats, seed: SeedLike, games: int, jobs: int) -> float:
     """The one-ply policy's mean solo score on random boards with ``weights``."""
-    from pu_sim.lab.policy_td import tables_with
+    from pu_sim.lab.policy_td import tables_with  # here: policy_td imports this module
 
     with tempfile.TemporaryDirectory() as tmp:  # a new folder: rules are cached by path
         tables = tables_with(weights, Path(tmp))
@@ -119,13 +119,14 @@ def search(
     import cma  # type: ignore[import-untyped]
 
     scales = groups(fine)
+    stage = "fine" if fine else "coarse"
+    sampler = derive(seed, "policy_td", "tune", stage, "sampler").k0 % 2**31 + 1
     es = cma.CMAEvolutionStrategy(
         np.ones(len(scales)), 0.1 if fine else 0.25,
-        {"popsize": 16 if fine else 10, "seed": seed + (2 if fine else 1),
+        {"popsize": 16 if fine else 10, "seed": sampler,
          "verbose": -9, "CMA_diagonal": fine},
     )  # fmt: skip
     for g in range(generations):
-        stage = "fine" if fine else "coarse"
         games_seed = derive(seed, "policy_td", "tune", stage, g)
         xs = es.ask()
         means = [solo_mean(scaled(weights, scales, x), games_seed, games, jobs)

@@ -322,6 +322,8 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Schedule, argparse.Namespa
     a = ap.parse_args(argv)
     if a.write and a.init is not None:
         ap.error("--write: the packaged network is learned from zero (no --init)")
+    if a.tune_games < 1:
+        ap.error(f"--tune-games: at least 1 game, not {a.tune_games}")
     if a.measure and 1 in a.measure_players:
         ap.error("--measure-players: counts 2-6 (solo is measured on its own)")
     for flag, bot in (("--watch", a.watch), ("--against", a.against)):
