@@ -41,6 +41,12 @@ others); the coarse stage splits only the planet's three in pairs of parts."""
 
 COARSE_STAGED = ("line", "line_planet", "window")
 
+UNSCALED = ("neighbour",)
+"""Tables solo play never reads (the neighbour objectives' standings): a solo
+search would move their scale at random, and with it the play at the table
+(one such drift, x1.5, cost 5-7 points of share among greedy_learned seats at
+3 and 4 players), so they keep TD's values."""
+
 
 @dataclass(frozen=True)
 class Group:
@@ -59,11 +65,13 @@ class Group:
 
 
 def groups(fine: bool) -> list[Group]:
-    """The scales of a stage, every table once (coarse: 30, fine: 77)."""
+    """The scales of a stage, every table but UNSCALED once (coarse 29, fine 76)."""
     layout = fitted.TABLES["policy"]
     n_stages = int(core.constants()["POL_STAGES"])
     out: list[Group] = []
     for table in layout.arrays:
+        if table in UNSCALED:
+            continue
         split = STAGED if fine else COARSE_STAGED
         if table not in split:
             out.append(Group(table))
@@ -113,7 +121,7 @@ def search(
 ) -> Floats:
     """One stage: CMA-ES over the stage's scales from 1; the weights at its mean.
 
-    Coarse: full covariance, 10 candidates, step 0.25.  Fine: 77 scales, so
+    Coarse: full covariance, 10 candidates, step 0.25.  Fine: 76 scales, so
     a diagonal covariance (sep-CMA), 16 candidates, step 0.1.
     """
     import cma  # type: ignore[import-untyped]
