@@ -56,13 +56,6 @@ class Group:
     stage: int | None = None  # None: the whole table
     stages: int = 1  # parts of the game the group spans from `stage`
 
-    @property
-    def label(self) -> str:
-        """``table`` or ``table@first-last`` (its parts of the game)."""
-        if self.stage is None:
-            return self.table
-        return f"{self.table}@{self.stage}-{self.stage + self.stages - 1}"
-
 
 def groups(fine: bool) -> list[Group]:
     """The scales of a stage, every table but UNSCALED once (coarse 29, fine 76)."""

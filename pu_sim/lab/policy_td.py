@@ -47,6 +47,7 @@ from pu_sim.lab.common import game_scores, paired, share_row
 from pu_sim.simulation.plan import Plan
 from pu_sim.simulation.seeds import SeedLike, derive
 from pu_sim.simulation.table import TableSetup
+from pu_sim.studies.flags import add_jobs
 
 Floats = npt.NDArray[np.float64]
 
@@ -68,7 +69,7 @@ class Schedule:
     seed: int = 2061
     watch: str = ""  # learn from this bot's games (every seat) instead of self-play
     coherence: bool = True  # temporal coherence: each weight's own step size
-    tune: tuple[int, ...] = (0, 0)  # generations of the scales' coarse, fine search
+    tune: tuple[int, int] = (0, 0)  # generations of the scales' coarse, fine search
     tune_games: int = 400  # solo games a candidate scale plays (policy_scales)
 
     def at(self, done: int) -> tuple[float, float]:
@@ -250,7 +251,7 @@ def _player_counts(value: str) -> tuple[int, ...]:
     return counts
 
 
-def _generations(value: str) -> tuple[int, ...]:
+def _generations(value: str) -> tuple[int, int]:
     """``--tune``: the coarse and the fine stage's generations, ``C,F``."""
     try:
         counts = tuple(int(v) for v in value.split(","))
@@ -260,7 +261,7 @@ def _generations(value: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(
             f"--tune takes two whole numbers COARSE,FINE (e.g. 60,20), not {value!r}"
         )
-    return counts
+    return counts[0], counts[1]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -289,10 +290,7 @@ def _parser() -> argparse.ArgumentParser:
         "--tune-games", type=int, default=d.tune_games,
         help=f"solo games a candidate plays (default {d.tune_games})",
     )  # fmt: skip
-    ap.add_argument(
-        "--jobs", type=int, default=2,
-        help="workers for --tune's games (the same weights whatever the count)",
-    )  # fmt: skip
+    add_jobs(ap)  # --tune's workers: the same weights whatever the count
     ap.add_argument("--init", type=Path, help="start from these weights (.npy)")
     ap.add_argument("--save", type=Path, help="also save the weights here (.npy)")
     ap.add_argument("--write", action="store_true",
@@ -350,10 +348,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if any(schedule.tune):
         from pu_sim.lab import policy_scales
 
-        coarse, fine = schedule.tune
         weights = policy_scales.tune(
             weights,
-            (coarse, fine),
+            schedule.tune,
             schedule.seed,
             schedule.tune_games,
             a.jobs,
