@@ -195,8 +195,9 @@ def test_the_family_that_gets_more_out_of_a_board_is_named_where_it_replicates()
     corps = table.filter(pl.col("kind") == "corporation")
     assert corps["name"][0] == "a" and corps["excess_ratio"][0] > 1.5
     assert corps.filter(pl.col("replicated"))["name"].to_list() == ["a"]
-    text = families.report_text(table=table, a="hi", b="lo", command="c", games=1,
-                                left_out=2)  # fmt: skip
+    strength = families.lone_strength(games, "hi", "lo")
+    text = families.report_text(table=table, strength=strength, a="hi", b="lo",
+                                command="c", games=1, left_out=2)  # fmt: skip
     line = next(x for x in text.splitlines() if x.startswith("- **3 players:**"))
     assert line.startswith("- **3 players:** a x") and "(hi gets more)" in line
     assert "corporation" in line or "b x" not in line
@@ -216,3 +217,24 @@ def test_the_families_figure_wraps_five_counts_into_rows_of_three_on_one_scale()
     assert len(fig.axes) == 5 and set(grids) == {(2, 3)}
     first = fig.axes[0].get_shared_x_axes()
     assert all(first.joined(fig.axes[0], ax) for ax in fig.axes[1:])
+
+
+def test_the_families_report_computes_which_lone_seat_is_the_stronger():
+    """hi plays better at every board: its lone seat wins above the fair
+    share, lo's below, both inside their intervals; the report says so from
+    the numbers, and an even pair reads even."""
+    from pu_sim.lab import families
+
+    games = mixed_frame(300, 3, skill=4.0, seed=5)
+    games = games.with_columns(planet=pl.col("corporation"))
+    strength = families.lone_strength(games, "hi", "lo")
+    rows = {r["bot"]: r for r in strength.iter_rows(named=True)}
+    assert rows["hi"]["lower"] > 1 / 3 > rows["lo"]["upper"]
+    assert all(r["lower"] < r["mean"] < r["upper"] for r in rows.values())
+    table = families.family_findings(games, "hi", "lo")
+    text = families.report_text(table=table, strength=strength, a="hi", b="lo",
+                                command="c", games=1)  # fmt: skip
+    line = next(x for x in text.splitlines() if x.startswith("- **3 players** (fair"))
+    assert f"the lone hi seat {rows['hi']['mean']:.1%}" in line
+    even = families.lone_strength(mixed_frame(300, 3, skill=0.0, seed=6), "hi", "lo")
+    assert all(r["lower"] < 1 / 3 < r["upper"] for r in even.iter_rows(named=True))

@@ -69,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables = run.folder / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     table.write_csv(tables / "families.csv", float_precision=4)
+    strength = fam.lone_strength(games, a, b)
+    strength.write_csv(tables / "strength.csv", float_precision=4)
     plots.save(fam.figure(table, a, b), run.folder / "figures" / "families.png")
     n_games = games.select("run", "game_id").unique().height
     sizes = [(r.name, size) for r, (*_, size) in zip(runs, plan_rows, strict=True)]
@@ -76,8 +78,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         title=f"Which family gets more out of each board: {a} or {b}",
         games=n_games, runs=runs,
         results={"replicated": table.filter(pl.col("replicated")).select(
-            "n_players", "kind", "name", "excess_conf").to_dicts()},
-        readme=fam.report_text(table=table, a=a, b=b, command=run.command,
+            "n_players", "kind", "name", "excess_conf").to_dicts(),
+            "lone_win_share": strength.select(
+                "n_players", "bot", "mean", "lower", "upper").to_dicts()},
+        readme=fam.report_text(table=table, strength=strength, a=a, b=b,
+                               command=run.command,
                                games=n_games, left_out=left_out, runs=sizes),
     )  # fmt: skip
     return 0

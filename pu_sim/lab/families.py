@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from pu_sim.analysis import mixed_skill
+from pu_sim.analysis.clusters import cluster_means
 from pu_sim.report import plots
 from pu_sim.report.markdown import fmt, md_table
 from pu_sim.studies.policies import lone_seat_tables
@@ -31,6 +32,7 @@ __all__ = [
     "KINDS",
     "family_findings",
     "figure",
+    "lone_strength",
     "ok_games",
     "report_text",
     "table_runs",
@@ -84,6 +86,39 @@ def family_findings(games: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
     return out.sort(
         ["n_players", "kind", "excess_ratio"], descending=[False, False, True]
     )
+
+
+def lone_strength(games: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
+    """Each family's lone seat's win share per player count, over every board.
+
+    Which family is the stronger at these tables, for the report to say
+    rather than a sentence written by hand; intervals cluster over setups.
+    ``bot`` names the lone seat's family.
+    """
+    seats = mixed_skill.lone_seats(games, a, b)
+    table = cluster_means(seats, by=("level",), value="win_share", cluster="group")
+    return table.with_columns(
+        bot=pl.when(pl.col("level") == "strong").then(pl.lit(a)).otherwise(pl.lit(b))
+    ).select("n_players", "bot", "n", "clusters", "mean", "lower", "upper")
+
+
+def _strength_lines(strength: pl.DataFrame, a: str, b: str) -> list[str]:
+    """One line per player count: both lone seats' win shares and the fair one."""
+    lines = []
+    for (n,), part in strength.partition_by(
+        "n_players", as_dict=True, maintain_order=True
+    ).items():
+        rows = {r["bot"]: r for r in part.iter_rows(named=True)}
+        shown = [
+            f"the lone {bot} seat {fmt(rows[bot]['mean'], '%')} "
+            f"[{fmt(rows[bot]['lower'], '%')}, {fmt(rows[bot]['upper'], '%')}]"
+            for bot in (a, b)
+            if bot in rows
+        ]
+        lines.append(
+            f"- **{n} players** (fair {fmt(1 / n, '%')}): " + ", ".join(shown) + "."
+        )
+    return lines
 
 
 def _side(r: dict[str, Any], a: str, b: str) -> str:
@@ -194,6 +229,7 @@ HEADER = ("board", "seats ({a} / {b})", "lone-seat win rate ({a} / {b})",
 def report_text(
     *,
     table: pl.DataFrame,
+    strength: pl.DataFrame,
     a: str,
     b: str,
     command: str,
@@ -203,9 +239,9 @@ def report_text(
 ) -> str:
     """The README: what was played, the glossary, the headlines, the tables.
 
-    ``left_out``: games that did not end ``ok`` (a bot's loop stopped by the
-    engine's decision limit), said at the top rather than counted; ``runs``:
-    each run folder's name and games.
+    ``strength``: :func:`lone_strength`; ``left_out``: games that did not end
+    ``ok`` (a bot's loop stopped by the engine's decision limit), said at the
+    top rather than counted; ``runs``: each run folder's name and games.
     """
     header = [h.format(a=a, b=b) for h in HEADER]
     sections = [
@@ -224,6 +260,10 @@ def report_text(
         f"*Each corporation's odds ratio ({a}'s lone seat over {b}'s) over its "
         "player count's mean, log scale, with 95% cluster-robust intervals; "
         "replicated findings in bold; one panel per player count.*",
+        "## Which family is the stronger at these tables",
+        "Each lone seat's win share over every board (a tie shared), with "
+        "95% cluster-robust intervals over setups; the board ratios above "
+        "cancel this edge.\n\n" + "\n".join(_strength_lines(strength, a, b)),
         "## Every board",
         *sections,
         "## Runs and reproducibility",
