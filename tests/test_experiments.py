@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 from experiment_scripts import EXPERIMENTS, load
 
+from pu_sim import bots
 from pu_sim.bots import fitted
 from pu_sim.lab import ladder
 from pu_sim.simulation.manifest import read_report_manifest
@@ -63,7 +64,10 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
             "**The policy of another family against its targets** (policy_td, "
             "against greedy_learned): solo "
         ) in readme
-        assert "its best 3 moves each judged by 4 games it plays on" in readme
+        roll = bots.PRESETS["policy_td"]
+        assert (f"at every solo decision its best {roll['roll_width']:g} moves each "
+                f"judged by {roll['roll_redeals']:g} games it plays on until "
+                f"{roll['roll_horizon']:g} more rounds have begun") in readme  # fmt: skip
     if extra:  # the setup discard's table, written where told
         rates = fitted.load_table("objective_rate", tmp_path / "fitted")["rate"]
         assert rates.shape == (28,) and 0 <= rates.min() <= rates.max() <= 1

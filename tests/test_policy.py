@@ -250,12 +250,14 @@ def test_the_tile_lookahead_plays_and_its_setting_is_checked():
 ROLLING = "policy_td:roll=6:roll_redeals=2"
 
 
-def first_difference(seed: int) -> int | None:
-    """Solo, ONE_PLY and ROLLING in lockstep on one seed: the rounds still to
-    come at their first different move (None: the same game), as the bot
-    reads them: the event cards left, none in a triggered last round."""
-    plain = pu_sim.Game(players=1, bots=ONE_PLY, seed=seed)
-    rolling = pu_sim.Game(players=1, bots=ROLLING, seed=seed)
+def first_difference(
+    seed: int, first: str = ONE_PLY, second: str = ROLLING
+) -> int | None:
+    """Solo, two bots in lockstep on one seed: the rounds still to come at
+    their first different move (None: the same game), as the bot reads them:
+    the event cards left, none in a triggered last round."""
+    plain = pu_sim.Game(players=1, bots=first, seed=seed)
+    rolling = pu_sim.Game(players=1, bots=second, seed=seed)
     while not plain.is_terminal:
         move = plain.bot_move()
         if rolling.bot_move() != move:
@@ -278,6 +280,28 @@ def test_rollouts_search_only_the_last_rounds_of_a_solo_game():
                        pu_sim.simulate(4, bots=ROLLING, **kw).drop("bot"))  # fmt: skip
 
 
+def test_rollouts_cut_short_are_whole_ones_where_the_game_ends_first():
+    """roll_horizon=3 within the last 3 rounds: no rollout sees 3 more rounds
+    begin, so the games are those of rollouts played to the end."""
+    whole = "policy_td:roll=3:roll_width=3:roll_redeals=2:roll_horizon=0"
+    for seed in range(3):
+        assert (
+            first_difference(seed, whole, whole.replace("horizon=0", "horizon=3"))
+            is None
+        )
+
+
+def test_rollouts_cut_short_change_the_play():
+    """roll_horizon=1: the network judges a rollout when the next round
+    begins, so some moves differ from those of rollouts to the end; none
+    before the rounds that roll out."""
+    whole = "policy_td:roll=3:roll_width=3:roll_redeals=2:roll_horizon=0"
+    firsts = [first_difference(seed, whole, whole.replace("horizon=0", "horizon=1"))
+              for seed in range(4)]  # fmt: skip
+    assert any(first is not None for first in firsts)
+    assert all(first < 3 for first in firsts if first is not None)
+
+
 def test_rollouts_raise_the_solo_score_on_paired_seeds():
     kw = dict(players=1, corporations="random", planets="random", seed=77)
     plain = pu_sim.simulate(100, bots=ONE_PLY, **kw)["score"].mean()
@@ -289,7 +313,8 @@ def test_rollouts_raise_the_solo_score_on_paired_seeds():
     ("setting", "words"),
     [("roll=21", "roll must be a whole number 0..20"),
      ("roll_width=0", "roll_width must be a whole number 1..16"),
-     ("roll_redeals=0.5", "roll_redeals must be a whole number 1..64")],
+     ("roll_redeals=0.5", "roll_redeals must be a whole number 1..64"),
+     ("roll_horizon=-1", "roll_horizon must be a whole number 0..20")],
 )  # fmt: skip
 def test_rollout_settings_out_of_bounds_are_refused(setting, words):
     with pytest.raises(ValueError, match=words):

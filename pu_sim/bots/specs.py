@@ -116,6 +116,9 @@ POLICY_PARAMS: Mapping[str, tuple[int, float]] = MappingProxyType(
         "roll": (2, 0.0),
         "roll_width": (3, 3.0),
         "roll_redeals": (4, 8.0),
+        # ... each rollout plays on until `roll_horizon` more rounds have
+        # begun, where the network judges it (0: to the game's end)
+        "roll_horizon": (5, 0.0),
     }
 )
 """Policy bot settings: (slot in the core's vector, default); core/bots/policy.pxi
@@ -252,12 +255,18 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # the learned policy: every decision by the value a network learned by
         # self-play gives the position each move leaves (core/bots/policy.pxi,
         # its weights pu_sim/data/fitted/policy.npz, docs/bots.md "A policy
-        # learned from outcomes"); shares no valuation with greedy.  In the last
-        # 6 solo rounds its best 3 moves are each judged by 4 games it plays on
-        # to the end (+4.26 +- 0.26 solo points on 1,000 paired random-board
-        # games at a 25th of the speed; 8 rollouts +4.71 at half that again)
+        # learned from outcomes"); shares no valuation with greedy.  Solo, at
+        # every decision its best 5 moves are each judged by 4 games it plays
+        # on until 3 more rounds have begun, where the network judges them
+        # (docs/bots.md, "Rollouts cut short"; its multiplayer play is one-ply)
         "policy_td": MappingProxyType(
-            {"rotation": 1.0, "roll": 6.0, "roll_width": 3.0, "roll_redeals": 4.0}
+            {
+                "rotation": 1.0,
+                "roll": 20.0,
+                "roll_width": 5.0,
+                "roll_redeals": 4.0,
+                "roll_horizon": 3.0,
+            }
         ),
     }
 )
@@ -390,6 +399,7 @@ WHOLE_BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType(
         "roll": (0, MAX_POLICY_ROLL),
         "roll_width": (1, MAX_POLICY_LOOK),
         "roll_redeals": (1, MAX_POLICY_REDEALS),
+        "roll_horizon": (0, MAX_POLICY_ROLL),
         "look_width": (1, MAX_LOOK_WIDTH),
         "rotation_width": (1, MAX_ROTATION_WIDTH),
     }

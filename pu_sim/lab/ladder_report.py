@@ -15,6 +15,7 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from pu_sim.bots import BotSpec
+from pu_sim.bots.specs import MAX_POLICY_ROLL
 from pu_sim.lab.ladder import (
     LEARNED,
     POLICY,
@@ -135,9 +136,14 @@ def bot_description(bot: BotSpec) -> str:
         w = bot.params
         search = ""
         if w["roll"]:
-            search = (f"; in the last {w['roll']:g} solo rounds its best "
+            played = (f"until {w['roll_horizon']:g} more rounds have begun, "
+                      "then judged by the network" if w["roll_horizon"]
+                      else "to the end")  # fmt: skip
+            when = ("at every solo decision" if w["roll"] >= MAX_POLICY_ROLL
+                    else f"in the last {w['roll']:g} solo rounds")  # fmt: skip
+            search = (f"; {when} its best "
                       f"{w['roll_width']:g} moves each judged by "
-                      f"{w['roll_redeals']:g} games it plays on to the end "
+                      f"{w['roll_redeals']:g} games it plays on {played} "
                       "(`roll`)")  # fmt: skip
         return ("an n-tuple network learned by self-play (pu_sim/data/fitted/"
                 f"policy.npz), one-ply on afterstates{search}: another family, no "

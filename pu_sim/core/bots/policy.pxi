@@ -34,6 +34,7 @@ cpdef enum:
     PP_ROLL = 2                # solo: rounds left from which decisions are rolled out
     PP_ROLL_WIDTH = 3          # ... the moves with the best afterstates rolled out
     PP_ROLL_REDEALS = 4        # ... rollouts of each
+    PP_ROLL_HORIZON = 5        # ... until this many more rounds begin, then the network (0: end)
 
 from libc.math cimport exp, fabs
 
@@ -187,12 +188,16 @@ cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_
 
 
 cdef double policy_play_out(Game_t* a, const Rules_t* R, const double* w,
-                            const double* params, PolicyScratch* s, int p) noexcept nogil:
-    """Play `a` on to its end with the policy of settings `params` for every
-    seat; p's final score."""
-    cdef int n, i
+                            const double* params, PolicyScratch* s, int p,
+                            int horizon) noexcept nogil:
+    """Play `a` on with the policy of settings `params` for every seat: to its
+    end (p's final score), or with `horizon` > 0 until that many rounds have
+    begun, then p's value by the network."""
+    cdef int n, i, last = a.round + horizon
     advance(a, R)
     while a.stage != ST_DONE:
+        if horizon > 0 and a.round >= last:
+            return policy_value(a, R, w, p, s.idx_a, &n)
         n = legal_moves(a, R, s.roll_moves)
         if n == 0:
             a.status = STATUS_NO_LEGAL_MOVE
@@ -211,7 +216,8 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
                                int n) noexcept nogil:
     """Of the PP_ROLL_WIDTH moves with the best afterstates, the one whose
     games played on by the policy (one-ply) end with the best mean score over
-    PP_ROLL_REDEALS redeals of what the player cannot see; redeal r is the same
+    PP_ROLL_REDEALS redeals of what the player cannot see (or, PP_ROLL_HORIZON
+    rounds on, the best mean value by the network); redeal r is the same
     for every move (common random numbers); first on ties; never a sideways
     shift that goes round (policy_shift.pxi).  Draws nothing from the game's
     generator."""
@@ -237,7 +243,8 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
             rng_seed(&s.roll.rng, seed, <uint64_t>r, 0, STREAM_SEARCH)
             determinize(&s.roll, R, p)
             apply_move(&s.roll, R, moves[top[k]])
-            total += policy_play_out(&s.roll, R, w, plain, s, p)
+            total += policy_play_out(&s.roll, R, w, plain, s, p,
+                                     <int>params[PP_ROLL_HORIZON])
         if total > best_total:
             best_total = total
             best = top[k]
