@@ -145,3 +145,22 @@ def test_outcomes_refuse_games_that_did_not_end_ok(monkeypatch):
     monkeypatch.setattr(use, "simulate", one_stopped)
     with pytest.raises(RuntimeError, match=r"1 seats of games that did not end 'ok'"):
         use.outcome_table(["random"], n_games=4, seed=1)
+
+
+def test_cosmos_special_rule_is_counted_as_a_power():
+    """Where a collected lifepod goes (Cosmos): offered whenever a track space
+    is open, used when the bot puts it there.  greedy_learned does in some of
+    these games, policy_td in none (its blind spot, explained)."""
+
+    def offers(bot: str) -> pl.DataFrame:
+        frames = [pl.DataFrame(use.observe_game(bot, ["cosmos_inc", "random"],
+                                                players=2, seed=41, game_index=i),
+                               schema=use.ROW_SCHEMA)
+                  for i in range(12)]  # fmt: skip
+        return pl.concat(frames).filter(pl.col("power") == use.LIFEPOD_ON_TRACK)
+
+    greedy, policy = offers("greedy_learned"), offers("policy_td")
+    assert greedy.height > 0 and greedy["used"].any() and not greedy["used"].all()
+    assert set(greedy["kind"]) == {"special"} and "special" in use.OWN_KINDS
+    assert policy.height > 0 and not policy["used"].any()
+    assert use.WHY_IGNORED[("Cosmos Inc.", use.LIFEPOD_ON_TRACK.split(":")[0])]

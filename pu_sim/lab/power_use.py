@@ -37,7 +37,9 @@ from pu_sim.game import Game
 from pu_sim.simulation.in_memory import simulate
 
 __all__ = [
+    "LIFEPOD_ON_TRACK",
     "OUTCOMES",
+    "OWN_KINDS",
     "WHY_IGNORED",
     "decision_mix",
     "ignored_powers",
@@ -56,6 +58,12 @@ OUTCOMES = (
 )  # fmt: skip
 """Per-seat results whose mean per corporation shows what its powers yield."""
 
+LIFEPOD_ON_TRACK = "special rule: put a collected lifepod on a track space"
+"""Cosmos Inc.'s own rule as a power: used when a lifepod goes to a track."""
+
+OWN_KINDS = ("activated", "optional", "special")
+"""The corporation's own powers: techs, optional triggers, its special rule."""
+
 WHY_IGNORED: Mapping[tuple[str, str], str] = {
     ("Wormhole Corp.", "use tech 1"): (
         "declined on purpose: resetting the biomass tracker from its top lost "
@@ -66,6 +74,16 @@ WHY_IGNORED: Mapping[tuple[str, str], str] = {
         "a step down with no benefit: it pays only to re-enter a milestone or "
         "unblock a tracker, which the bots do not plan; rarely reached "
         "(docs/bots.md, Power use)"
+    ),
+    ("Cosmos Inc.", "use tech 5"): (
+        "policy_td's blind spot: it never puts a lifepod on a track (the "
+        "special rule's row), so tech 5 has only scoring lifepods to move "
+        "(docs/bots.md, The third opinion)"
+    ),
+    ("Cosmos Inc.", LIFEPOD_ON_TRACK.split(":")[0]): (
+        "policy_td's blind spot: its one-ply values see the medal a lifepod "
+        "on a track loses, not the jumps it gives later (docs/bots.md, The "
+        "third opinion)"
     ),
 }
 """Why a greedy bot leaves a power unused, by (corporation, power's name before
@@ -88,6 +106,9 @@ def _powers(game: Game, decision: str, moves: list[int]) -> list[tuple[str, int]
         return [("optional", 1)] if 1 in moves else []
     if decision in TRACK_DECISIONS:
         return [("track", m) for m in moves]
+    if decision == "pod_place" and core["POD_AREA"] in moves:
+        on_track = [m for m in moves if m < core["POD_SLOT"]]
+        return [("special", m) for m in on_track[:1]]  # one offer: any track space
     return []
 
 
@@ -119,6 +140,8 @@ def observe_game(
         for kind, m in offered:
             if kind == "optional":
                 power, used = g.describe(1).removeprefix("use "), move == 1
+            elif kind == "special":
+                power, used = LIFEPOD_ON_TRACK, move < constants()["POD_SLOT"]
             else:
                 power, used = g.describe(m), move == m
             rows.append(
@@ -289,7 +312,7 @@ def ignored_powers(
     reason from :data:`WHY_IGNORED` (empty: not explained).
     """
     names = [bots] if isinstance(bots, str) else list(bots)
-    own = table.filter(pl.col("kind").is_in(["activated", "optional"]))
+    own = table.filter(pl.col("kind").is_in(OWN_KINDS))
     random = own.filter(pl.col("bot") == "random").select(
         "corporation", "power", random_round_rate="round_rate"
     )
@@ -331,7 +354,7 @@ def report_text(
     strong = bots[0]
     greedy = [b for b in bots if b != "random"]
     ignored = ignored_powers(table, greedy)
-    own = table.filter(pl.col("kind").is_in(["activated", "optional"]))
+    own = table.filter(pl.col("kind").is_in(OWN_KINDS))
     lines = [
         f"# Power use: how often {strong} uses each corporation's powers",
         f"`{command}`",
