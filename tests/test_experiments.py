@@ -65,7 +65,8 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
             "against greedy_learned): solo "
         ) in readme
         roll = bots.PRESETS["policy_td"]
-        assert (f"at every solo decision its best {roll['roll_width']:g} moves each "
+        assert (f"at each solo choice (a rover's or lifepod's steps aside) its best "
+                f"{roll['roll_width']:g} moves each "
                 f"judged by {roll['roll_redeals']:g} games it plays on until "
                 f"{roll['roll_horizon']:g} more rounds have begun") in readme  # fmt: skip
     if extra:  # the setup discard's table, written where told

@@ -256,9 +256,10 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         # self-play gives the position each move leaves (core/bots/policy.pxi,
         # its weights pu_sim/data/fitted/policy.npz, docs/bots.md "A policy
         # learned from outcomes"); shares no valuation with greedy.  Solo, at
-        # every decision its best 5 moves are each judged by 4 games it plays
-        # on until 3 more rounds have begun, where the network judges them
-        # (docs/bots.md, "Rollouts cut short"; its multiplayer play is one-ply)
+        # each choice (a rover's or lifepod's steps aside) its best 5 moves are
+        # each judged by 4 games it plays on until 3 more rounds have begun,
+        # where the network judges them (docs/bots.md, "Rollouts cut short";
+        # its multiplayer play is one-ply)
         "policy_td": MappingProxyType(
             {
                 "rotation": 1.0,

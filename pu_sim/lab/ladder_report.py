@@ -139,7 +139,8 @@ def bot_description(bot: BotSpec) -> str:
             played = (f"until {w['roll_horizon']:g} more rounds have begun, "
                       "then judged by the network" if w["roll_horizon"]
                       else "to the end")  # fmt: skip
-            when = ("at every solo decision" if w["roll"] >= MAX_POLICY_ROLL
+            when = ("at each solo choice (a rover's or lifepod's steps aside)"
+                    if w["roll"] >= MAX_POLICY_ROLL
                     else f"in the last {w['roll']:g} solo rounds")  # fmt: skip
             search = (f"; {when} its best "
                       f"{w['roll_width']:g} moves each judged by "
