@@ -16,6 +16,7 @@ PP_LOOK: int
 PP_ROLL: int
 PP_ROLL_WIDTH: int
 PP_ROLL_REDEALS: int
+PP_ROLL_HORIZON: int
 # The core's cpdef enums (core/engine/defs.pxi and the rooms beside it): IntEnum
 # classes whose members are the C enums' own, named PREFIX_LABEL.  The members are
 # not repeated here; code() and label() reach them by label.  (Planet masks, space
