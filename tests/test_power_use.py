@@ -71,6 +71,26 @@ def test_ignored_powers_carry_their_reason():
     assert ignored["why"].to_list() == [use.WHY_IGNORED[("Makeshift", "use tech 4")]]
     other = rows("greedy", [False] * 40, power="use tech 2: something")
     assert use.ignored_powers(use.power_table(other), "greedy")["why"].to_list() == [""]
+    # a reason given for one bot is that bot's only
+    cosmos = rows("greedy", [False] * 40, power=use.LIFEPOD_ON_TRACK).with_columns(
+        corporation=pl.lit("Cosmos Inc.")
+    )
+    for bot in ("greedy", "policy_td", "greedy_tuned"):
+        why = use.ignored_powers(
+            use.power_table(cosmos.with_columns(bot=pl.lit(bot))), bot
+        )
+        assert why["why"].to_list() == [
+            use.WHY_IGNORED.get(("Cosmos Inc.", "special rule", bot), "")
+        ]
+    assert (
+        len(
+            {
+                use.WHY_IGNORED[("Cosmos Inc.", "special rule", b)]
+                for b in ("greedy", "policy_td")
+            }
+        )
+        == 2
+    )
 
 
 def test_the_committed_report_explains_every_power_the_bots_ignore():
@@ -163,4 +183,17 @@ def test_cosmos_special_rule_is_counted_as_a_power():
     assert greedy.height > 0 and greedy["used"].any() and not greedy["used"].all()
     assert set(greedy["kind"]) == {"special"} and "special" in use.OWN_KINDS
     assert policy.height > 0 and not policy["used"].any()
-    assert use.WHY_IGNORED[("Cosmos Inc.", use.LIFEPOD_ON_TRACK.split(":")[0])]
+    table = use.power_table(
+        pl.concat(
+            [
+                policy.with_columns(bot=pl.lit("policy_td")),
+                greedy.with_columns(bot=pl.lit("greedy_learned")),
+            ]
+        )
+    )
+    ignored = use.ignored_powers(table, ["policy_td", "greedy_learned"])
+    assert ignored["bot"].to_list() == ["policy_td"]  # its own reason, not another's
+    assert (
+        ignored["why"][0]
+        == use.WHY_IGNORED[("Cosmos Inc.", "special rule", "policy_td")]
+    )

@@ -64,7 +64,7 @@ LIFEPOD_ON_TRACK = "special rule: put a collected lifepod on a track space"
 OWN_KINDS = ("activated", "optional", "special")
 """The corporation's own powers: techs, optional triggers, its special rule."""
 
-WHY_IGNORED: Mapping[tuple[str, str], str] = {
+WHY_IGNORED: Mapping[tuple[str, ...], str] = {
     ("Wormhole Corp.", "use tech 1"): (
         "declined on purpose: resetting the biomass tracker from its top lost "
         "points in paired games under two valuations of the climb back "
@@ -75,19 +75,25 @@ WHY_IGNORED: Mapping[tuple[str, str], str] = {
         "unblock a tracker, which the bots do not plan; rarely reached "
         "(docs/bots.md, Power use)"
     ),
-    ("Cosmos Inc.", "use tech 5"): (
+    ("Cosmos Inc.", "use tech 5", "policy_td"): (
         "policy_td's blind spot: it never puts a lifepod on a track (the "
         "special rule's row), so tech 5 has only scoring lifepods to move "
         "(docs/bots.md, The third opinion)"
     ),
-    ("Cosmos Inc.", LIFEPOD_ON_TRACK.split(":")[0]): (
+    ("Cosmos Inc.", "special rule", "policy_td"): (
         "policy_td's blind spot: its one-ply values see the medal a lifepod "
         "on a track loses, not the jumps it gives later (docs/bots.md, The "
         "third opinion)"
     ),
+    ("Cosmos Inc.", "special rule", "greedy"): (
+        "the default weights value the medal a lifepod on a track gives up "
+        "above the jumps it buys; the tuned weights put one there in about a "
+        "tenth of the offers (docs/bots.md, Power use)"
+    ),
 }
-"""Why a greedy bot leaves a power unused, by (corporation, power's name before
-its colon); an ignored power missing here is a defect the report flags."""
+"""Why a bot leaves a power unused, by (corporation, power's name before its
+colon) or, for one bot's reason, (corporation, name, bot); an ignored power
+missing here is a defect the report flags."""
 
 ROW_SCHEMA = {
     "game": pl.Int64, "seat": pl.Int64, "corporation": pl.String,
@@ -327,8 +333,13 @@ def ignored_powers(
         .sort("bot", "corporation", "power")
     )
     why = [
-        WHY_IGNORED.get((corp, power.split(":")[0]), "")
-        for corp, power in zip(ignored["corporation"], ignored["power"], strict=True)
+        WHY_IGNORED.get((corp, name, bot), WHY_IGNORED.get((corp, name), ""))
+        for corp, name, bot in zip(
+            ignored["corporation"],
+            ignored["power"].str.split(":").list.first(),
+            ignored["bot"],
+            strict=True,
+        )
     ]
     return ignored.with_columns(why=pl.Series(why, dtype=pl.String))
 
