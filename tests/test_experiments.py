@@ -251,3 +251,20 @@ def test_a_recorded_command_replays_a_built_in_bot_that_is_no_parseable_name(tmp
     with pytest.raises(SystemExit):
         harness.start("solo_target_calibration", solo.Config(),
                       ["--search", "search-9-tuned"], doc="x", smoke={})  # fmt: skip
+
+
+def test_a_rebuilt_ladder_states_the_time_its_runs_took(tmp_path):
+    """Run again over finished runs, the ladder plays nothing and its report
+    states the simulation time of the runs (their manifests' sessions), not
+    the seconds the rebuild took."""
+    from pu_sim.report.runs import run_info
+
+    module = load("bots/bot_ladder")
+    args = ["--smoke", "--out", str(tmp_path), "--jobs", "1"]
+    assert module.main(args) == 0
+    report = tmp_path / "bots" / "bot_ladder" / "smoke"
+    first = read_report_manifest(report).results["simulation_wall_s"]
+    runs = [p.parent for p in (report / "runs").glob("*/manifest.json")]
+    assert first == pytest.approx(sum(run_info(r).wall_time_s for r in runs))
+    assert module.main(args) == 0
+    assert read_report_manifest(report).results["simulation_wall_s"] == first > 0

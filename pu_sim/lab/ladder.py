@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -296,7 +295,6 @@ class Ladder:
 
 def play(config: Config, out: Path, jobs: int) -> Ladder:
     """Every bot's solo run and every seating's ladder run, then the analysis."""
-    start = time.perf_counter()
     jobs = int(effective_n_jobs(jobs))  # the workers, as the report states them
     solo_runs = {
         bot.label: base_run(out, f"solo-{bot.label}", [bot], config.solo_games,
@@ -309,8 +307,7 @@ def play(config: Config, out: Path, jobs: int) -> Ladder:
         for seats in seatings(config.bots, config.players)
     ]  # fmt: skip
     target_runs = play_targets(config, out, jobs)
-    return analyse(config, jobs, solo_runs, ladder_runs, target_runs,
-                   time.perf_counter() - start)  # fmt: skip
+    return analyse(config, jobs, solo_runs, ladder_runs, target_runs)
 
 
 def base_run(out: Path, name: str, seats: Sequence[BotSpec], n_games: int, seed: int,
@@ -397,9 +394,14 @@ def analyse(
     solo_runs: dict[str, Path],
     ladder_runs: list[Path],
     target_runs: list[Path],
-    simulation_wall_s: float,
 ) -> Ladder:
-    """Ratings, head to head, the solo table and speed from the run folders."""
+    """Ratings, head to head, the solo table and speed from the run folders.
+
+    The simulation's wall time is the runs' own (every session that played),
+    so a report rebuilt from finished runs states the time they took.
+    """
+    runs = [*solo_runs.values(), *ladder_runs, *target_runs]
+    simulation_wall_s = sum(float(run_info(r).wall_time_s or 0.0) for r in runs)
     order = [b.label for b in config.bots]
     games = load_runs(ladder_runs)
     anomalies = games.filter(pl.col("status") != "ok").height
