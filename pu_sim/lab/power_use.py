@@ -114,7 +114,7 @@ def _powers(game: Game, decision: str, moves: list[int]) -> list[tuple[str, int]
         return [("track", m) for m in moves]
     if decision == "pod_place" and core["POD_AREA"] in moves:
         on_track = [m for m in moves if m < core["POD_SLOT"]]
-        return [("special", m) for m in on_track[:1]]  # one offer: any track space
+        return [("special", on_track[0])] if on_track else []  # one offer for all
     return []
 
 
