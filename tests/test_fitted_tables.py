@@ -80,6 +80,37 @@ def test_rules_and_run_manifests_record_the_tables_digest():
     assert load_rules(fitted.FITTED_DIR) is rules  # one Rules per folder
 
 
+def test_a_run_depends_only_on_the_tables_its_bots_read(tmp_path):
+    """A new policy network moves the policy bot's digest and no other bot's;
+    a new greedy table moves greedy's and search's, never the policy bot's."""
+    before = fitted.load_fitted()
+    folder = copy_tables(tmp_path)
+    net = fitted.load_table("policy")
+    fitted.write_table("policy", {k: v + 1.0 for k, v in net.arrays.items()},
+                       fitted.Provenance(command="test"), folder)  # fmt: skip
+    after = fitted.load_fitted(folder)
+    assert after.digest != before.digest
+
+    def moved(old, new, *kinds):
+        return old.digest_of(old.read_by(kinds)) != new.digest_of(new.read_by(kinds))
+
+    assert not moved(before, after, "greedy")
+    assert not moved(before, after, "search", "random")
+    assert moved(before, after, "policy")
+    assert moved(before, after, "greedy", "policy")
+    assert moved(before, after, "python")  # a Python bot may read anything
+    assert before.read_by(["random"]) == []
+    assert before.read_by(["policy"]) == ["policy"]
+    assert set(before.read_by(["greedy"])) == set(before) - {"policy"}
+    rates = fitted.load_table("objective_rate")["rate"]
+    fitted.write_table("objective_rate", {"rate": rates + 1.0},
+                       fitted.Provenance(command="test"), folder)  # fmt: skip
+    again = fitted.load_fitted(folder)
+    assert moved(after, again, "greedy")
+    assert moved(after, again, "search")
+    assert not moved(after, again, "policy")
+
+
 def test_a_refit_written_to_a_folder_plays_without_a_build(tmp_path):
     """Known answer: the setup discard values each dealt card at -(its base
     rate); new rates written through fitted.write_table change greedy's values

@@ -301,6 +301,25 @@ def test_a_folder_made_by_other_versions_is_refused(tmp_path):
         run(4, out=tmp_path, players=1, bots="random", seed=3)
 
 
+def test_a_folder_checks_only_the_fitted_tables_its_bots_read(tmp_path):
+    """Another policy network (the whole fitted digest moves) leaves a folder
+    of other bots resumable; a change to the tables its bots read does not."""
+    kinds = {"greedy": ["greedy"], "policy_td": ["policy"], "random": ["random"]}
+    digests = {bot: provenance.bots_fitted_digest(k) for bot, k in kinds.items()}
+    assert len(set(digests.values())) == 3
+    run(4, out=tmp_path, players=1, bots="random", seed=3)
+    m = read_manifest(tmp_path)
+    assert m.versions["bots_fitted_digest"] == digests["random"]
+    assert m.versions["fitted_digest"] == provenance.game_versions()["fitted_digest"]
+    m.versions["fitted_digest"] = "0" * 64
+    write_manifest(tmp_path, m)
+    assert run(4, out=tmp_path, players=1, bots="random", seed=3).games_played == 0
+    m.versions["bots_fitted_digest"] = "0" * 64
+    write_manifest(tmp_path, m)
+    with pytest.raises(RunFolderError, match=r"bots_fitted_digest version 0{64} here"):
+        run(4, out=tmp_path, players=1, bots="random", seed=3)
+
+
 def test_folders_that_are_not_run_folders_are_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(RunFolderError, match="not a run folder"):

@@ -42,7 +42,7 @@ import datetime as dt
 import hashlib
 import io
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -438,6 +438,11 @@ TABLES: Mapping[str, Layout] = {
 """Every fitted table's layout, by name (the file stem)."""
 
 
+POLICY_TABLES = frozenset({"policy"})
+"""The tables the policy bot reads (core/bots/policy*.pxi); no greedy or search
+code reads them, so a run of greedy bots does not depend on them."""
+
+
 @dataclass(frozen=True)
 class Provenance:
     """How a table was made, for its TOML file.
@@ -488,6 +493,27 @@ class FittedTables(Mapping[str, FittedTable]):
 
     def __len__(self) -> int:
         return len(self.tables)
+
+    def read_by(self, kinds: Iterable[str]) -> list[str]:
+        """The tables bots of these kinds read, sorted.
+
+        The policy bot reads only its network, greedy and search every other
+        table, random none; any other kind (a Python bot's seat) is taken to
+        read every table.
+        """
+        out: set[str] = set()
+        for kind in kinds:
+            if kind == "policy":
+                out |= POLICY_TABLES & set(self.tables)
+            elif kind in ("greedy", "search"):
+                out |= set(self.tables) - POLICY_TABLES
+            elif kind != "random":
+                out |= set(self.tables)
+        return sorted(out)
+
+    def digest_of(self, names: Iterable[str]) -> str:
+        """The digest of these tables' arrays alone (as :attr:`digest` is of all)."""
+        return tables_digest({name: self.tables[name] for name in names})
 
 
 # --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import os
 import platform
 import socket
 import subprocess
+from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,19 @@ def game_versions() -> dict[str, Any]:
         "rules_digest": load_rules().digest,
         "fitted_digest": load_rules().fitted_digest,
     }
+
+
+def bots_fitted_digest(kinds: Iterable[str]) -> str:
+    """The digest of the fitted tables bots of these kinds read.
+
+    A run's games depend on those tables alone, so a run folder checks this
+    digest, not the whole folder's: a new policy network leaves runs of greedy
+    bots valid (``FittedTables.read_by`` says which bot reads what).
+    """
+    from pu_sim.engine import load_rules
+
+    fitted = load_rules().fitted
+    return fitted.digest_of(fitted.read_by(kinds))
 
 
 def _git(*args: str) -> str | None:

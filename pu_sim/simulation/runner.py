@@ -116,8 +116,9 @@ __all__ = [
 BACKENDS = {"threads": "threading", "processes": "loky", "dask": "dask"}
 """Our backend names and the joblib backends they select."""
 
-VERSION_KEYS = ("pu_sim", "rules", "engine", "rules_digest", "fitted_digest")
-"""Versions that decide the games: a folder resumes only with the same ones."""
+VERSION_KEYS = ("pu_sim", "rules", "engine", "rules_digest", "bots_fitted_digest")
+"""Versions that decide the games: a folder resumes only with the same ones
+(of the fitted tables, those the run's bots read)."""
 
 MANIFEST_EVERY_S = 10.0
 """How often a running study refreshes its manifest (completed batches)."""
@@ -283,7 +284,8 @@ def run(
     empty = frames.empty_frame(rules.data, plan.bot_labels)
     config = _config(arguments, table, table.groups, name)
     schema, enums = schema_facts(empty)
-    versions = {**provenance.game_versions(), **provenance.library_versions()}
+    versions = {**provenance.game_versions(), **provenance.library_versions(),
+                "bots_fitted_digest": _bots_fitted_digest(plan)}  # fmt: skip
     table_json = plain(spec)
 
     with _parallel(name, n_jobs, scheduler) as (parallel, workers), locked(path):
@@ -430,6 +432,12 @@ def _write(folder: Path, first: int, size: int, data: bytes) -> None:
         raise OSError(
             exc.errno, f"cannot write part {first}+{size}: {exc.strerror or exc}"
         ) from exc
+
+
+def _bots_fitted_digest(plan: Plan) -> str:
+    """The digest of the fitted tables the plan's bots read (a Python bot: all)."""
+    kinds = [bot.kind for bot in plan.table.seat_bots()]
+    return provenance.bots_fitted_digest(kinds + ["python"] * bool(plan.python_bots))
 
 
 def _worker_versions() -> dict[str, Any]:
