@@ -149,7 +149,7 @@ CONSTANTS = {
     "POL_PROGRESS": POL_PROGRESS, "POL_DIFF": POL_DIFF, "POL_ITEM_KINDS": POL_ITEM_KINDS,
     "POL_ITEM_COUNT": POL_ITEM_COUNT, "POL_STORED": POL_STORED, "POL_EXTRA": POL_EXTRA,
     "POL_USED": POL_USED, "POL_ICE": POL_ICE, "POL_COLS": POL_COLS,
-    "POL_MAX_ACTIVE": POL_MAX_ACTIVE, "POL_TRAJ": POL_TRAJ,
+    "POL_MAX_ACTIVE": POL_MAX_ACTIVE, "POL_TRAJ": POL_TRAJ, "POL_AHEAD": POL_AHEAD,
 }
 """Sizes and special move values Python reads, each by its C name."""
 
@@ -159,7 +159,7 @@ POLICY_OFFSETS = {
     "rovers": PO_ROVERS, "meteorites": PO_METEOR, "civ": PO_CIV, "owed": PO_OWED,
     "objective": PO_OBJ, "neighbour": PO_NEIGH, "items": PO_ITEMS, "corporation": PO_CORPX,
     "used_game": PO_USEDG, "used_round": PO_USEDR, "ice": PO_ICE, "makeshift": PO_MAKE,
-    "stakes": PO_STAKE,
+    "stakes": PO_STAKE, "pods": PO_PODS,
 }
 """Where each table of the policy bot's network starts in its flat weight vector
 (core/bots/policy_net.pxi PO_*), in the order they follow one another."""

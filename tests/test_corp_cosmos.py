@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pu_sim.engine.core import constants
+from pu_sim.engine.core import constants, policy_offsets
 from pu_sim.testing import (
     ScenarioGame,
     empty_drawing,
@@ -270,3 +270,34 @@ def test_greedy_bots_keep_tech_2_when_no_lifepod_move_gains(rules):
         game.give(0)
         assert game.decision == "power" and 2 in game.legal_moves()
         assert game.bot_move() != 2, bot
+
+
+# ---- what the policy bot's network reads of them ------------------------------------
+
+
+def pods_entries(game: ScenarioGame) -> set[tuple[int, int, int]]:
+    """The policy network's active entries of its lifepods table, as (track,
+    tracker position, lifepods above the tracker) (core/bots/policy_net.pxi)."""
+    c = constants()
+    start = policy_offsets()["pods"]
+    size = 5 * c["POL_POS"] * c["POL_AHEAD"] * c["POL_STAGES"]
+    out = set()
+    for i in game.state.policy_features(0)[1]:
+        if start <= i < start + size:
+            cell, _stage = divmod(i - start, c["POL_STAGES"])
+            cell, ahead = divmod(cell, c["POL_AHEAD"])
+            out.add((*divmod(cell, c["POL_POS"]), ahead))
+    return out
+
+
+def test_the_policy_network_sees_the_lifepods_each_tracker_will_jump(rules):
+    game = with_pods(rules, [loc(CIV, 5), loc(CIV, 7), loc(WATER, 2), AREA])
+    game.set_tracks(0, {"civ": 6, "water": 1})
+    # civ: one lifepod above the tracker (the one below is jumped no more);
+    # water: one; the other tracks and the scoring area's lifepod: none
+    assert pods_entries(game) == {(CIV, 6, 1), (WATER, 1, 1)}
+    game.set_tracks(0, {"civ": 0, "water": 3})
+    assert pods_entries(game) == {(CIV, 0, 2)}
+    many = with_pods(rules, [loc(ROVER, p) for p in (2, 4, 6, 8, 10)])
+    assert pods_entries(many) == {(ROVER, 0, 3)}  # three or more
+    assert pods_entries(cosmos(rules)) == set()

@@ -20,7 +20,7 @@ def _numbered() -> np.ndarray:
 @pytest.mark.parametrize("fine", [False, True])
 def test_every_weight_but_the_unscaled_tables_belongs_to_exactly_one_scale(fine):
     scales = policy_scales.groups(fine)
-    assert len(scales) == (76 if fine else 29)
+    assert len(scales) == (77 if fine else 30)
     seen = np.zeros(core.constants()["POLICY_N"])
     base = _numbered()
     for k in range(len(scales)):

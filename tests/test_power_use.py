@@ -82,9 +82,8 @@ def test_ignored_powers_carry_their_reason():
         assert why["why"].to_list() == [
             use.WHY_IGNORED.get(("Cosmos Inc.", "special rule", bot), "")
         ]
-    reason = {b: use.WHY_IGNORED[("Cosmos Inc.", "special rule", b)]
-              for b in ("greedy", "policy_td")}  # fmt: skip
-    assert reason["greedy"] != reason["policy_td"]
+    assert ("Cosmos Inc.", "special rule", "greedy") in use.WHY_IGNORED
+    assert ("Cosmos Inc.", "special rule", "policy_td") not in use.WHY_IGNORED
 
 
 def test_the_committed_report_explains_every_power_the_bots_ignore():
@@ -163,8 +162,9 @@ def test_outcomes_refuse_games_that_did_not_end_ok(monkeypatch):
 
 def test_cosmos_special_rule_is_counted_as_a_power():
     """Where a collected lifepod goes (Cosmos): offered whenever a track space
-    is open, used when the bot puts it there.  greedy_learned does in some of
-    these games, policy_td in none (its blind spot, explained)."""
+    is open, used when the bot puts it there.  greedy_learned and policy_td
+    (whose network sees the lifepods each tracker will jump) both put one
+    there in some of these games, and leave it in the scoring area in others."""
 
     def offers(bot: str) -> pl.DataFrame:
         frames = [pl.DataFrame(use.observe_game(bot, ["cosmos_inc", "random"],
@@ -173,21 +173,7 @@ def test_cosmos_special_rule_is_counted_as_a_power():
                   for i in range(12)]  # fmt: skip
         return pl.concat(frames).filter(pl.col("power") == use.LIFEPOD_ON_TRACK)
 
-    greedy, policy = offers("greedy_learned"), offers("policy_td")
-    assert greedy.height > 0 and greedy["used"].any() and not greedy["used"].all()
-    assert set(greedy["kind"]) == {"special"} and "special" in use.OWN_KINDS
-    assert policy.height > 0 and not policy["used"].any()
-    table = use.power_table(
-        pl.concat(
-            [
-                policy.with_columns(bot=pl.lit("policy_td")),
-                greedy.with_columns(bot=pl.lit("greedy_learned")),
-            ]
-        )
-    )
-    ignored = use.ignored_powers(table, ["policy_td", "greedy_learned"])
-    assert ignored["bot"].to_list() == ["policy_td"]  # its own reason, not another's
-    assert (
-        ignored["why"][0]
-        == use.WHY_IGNORED[("Cosmos Inc.", "special rule", "policy_td")]
-    )
+    for bot in ("greedy_learned", "policy_td"):
+        seen = offers(bot)
+        assert seen.height > 0 and seen["used"].any() and not seen["used"].all(), bot
+        assert set(seen["kind"]) == {"special"} and "special" in use.OWN_KINDS

@@ -374,6 +374,12 @@ TABLES: Mapping[str, Layout] = {
                 Axis("movement", "POL_MOVE"),
                 Axis("stake", "POL_STAKE"),
             ),
+            "pods": (
+                Axis("track", "N_TRACKS"),
+                Axis("position", "POL_POS"),
+                Axis("ahead", "POL_AHEAD"),
+                Axis("stage", "POL_STAGES"),
+            ),
         },
         axes={
             "players": "solo, 2 players, 3 or more",
@@ -424,6 +430,8 @@ TABLES: Mapping[str, Layout] = {
             "rover's walk to it 0..8, 9: none within 8",
             "stake": "the free squares of the fuller of the meteorite's row and "
             "column 0..5, 6: more",
+            "ahead": "Cosmos: lifepods on the track above its tracker 0..3 (one "
+            "entry per track with one; the tracker jumps them)",
         },
     ),
 }

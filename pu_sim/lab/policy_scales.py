@@ -58,7 +58,7 @@ class Group:
 
 
 def groups(fine: bool) -> list[Group]:
-    """The scales of a stage, every table but UNSCALED once (coarse 29, fine 76)."""
+    """The scales of a stage, every table but UNSCALED once (coarse 30, fine 77)."""
     layout = fitted.TABLES["policy"]
     n_stages = int(core.constants()["POL_STAGES"])
     out: list[Group] = []
@@ -114,7 +114,7 @@ def search(
 ) -> Floats:
     """One stage: CMA-ES over the stage's scales from 1; the weights at its mean.
 
-    Coarse: full covariance, 10 candidates, step 0.25.  Fine: 76 scales, so
+    Coarse: full covariance, 10 candidates, step 0.25.  Fine: 77 scales, so
     a diagonal covariance (sep-CMA), 16 candidates, step 0.1.
     """
     import cma  # type: ignore[import-untyped]

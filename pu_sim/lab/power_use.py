@@ -75,16 +75,6 @@ WHY_IGNORED: Mapping[tuple[str, ...], str] = {
         "unblock a tracker, which the bots do not plan; rarely reached "
         "(docs/bots.md, Power use)"
     ),
-    ("Cosmos Inc.", "use tech 5", "policy_td"): (
-        "policy_td's blind spot: it never puts a lifepod on a track (the "
-        "special rule's row), so tech 5 has only scoring lifepods to move "
-        "(docs/bots.md, The third opinion)"
-    ),
-    ("Cosmos Inc.", "special rule", "policy_td"): (
-        "policy_td's blind spot: its one-ply values see the medal a lifepod "
-        "on a track loses, not the jumps it gives later (docs/bots.md, The "
-        "third opinion)"
-    ),
     ("Cosmos Inc.", "special rule", "greedy"): (
         "the default weights value the medal a lifepod on a track gives up "
         "above the jumps it buys; the tuned weights put one there in about a "

@@ -191,8 +191,8 @@ cdef double policy_play_out(Game_t* a, const Rules_t* R, const double* w,
                             const double* params, PolicyScratch* s, int p,
                             int horizon) noexcept nogil:
     """Play `a` on with the policy of settings `params` for every seat: to its
-    end (p's final score), or with `horizon` > 0 until that many rounds have
-    begun, then p's value by the network."""
+    end (p's final score), or with `horizon` > 0 until that many more rounds
+    have begun, then p's value by the network."""
     cdef int n, i, last = a.round + horizon
     advance(a, R)
     while a.stage != ST_DONE:

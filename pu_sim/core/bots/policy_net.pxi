@@ -9,7 +9,8 @@
 # medal), its 3x3 windows of covered squares, each tracker's position with the
 # advances pending for it, the tech level, the rovers' distances to lifepods
 # and meteorites, the civ cards held and owed, each objective card's progress,
-# the pending items, the corporation's own counters and the powers it has used,
+# the pending items, the corporation's own counters and the powers it has used
+# (Cosmos: the lifepods each tracker will jump),
 # with the corporation, the planet, the player count and the part of the game
 # as context where they change what a tuple is worth.  Nothing here values a
 # move: the tables only describe the position, and their weights come from
@@ -59,6 +60,7 @@ cdef enum:
     POL_ICE = 16               # open ice squares 0..15
     POL_COLS = 5               # Makeshift: the column a tracker stands on
     POL_STAKE = 7              # a meteorite's row and column: free squares 0..5, 6: more
+    POL_AHEAD = 4              # Cosmos: lifepods on a track above its tracker 0..3
     POL_MAX_ACTIVE = 320       # entries one position reads at most
 
 # Sizes and offsets of the tables in the one flat weight vector (FittedTables_t.policy)
@@ -84,6 +86,7 @@ cdef enum:
     PN_ICE = MAX_PLANETS * POL_STAGES * POL_ICE
     PN_MAKE = N_TRACKS * POL_COLS * POL_POS * POL_STAGES
     PN_STAKE = POL_STAGES * POL_DIST * POL_MOVE * POL_STAKE
+    PN_PODS = N_TRACKS * POL_POS * POL_AHEAD * POL_STAGES
 
 cdef enum:
     PO_BIAS = 0
@@ -107,8 +110,9 @@ cdef enum:
     PO_ICE = PO_USEDR + PN_USEDR
     PO_MAKE = PO_ICE + PN_ICE
     PO_STAKE = PO_MAKE + PN_MAKE
-    POLICY_N = PO_STAKE + PN_STAKE
-    POL_TABLES = 21            # the tables above
+    PO_PODS = PO_STAKE + PN_STAKE
+    POLICY_N = PO_PODS + PN_PODS
+    POL_TABLES = 22            # the tables above
 
 
 cdef inline int pol_table_of(int j) noexcept nogil:
@@ -116,7 +120,7 @@ cdef inline int pol_table_of(int j) noexcept nogil:
     cdef int k = 0
     cdef int* starts = [PO_LINE, PO_LINEP, PO_WIN, PO_TRACK, PO_TECH, PO_CHOICE, PO_ROVER,
                         PO_ROVERS, PO_METEOR, PO_CIV, PO_OWED, PO_OBJ, PO_NEIGH, PO_ITEMS,
-                        PO_CORPX, PO_USEDG, PO_USEDR, PO_ICE, PO_MAKE, PO_STAKE]
+                        PO_CORPX, PO_USEDG, PO_USEDR, PO_ICE, PO_MAKE, PO_STAKE, PO_PODS]
     while k < POL_TABLES - 1 and j >= starts[k]:
         k += 1
     return k
@@ -415,6 +419,14 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
         idx[n] = PO_TRACK + (((corp * N_TRACKS + t) * POL_POS + k) * POL_PEND
                              + pol_clip(pend[t], 0, POL_PEND - 1)) * POL_STAGES + st
         n += 1
+        if corp == CORP_COSMOS and pl.pod_on[t] >> (k + 1):
+            # the lifepods this tracker will jump (corporations.md 3.2): each
+            # makes every later advance past it a space longer, which the
+            # score now (a lifepod on a track scores nothing) cannot see
+            idx[n] = PO_PODS + ((t * POL_POS + k) * POL_AHEAD + pol_clip(
+                popcount16(<uint16_t>(pl.pod_on[t] >> (k + 1))), 0, POL_AHEAD - 1)) \
+                * POL_STAGES + st
+            n += 1
         if corp == CORP_MAKESHIFT:
             idx[n] = PO_MAKE + ((t * POL_COLS + pol_clip(pl.col[t], 0, POL_COLS - 1)) * POL_POS
                                 + k) * POL_STAGES + st
