@@ -280,7 +280,7 @@ def pods_entries(game: ScenarioGame) -> set[tuple[int, int, int]]:
     tracker position, lifepods above the tracker) (core/bots/policy_net.pxi)."""
     c = constants()
     start = policy_offsets()["pods"]
-    size = 5 * c["POL_POS"] * c["POL_AHEAD"] * c["POL_STAGES"]
+    size = c["N_TRACKS"] * c["POL_POS"] * c["POL_AHEAD"] * c["POL_STAGES"]
     out = set()
     for i in game.state.policy_features(0)[1]:
         if start <= i < start + size:

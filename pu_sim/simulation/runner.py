@@ -437,7 +437,9 @@ def _write(folder: Path, first: int, size: int, data: bytes) -> None:
 def _bots_fitted_digest(plan: Plan) -> str:
     """The digest of the fitted tables the plan's bots read (a Python bot: all)."""
     kinds = [bot.kind for bot in plan.table.seat_bots()]
-    return provenance.bots_fitted_digest(kinds + ["python"] * bool(plan.python_bots))
+    if plan.python_bots:
+        kinds.append("python")  # its seat's stand-in is not what plays
+    return provenance.bots_fitted_digest(kinds)
 
 
 def _worker_versions() -> dict[str, Any]:
