@@ -308,12 +308,52 @@ def test_rollouts_raise_the_solo_score_on_paired_seeds():
     assert rolled["score"].mean() > plain + 1.5  # measured +3.7 on other seeds
 
 
+def best_first(values: list[float], among: list[int]) -> list[int]:
+    """Indices of `among` by value, best first, the first of equals first."""
+    return sorted(among, key=lambda i: (-values[i], i))
+
+
+def test_a_placement_rolls_out_each_tiles_best_few():
+    """roll_tile_width=3 (the preset): at a solo placement the rollouts weigh
+    the best 3 placements of each of the depot's two tiles by afterstate, even
+    where the best 5 are one tile's; every other decision, and placements with
+    roll_tile_width=0, the best roll_width=5."""
+    preset = bots.parse("policy_td").vector()
+    by_value = bots.parse("policy_td:roll_tile_width=0").vector()
+    one_tile, placements = 0, 0
+    for seed in range(3):
+        game = pu_sim.Game(players=1, bots=ONE_PLY, seed=seed,
+                           corporations="random", planets="random")  # fmt: skip
+        while not game.is_terminal:
+            moves = game.legal_moves()
+            # not the moves the bot never weighs: a shift that goes round
+            # (policy_shift.pxi), rovers moved between items (policy.pxi)
+            if len(moves) > 1 and game.decision not in ("direction", "order"):
+                values = game.state.policy_values()
+                best5 = best_first(values, list(range(len(moves))))[:5]
+                assert game.state.policy_roll_candidates(by_value) == best5
+                wanted = best5
+                if game.decision == "place":
+                    tiles = [[i for i in range(len(moves)) if (moves[i] >> 12) & 1 == t]
+                             for t in (0, 1)]  # fmt: skip
+                    wanted = [i for t in tiles for i in best_first(values, t)[:3]]
+                    placements += 1
+                    both_fit = min(map(len, tiles)) > 1
+                    one_tile += (
+                        both_fit and len({(moves[i] >> 12) & 1 for i in best5}) == 1
+                    )
+                assert game.state.policy_roll_candidates(preset) == wanted
+            game.apply(game.bot_move())
+    assert placements > 40 and one_tile > 5  # the case the setting is for
+
+
 @pytest.mark.parametrize(
     ("setting", "words"),
     [("roll=21", "roll must be a whole number 0..20"),
      ("roll_width=0", "roll_width must be a whole number 1..16"),
      ("roll_redeals=0.5", "roll_redeals must be a whole number 1..64"),
-     ("roll_horizon=-1", "roll_horizon must be a whole number 0..20")],
+     ("roll_horizon=-1", "roll_horizon must be a whole number 0..20"),
+     ("roll_tile_width=9", "roll_tile_width must be a whole number 0..8")],
 )  # fmt: skip
 def test_rollout_settings_out_of_bounds_are_refused(setting, words):
     with pytest.raises(ValueError, match=words):

@@ -142,8 +142,10 @@ def bot_description(bot: BotSpec) -> str:
             when = ("at each solo choice (a rover's or lifepod's steps aside)"
                     if w["roll"] >= MAX_POLICY_ROLL
                     else f"in the last {w['roll']:g} solo rounds")  # fmt: skip
+            tiles = (f" (a placement: each tile's best {w['roll_tile_width']:g})"
+                     if w["roll_tile_width"] else "")  # fmt: skip
             search = (f"; {when} its best "
-                      f"{w['roll_width']:g} moves each judged by "
+                      f"{w['roll_width']:g} moves{tiles} each judged by "
                       f"{w['roll_redeals']:g} games it plays on {played} "
                       "(`roll`)")  # fmt: skip
         return ("an n-tuple network learned by self-play (pu_sim/data/fitted/"

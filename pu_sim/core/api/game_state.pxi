@@ -242,6 +242,28 @@ cdef class GameState:
         finally:
             free(after)
 
+    def policy_roll_candidates(self, params):
+        """The legal moves (indices in legal_moves() order, best afterstate
+        first) the policy bot of settings `params` (BotSpec.vector()) would
+        roll out at the pending decision, whether or not it rolls this one
+        out (core/bots/policy.pxi pol_roll_candidates)."""
+        cdef int i, n, width
+        cdef int top[POL_LOOK_MAX]
+        cdef double w[MAX_BOT_PARAMS]
+        _read_weights(params, w)
+        cdef PolicyScratch* s = <PolicyScratch*>malloc(sizeof(PolicyScratch))
+        if s == NULL:
+            raise MemoryError()
+        try:
+            n = legal_moves(&self.g, self.rules.R, self.buf)
+            if n == 0:
+                raise ValueError("no decision is pending")
+            width = pol_roll_candidates(&self.g, self.rules.R, &self.rules.R.fitted.policy[0],
+                                        w, s, self.buf, n, top)
+            return [top[i] for i in range(width)]
+        finally:
+            free(s)
+
     def rotation_round_outcomes(self, params):
         """The learned rotation value's reading of the pending commander's
         rotation (core/bots/greedy_rotation_round.pxi): its table row

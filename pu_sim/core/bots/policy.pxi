@@ -35,6 +35,7 @@ cpdef enum:
     PP_ROLL_WIDTH = 3          # ... the moves with the best afterstates rolled out
     PP_ROLL_REDEALS = 4        # ... rollouts of each
     PP_ROLL_HORIZON = 5        # ... until this many more rounds begin, then the network (0: end)
+    PP_ROLL_TILE_WIDTH = 6     # ... a placement's: the best this many of each tile (0: roll_width)
 
 from libc.math cimport exp, fabs
 
@@ -166,6 +167,34 @@ cdef int pol_best_few(const double* value, int n, int width, int* top) noexcept 
     return width
 
 
+cdef int pol_best_of_each_tile(const double* value, const uint32_t* moves, int n, int width,
+                               int* top) noexcept nogil:
+    """Placements (D_PLACE): the indices of the `width` best values among each
+    tile's (slot 0, then slot 1: pol_best_few's order within each) into top;
+    their count (at most POL_LOOK_MAX).  Why: the network's values lean to one
+    tile (smaller tiles, docs/bots.md "Both tiles rolled out"), so the best
+    few by value are often one tile's placements alone, and the rollouts never
+    weigh the other."""
+    cdef int i, j, k, tile, got = 0
+    width = width if 2 * width <= POL_LOOK_MAX else POL_LOOK_MAX // 2
+    for tile in range(2):
+        for k in range(width):
+            top[got] = -1
+            for i in range(n):
+                if ((moves[i] >> 12) & 1) != tile or value[i] <= -1e299:
+                    continue                        # unpack_place's slot bit
+                for j in range(got - k, got):
+                    if top[j] == i:
+                        break
+                else:
+                    if top[got] < 0 or value[i] > value[top[got]]:
+                        top[got] = i
+            if top[got] < 0:
+                break
+            got += 1
+    return got
+
+
 cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_t* moves,
                      int n, int width, PolicyScratch* s) noexcept nogil:
     """Of the `width` placements with the best afterstates (s.value, filled by
@@ -211,15 +240,31 @@ cdef double policy_play_out(Game_t* a, const Rules_t* R, const double* w,
     return a.pl[p].score
 
 
+cdef int pol_roll_candidates(Game_t* g, const Rules_t* R, const double* w,
+                             const double* params, PolicyScratch* s, const uint32_t* moves,
+                             int n, int* top) noexcept nogil:
+    """The moves a decision's rollouts weigh, indices into moves, best
+    afterstate first (top, at most POL_LOOK_MAX): the PP_ROLL_WIDTH best, or a
+    placement's PP_ROLL_TILE_WIDTH best of each tile when set; never a
+    sideways shift that goes round (policy_shift.pxi).  Their count."""
+    cdef int k
+    pol_values(g, R, w, moves, n, -1e300, s)
+    for k in range(n if g.decision == D_DIRECTION else 0):
+        if pol_shift_goes_round(g, R, w, moves[k], s):
+            s.value[k] = -1e300                  # never a candidate
+    if g.decision == D_PLACE and params[PP_ROLL_TILE_WIDTH] >= 1:
+        return pol_best_of_each_tile(s.value, moves, n, <int>params[PP_ROLL_TILE_WIDTH], top)
+    return pol_best_few(s.value, n, <int>params[PP_ROLL_WIDTH], top)
+
+
 cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
                                const double* params, PolicyScratch* s, const uint32_t* moves,
                                int n) noexcept nogil:
-    """Of the PP_ROLL_WIDTH moves with the best afterstates, the one whose
-    games played on by the policy (one-ply) end with the best mean score over
-    PP_ROLL_REDEALS redeals of what the player cannot see (or, PP_ROLL_HORIZON
-    rounds on, the best mean value by the network); redeal r is the same
-    for every move (common random numbers); first on ties; never a sideways
-    shift that goes round (policy_shift.pxi).  Draws nothing from the game's
+    """Of the moves pol_roll_candidates keeps, the one whose games played on
+    by the policy (one-ply) end with the best mean score over PP_ROLL_REDEALS
+    redeals of what the player cannot see (or, PP_ROLL_HORIZON rounds on, the
+    best mean value by the network); redeal r is the same for every move
+    (common random numbers); first on ties.  Draws nothing from the game's
     generator."""
     cdef int k, r, width, p = g.decider, best = 0
     cdef int redeals = <int>params[PP_ROLL_REDEALS]
@@ -227,11 +272,7 @@ cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
     cdef double plain[MAX_BOT_PARAMS]
     cdef double total, best_total = -1e300
     cdef uint64_t seed = redeal_seed(g)
-    pol_values(g, R, w, moves, n, -1e300, s)
-    for k in range(n if g.decision == D_DIRECTION else 0):
-        if pol_shift_goes_round(g, R, w, moves[k], s):
-            s.value[k] = -1e300                  # policy_shift.pxi: never a candidate
-    width = pol_best_few(s.value, n, <int>params[PP_ROLL_WIDTH], top)
+    width = pol_roll_candidates(g, R, w, params, s, moves, n, top)
     if width < 2 or redeals < 1:
         return top[0] if width else 0
     memcpy(plain, params, MAX_BOT_PARAMS * sizeof(double))
