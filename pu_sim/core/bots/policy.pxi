@@ -181,8 +181,8 @@ cdef int pol_best_of_each_tile(const double* value, const uint32_t* moves, int n
         for k in range(width):
             top[got] = -1
             for i in range(n):
-                if ((moves[i] >> 12) & 1) != tile or value[i] <= -1e299:
-                    continue                        # unpack_place's slot bit
+                if place_slot(moves[i]) != tile or value[i] <= -1e299:
+                    continue
                 for j in range(got - k, got):
                     if top[j] == i:
                         break

@@ -9,8 +9,13 @@ cdef inline uint32_t pack_place(int slot, int o, int x, int y) noexcept nogil:
     return <uint32_t>((slot << 12) | (o << 8) | (y << 4) | x)
 
 
+cdef inline int place_slot(uint32_t mv) noexcept nogil:
+    """The depot tile (0 or 1) a placement move places."""
+    return (mv >> 12) & 1
+
+
 cdef inline void unpack_place(uint32_t mv, int* slot, int* o, int* x, int* y) noexcept nogil:
-    slot[0] = (mv >> 12) & 1
+    slot[0] = place_slot(mv)
     o[0] = (mv >> 8) & 7
     y[0] = (mv >> 4) & 15
     x[0] = mv & 15
