@@ -146,16 +146,20 @@ cdef double pol_values(const Game_t* g, const Rules_t* R, const double* w,
     return best
 
 
-cdef int pol_best_few(const double* value, int n, int width, int* top) noexcept nogil:
+cdef int pol_best_few_of(const double* value, const uint32_t* moves, int tile, int n,
+                         int width, int* top) noexcept nogil:
     """The indices of the `width` best values (at most POL_LOOK_MAX; none of
     the -1e300 that mark skipped moves) into top, best first, the first of
-    equals first; their count."""
+    equals first; their count.  With tile 0 or 1, only the placements of that
+    depot tile (place_slot of moves); with -1, every move (moves unread)."""
     cdef int i, j, k
     width = width if width < n else n
     width = width if width < POL_LOOK_MAX else POL_LOOK_MAX
     for k in range(width):
         top[k] = -1
         for i in range(n):
+            if tile >= 0 and place_slot(moves[i]) != tile:
+                continue
             for j in range(k):
                 if top[j] == i:
                     break
@@ -167,32 +171,22 @@ cdef int pol_best_few(const double* value, int n, int width, int* top) noexcept 
     return width
 
 
+cdef inline int pol_best_few(const double* value, int n, int width, int* top) noexcept nogil:
+    """pol_best_few_of over every move."""
+    return pol_best_few_of(value, NULL, -1, n, width, top)
+
+
 cdef int pol_best_of_each_tile(const double* value, const uint32_t* moves, int n, int width,
                                int* top) noexcept nogil:
-    """Placements (D_PLACE): the indices of the `width` best values among each
-    tile's (slot 0, then slot 1: pol_best_few's order within each) into top;
-    their count (at most POL_LOOK_MAX).  Why: the network's values lean to one
-    tile (smaller tiles, docs/bots.md "Both tiles rolled out"), so the best
-    few by value are often one tile's placements alone, and the rollouts never
-    weigh the other."""
-    cdef int i, j, k, tile, got = 0
+    """Placements (D_PLACE): the `width` best of tile 0's, then of tile 1's,
+    into top (pol_best_few_of); their count (at most POL_LOOK_MAX).  Why: the
+    network's values lean to one tile (smaller tiles, docs/bots.md "Both tiles
+    rolled out"), so the best few by value are often one tile's placements
+    alone, and the rollouts never weigh the other."""
+    cdef int got
     width = width if 2 * width <= POL_LOOK_MAX else POL_LOOK_MAX // 2
-    for tile in range(2):
-        for k in range(width):
-            top[got] = -1
-            for i in range(n):
-                if place_slot(moves[i]) != tile or value[i] <= -1e299:
-                    continue
-                for j in range(got - k, got):
-                    if top[j] == i:
-                        break
-                else:
-                    if top[got] < 0 or value[i] > value[top[got]]:
-                        top[got] = i
-            if top[got] < 0:
-                break
-            got += 1
-    return got
+    got = pol_best_few_of(value, moves, 0, n, width, top)
+    return got + pol_best_few_of(value, moves, 1, n, width, top + got)
 
 
 cdef int policy_look(Game_t* g, const Rules_t* R, const double* w, const uint32_t* moves,
