@@ -543,7 +543,7 @@ def main() -> None:
     scale = 0.02 if args.smoke else 1.0
     repeats = args.repeats or (1 if args.smoke else 3)
     sizes = {"random": 20_000, "greedy": 3_000, "greedy_tuned": 600,
-             "greedy_learned": 600, "policy_td": 200, "search-8": 40,
+             "greedy_learned": 600, "policy_td": 100, "search-8": 40,
              "search-32": 10, "search-8-tuned": 40, "search-32-tuned": 10,
              "search-64-tuned": 4}  # fmt: skip
     probe_games = 2_000 if args.smoke else 60_000

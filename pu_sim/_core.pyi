@@ -18,6 +18,8 @@ PP_ROLL_WIDTH: int
 PP_ROLL_REDEALS: int
 PP_ROLL_HORIZON: int
 PP_ROLL_TILE_WIDTH: int
+PP_ROLL_FINALISTS: int
+PP_ROLL_MORE: int
 # The core's cpdef enums (core/engine/defs.pxi and the rooms beside it): IntEnum
 # classes whose members are the C enums' own, named PREFIX_LABEL.  The members are
 # not repeated here; code() and label() reach them by label.  (Planet masks, space
@@ -112,6 +114,9 @@ class GameState:
     def placement_features(self, move: int) -> list[float]: ...
     def policy_features(self, p: int) -> tuple[int, list[int]]: ...
     def policy_values(self) -> list[float]: ...
+    def policy_roll_totals(
+        self, params: Sequence[float] | npt.NDArray[np.float64]
+    ) -> list[tuple[int, float, int]]: ...
     def policy_roll_candidates(
         self, params: Sequence[float] | npt.NDArray[np.float64]
     ) -> list[int]: ...

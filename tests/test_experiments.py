@@ -68,7 +68,9 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
         assert (f"at each solo choice (a rover's or lifepod's steps aside) its best "
                 f"{roll['roll_width']:g} moves (a placement: each tile's best "
                 f"{roll['roll_tile_width']:g}) each "
-                f"judged by {roll['roll_redeals']:g} games it plays on until "
+                f"judged by {roll['roll_redeals']:g}, the best "
+                f"{roll['roll_finalists']:g} of them by "
+                f"{roll['roll_redeals'] + roll['roll_more']:g} games it plays on until "
                 f"{roll['roll_horizon']:g} more rounds have begun") in readme  # fmt: skip
     if extra:  # the setup discard's table, written where told
         rates = fitted.load_table("objective_rate", tmp_path / "fitted")["rate"]

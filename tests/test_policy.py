@@ -358,7 +358,9 @@ def test_a_placement_rolls_out_each_tiles_best_few():
      ("roll_width=0", "roll_width must be a whole number 1..16"),
      ("roll_redeals=0.5", "roll_redeals must be a whole number 1..64"),
      ("roll_horizon=-1", "roll_horizon must be a whole number 0..20"),
-     ("roll_tile_width=9", "roll_tile_width must be a whole number 0..8")],
+     ("roll_tile_width=9", "roll_tile_width must be a whole number 0..8"),
+     ("roll_finalists=17", "roll_finalists must be a whole number 0..16"),
+     ("roll_more=65", "roll_more must be a whole number 0..64")],
 )  # fmt: skip
 def test_rollout_settings_out_of_bounds_are_refused(setting, words):
     with pytest.raises(ValueError, match=words):
@@ -435,3 +437,38 @@ def test_makeshift_shifts_with_an_item_order_between_never_go_round():
         game.step()
         steps += 1
     assert game.is_terminal and game.status == "ok", steps
+
+
+def test_halving_rolls_the_finalists_out_more_and_plays_the_best_of_them():
+    """roll_finalists=2 and roll_more=4 on roll_redeals=2: every candidate is
+    rolled out on redeals 0-1, the best 2 by those sums on redeals 0-5 as well
+    (the sums roll_redeals=6 gives them: redeal r is the same for every move),
+    the rest no more; the bot plays the finalist with the best sum."""
+    base = "policy_td:roll_horizon=1:roll_finalists=2:roll_more="
+    first = bots.parse(base + "0:roll_redeals=2").vector()
+    whole = bots.parse(base + "0:roll_redeals=6").vector()
+    halving = bots.parse(base + "4:roll_redeals=2")
+    game = pu_sim.Game(players=1, bots=[halving], seed=3,
+                       corporations="random", planets="random")  # fmt: skip
+    halved = 0
+    while not game.is_terminal:
+        if len(game.legal_moves()) > 1:
+            weighed = game.state.policy_roll_totals(halving.vector())
+            in_order = game.state.policy_roll_totals(first)  # candidates' order
+            by_first = {i: t for i, t, _ in in_order}
+            by_whole = {i: t for i, t, _ in game.state.policy_roll_totals(whole)}
+            if len(weighed) > 2:
+                halved += 1
+                ranked = sorted(in_order, key=lambda c: -c[1])  # stable, as the core
+                assert [i for i, _, _ in weighed] == [i for i, _, _ in ranked]
+                assert [n for _, _, n in weighed] == [6, 6] + [2] * (len(weighed) - 2)
+                for i, total, n in weighed:
+                    assert total == pytest.approx((by_whole if n == 6 else by_first)[i])
+            finalists = weighed[:2]
+            if finalists:
+                assert (
+                    game.bot_move()
+                    == game.legal_moves()[max(finalists, key=lambda f: f[1])[0]]
+                )
+        game.apply(game.bot_move())
+    assert halved > 30

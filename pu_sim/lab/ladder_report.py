@@ -144,9 +144,12 @@ def bot_description(bot: BotSpec) -> str:
                     else f"in the last {w['roll']:g} solo rounds")  # fmt: skip
             tiles = (f" (a placement: each tile's best {w['roll_tile_width']:g})"
                      if w["roll_tile_width"] else "")  # fmt: skip
+            finals = (f", the best {w['roll_finalists']:g} of them by "
+                      f"{w['roll_redeals'] + w['roll_more']:g}"
+                      if w["roll_finalists"] and w["roll_more"] else "")  # fmt: skip
             search = (f"; {when} its best "
                       f"{w['roll_width']:g} moves{tiles} each judged by "
-                      f"{w['roll_redeals']:g} games it plays on {played} "
+                      f"{w['roll_redeals']:g}{finals} games it plays on {played} "
                       "(`roll`)")  # fmt: skip
         return ("an n-tuple network learned by self-play (pu_sim/data/fitted/"
                 f"policy.npz), one-ply on afterstates{search}: another family, no "

@@ -264,6 +264,36 @@ cdef class GameState:
         finally:
             free(s)
 
+    def policy_roll_totals(self, params):
+        """What the policy bot of settings `params` weighs at the pending
+        decision if it rolls it out (else []): for each move pol_roll_totals
+        keeps (legal_moves() index), the sum of its rollouts and their number
+        (core/bots/policy.pxi; finalists first when halving)."""
+        cdef int i, n, width, finalists
+        cdef int top[POL_LOOK_MAX]
+        cdef double total[POL_LOOK_MAX]
+        cdef double w[MAX_BOT_PARAMS]
+        _read_weights(params, w)
+        cdef PolicyScratch* s = <PolicyScratch*>malloc(sizeof(PolicyScratch))
+        if s == NULL:
+            raise MemoryError()
+        try:
+            n = legal_moves(&self.g, self.rules.R, self.buf)
+            if n == 0:
+                raise ValueError("no decision is pending")
+            if not policy_rolls(&self.g, w, n):
+                return []
+            width = pol_roll_totals(&self.g, self.rules.R, &self.rules.R.fitted.policy[0],
+                                    w, s, self.buf, n, top, total, &finalists)
+            if width < 2:
+                return []
+            redeals = int(w[PP_ROLL_REDEALS])
+            more = int(w[PP_ROLL_MORE]) if finalists < width else 0
+            return [(top[i], total[i], redeals + (more if i < finalists else 0))
+                    for i in range(width)]
+        finally:
+            free(s)
+
     def rotation_round_outcomes(self, params):
         """The learned rotation value's reading of the pending commander's
         rotation (core/bots/greedy_rotation_round.pxi): its table row

@@ -36,6 +36,8 @@ cpdef enum:
     PP_ROLL_REDEALS = 4        # ... rollouts of each
     PP_ROLL_HORIZON = 5        # ... until this many more rounds begin, then the network (0: end)
     PP_ROLL_TILE_WIDTH = 6     # ... a placement's: the best this many of each tile (0: roll_width)
+    PP_ROLL_FINALISTS = 7      # ... then the best this many by their rollouts (0: none) ...
+    PP_ROLL_MORE = 8           # ... each rolled out this many more times
 
 from libc.math cimport exp, fabs
 
@@ -251,37 +253,81 @@ cdef int pol_roll_candidates(Game_t* g, const Rules_t* R, const double* w,
     return pol_best_few(s.value, n, <int>params[PP_ROLL_WIDTH], top)
 
 
-cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
-                               const double* params, PolicyScratch* s, const uint32_t* moves,
-                               int n) noexcept nogil:
-    """Of the moves pol_roll_candidates keeps, the one whose games played on
-    by the policy (one-ply) end with the best mean score over PP_ROLL_REDEALS
-    redeals of what the player cannot see (or, PP_ROLL_HORIZON rounds on, the
-    best mean value by the network); redeal r is the same for every move
-    (common random numbers); first on ties.  Draws nothing from the game's
-    generator."""
-    cdef int k, r, width, p = g.decider, best = 0
-    cdef int redeals = <int>params[PP_ROLL_REDEALS]
-    cdef int top[POL_LOOK_MAX]
-    cdef double plain[MAX_BOT_PARAMS]
-    cdef double total, best_total = -1e300
+cdef double pol_rollouts(Game_t* g, const Rules_t* R, const double* w, const double* plain,
+                         PolicyScratch* s, uint32_t move, int first, int last,
+                         int horizon) noexcept nogil:
+    """The sum of move's rollouts on redeals first..last-1 (policy_play_out
+    from the afterstate of each redeal); redeal r is the same for every move
+    (common random numbers)."""
+    cdef int r, p = g.decider
+    cdef double total = 0.0
     cdef uint64_t seed = redeal_seed(g)
+    for r in range(first, last):
+        memcpy(&s.roll, g, sizeof(Game_t))
+        rng_seed(&s.roll.rng, seed, <uint64_t>r, 0, STREAM_SEARCH)
+        determinize(&s.roll, R, p)
+        apply_move(&s.roll, R, move)
+        total += policy_play_out(&s.roll, R, w, plain, s, p, horizon)
+    return total
+
+
+cdef int pol_roll_totals(Game_t* g, const Rules_t* R, const double* w, const double* params,
+                         PolicyScratch* s, const uint32_t* moves, int n, int* top,
+                         double* total, int* finalists) noexcept nogil:
+    """The rollouts' sum for each move pol_roll_candidates keeps (top, total:
+    their count is returned) over PP_ROLL_REDEALS redeals of what the player
+    cannot see.  With PP_ROLL_FINALISTS and PP_ROLL_MORE set, top is then
+    ordered by those sums (best first, stable) and its first PP_ROLL_FINALISTS
+    are rolled out PP_ROLL_MORE times more (successive halving: more rollouts
+    where the choice is close); *finalists: the moves that compete for the
+    choice (all when not halving).  No rollouts with fewer than 2 moves."""
+    cdef int k, j, t, width
+    cdef int redeals = <int>params[PP_ROLL_REDEALS]
+    cdef int more = <int>params[PP_ROLL_MORE]
+    cdef int horizon = <int>params[PP_ROLL_HORIZON]
+    cdef double plain[MAX_BOT_PARAMS]
     width = pol_roll_candidates(g, R, w, params, s, moves, n, top)
+    finalists[0] = width
     if width < 2 or redeals < 1:
-        return top[0] if width else 0
+        return width
     memcpy(plain, params, MAX_BOT_PARAMS * sizeof(double))
     plain[PP_ROLL] = 0.0                         # the rollouts play one-ply
     for k in range(width):
-        total = 0.0
-        for r in range(redeals):
-            memcpy(&s.roll, g, sizeof(Game_t))
-            rng_seed(&s.roll.rng, seed, <uint64_t>r, 0, STREAM_SEARCH)
-            determinize(&s.roll, R, p)
-            apply_move(&s.roll, R, moves[top[k]])
-            total += policy_play_out(&s.roll, R, w, plain, s, p,
-                                     <int>params[PP_ROLL_HORIZON])
-        if total > best_total:
-            best_total = total
+        total[k] = pol_rollouts(g, R, w, plain, s, moves[top[k]], 0, redeals, horizon)
+    if more < 1 or not 2 <= <int>params[PP_ROLL_FINALISTS] < width:
+        return width
+    for k in range(1, width):                    # insertion sort, best sum first
+        j = k
+        while j > 0 and total[j] > total[j - 1]:
+            total[j], total[j - 1] = total[j - 1], total[j]
+            t = top[j]
+            top[j] = top[j - 1]
+            top[j - 1] = t
+            j -= 1
+    finalists[0] = <int>params[PP_ROLL_FINALISTS]
+    for k in range(finalists[0]):
+        total[k] += pol_rollouts(g, R, w, plain, s, moves[top[k]], redeals, redeals + more,
+                                 horizon)
+    return width
+
+
+cdef int policy_rollout_choice(Game_t* g, const Rules_t* R, const double* w,
+                               const double* params, PolicyScratch* s, const uint32_t* moves,
+                               int n) noexcept nogil:
+    """Of the moves pol_roll_totals weighs, the finalist whose games played on
+    by the policy (one-ply) end with the best mean score (or, PP_ROLL_HORIZON
+    rounds on, the best mean value by the network); first on ties.  Draws
+    nothing from the game's generator."""
+    cdef int k, finalists, best = 0
+    cdef int top[POL_LOOK_MAX]
+    cdef double total[POL_LOOK_MAX]
+    cdef double best_total = -1e300
+    if pol_roll_totals(g, R, w, params, s, moves, n, top, total, &finalists) < 2 or (
+            params[PP_ROLL_REDEALS] < 1):
+        return top[0] if finalists else 0
+    for k in range(finalists):
+        if total[k] > best_total:
+            best_total = total[k]
             best = top[k]
     return best
 
