@@ -281,7 +281,7 @@ cdef int pol_roll_totals(Game_t* g, const Rules_t* R, const double* w, const dou
     are rolled out PP_ROLL_MORE times more (successive halving: more rollouts
     where the choice is close); *finalists: the moves that compete for the
     choice (all when not halving).  No rollouts with fewer than 2 moves."""
-    cdef int k, j, t, width
+    cdef int k, j, width
     cdef int redeals = <int>params[PP_ROLL_REDEALS]
     cdef int more = <int>params[PP_ROLL_MORE]
     cdef int horizon = <int>params[PP_ROLL_HORIZON]
@@ -300,9 +300,7 @@ cdef int pol_roll_totals(Game_t* g, const Rules_t* R, const double* w, const dou
         j = k
         while j > 0 and total[j] > total[j - 1]:
             total[j], total[j - 1] = total[j - 1], total[j]
-            t = top[j]
-            top[j] = top[j - 1]
-            top[j - 1] = t
+            top[j], top[j - 1] = top[j - 1], top[j]
             j -= 1
     finalists[0] = <int>params[PP_ROLL_FINALISTS]
     for k in range(finalists[0]):
