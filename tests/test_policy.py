@@ -303,9 +303,10 @@ def test_rollouts_cut_short_change_the_play():
 
 def test_rollouts_raise_the_solo_score_on_paired_seeds():
     kw = dict(players=1, corporations="random", planets="random", seed=77)
-    plain = pu_sim.simulate(100, bots=ONE_PLY, **kw)["score"].mean()
-    rolled = pu_sim.simulate(100, bots="policy_td", **kw)  # the preset rolls out
-    assert rolled["score"].mean() > plain + 1.5  # measured +3.7 on other seeds
+    plain = pu_sim.simulate(40, bots=ONE_PLY, **kw)["score"].mean()
+    rolled = pu_sim.simulate(40, bots="policy_td", **kw)  # the preset rolls out
+    # paired over 1,000 other seeds: 47.3 one-ply, 57.9 rolled out (docs/bots.md)
+    assert rolled["score"].mean() > plain + 5
 
 
 def tile_of(move: int) -> int:
