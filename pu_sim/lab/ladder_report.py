@@ -146,7 +146,8 @@ def bot_description(bot: BotSpec) -> str:
                      if w["roll_tile_width"] else "")  # fmt: skip
             finals = (f", the best {w['roll_finalists']:g} of them by "
                       f"{w['roll_redeals'] + w['roll_more']:g}"
-                      if w["roll_finalists"] and w["roll_more"] else "")  # fmt: skip
+                      if w["roll_finalists"] >= 2 and w["roll_more"]  # as the core
+                      else "")  # fmt: skip
             search = (f"; {when} its best "
                       f"{w['roll_width']:g} moves{tiles} each judged by "
                       f"{w['roll_redeals']:g}{finals} games it plays on {played} "
