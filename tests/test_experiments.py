@@ -64,6 +64,21 @@ def test_experiment_smoke_run_writes_a_report(name, tmp_path):
             "**The policy of another family against its targets** (policy_td, "
             "against greedy_learned): solo "
         ) in readme
+        policy = manifest["results"]["policy_targets"]  # solo on random boards
+        assert policy["solo_games"] == 4 and "solo on random boards " in readme
+        assert policy["solo_gap"] == pytest.approx(
+            policy["solo_mean"] - policy["learned_mean"]
+        )
+        runs = [
+            json.loads(
+                (report / "runs" / f"policy-solo-{b}" / "manifest.json").read_text()
+            )
+            for b in ("policy_td", "greedy_learned")
+        ]
+        assert runs[0]["seed"] == runs[1]["seed"]  # paired: the same deals
+        for m in runs:
+            assert set(m["config"]["corporations"]) == {"random"}
+            assert set(m["config"]["planets"]) == {"random"}
         roll = bots.PRESETS["policy_td"]
         assert (f"at each solo choice (a rover's or lifepod's steps aside) its best "
                 f"{roll['roll_width']:g} moves (a placement: each tile's best "

@@ -3,12 +3,13 @@
 3-player games of the base game, every 3-subset of the bots in its three
 cyclic seat orders on the same setups, rated by Plackett-Luce (Elo) with a
 head-to-head table; then every bot's paired solo games against the rulebook's
-target (``pu_sim.lab.ladder``); and the learned bot's targets on
-larger paired samples (solo seeds and 3-player setups against greedy_tuned).
+target (``pu_sim.lab.ladder``); the learned bot's targets on
+larger paired samples (solo seeds and 3-player setups against greedy_tuned);
+and the policy's solo target (random boards, paired against greedy_learned).
 
 Usage: ``python experiments/bots/bot_ladder.py [--games N] [--seed S]
 [--solo-games N] [--players P] [--n-boot N] [--target-solo-games N]
-[--target-setups N] [--jobs J] [--out reports] [--smoke]``
+[--target-setups N] [--policy-solo-games N] [--jobs J] [--out reports] [--smoke]``
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ class Config:
     n_boot: int = 400  # bootstrap resamples of the ratings
     target_solo_games: int = 4000  # greedy_learned vs greedy_tuned solo, paired
     target_setups: int = 2000  # 3-player setups, greedy_learned in each seat in turn
+    policy_solo_games: int = 1000  # policy_td vs greedy_learned solo, random boards
 
 
 # smoke: five bots (random, the policy, the learned and the tuned greedy, search
 # at budget 2 on greedy's defaults)
 SMOKE = {
     "n_games": 2, "solo_games": 4, "n_boot": 20, "target_solo_games": 6,
-    "target_setups": 4,
+    "target_setups": 4, "policy_solo_games": 4,
     "bots": (bots.random(), bots.parse(lad.POLICY), bots.parse(lad.LEARNED),
              bots.parse(lad.TUNED), bots.search("search-2", 2, 2)),
 }  # fmt: skip
@@ -60,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         title="Bot ladder: ratings from multiplayer games and solo scores",
         games=ladder.n_ladder + len(ladder.order) * run.config.solo_games
         + ladder.target_games,
-        runs=[*ladder.solo_runs.values(), *ladder.ladder_runs, *ladder.target_runs],
+        runs=ladder.runs,
         results=ladder.results(), readme=words.readme(ladder, run.command, run.folder),
     )  # fmt: skip
     print("\n".join(words.headlines(ladder)))

@@ -32,7 +32,10 @@ of 3-player games) are checked on samples large enough to tell: greedy_learned
 and greedy_tuned solo on ``target_solo_games`` paired seeds, and greedy_learned
 as one seat among two greedy_tuned on ``target_setups`` 3-player setups in each
 of its three seats (the share of opponents it finished ahead of, a setup's
-three games one cluster).  The report's words and figures are
+three games one cluster).  The policy's solo target (at most a point behind
+greedy_learned on random boards) is checked the same way: policy_td and
+greedy_learned solo on ``policy_solo_games`` paired seeds, each seed a random
+corporation on a random planet.  The report's words and figures are
 :mod:`pu_sim.lab.ladder_report`.
 """
 
@@ -68,7 +71,7 @@ LEARNED = "greedy_learned"  # greedy_tuned with the learned values and end rollo
 POLICY = "policy_td"  # the network learned by self-play (another family)
 
 Config = Any  # the script's Config: bots, players, n_games, seed, solo_games, n_boot,
-# target_solo_games, target_setups
+# target_solo_games, target_setups, policy_solo_games
 TARGET_SOLO, TARGET_SHARE = 3.0, 0.60  # the learned bot's targets against TUNED
 # the policy's targets against LEARNED (issue 61): solo at most a point behind,
 # ahead of at least 45% of its LEARNED opponents at the table
@@ -249,11 +252,19 @@ class Ladder:
     speed: pl.DataFrame  # solo speed (speed_table)
     target_runs: list[Path]  # the learned bot's target runs (none without both bots)
     targets: dict[str, Any]  # the learned bot's paired solo gain and 3-player share
+    policy_runs: list[Path]  # the policy's random-board solo runs (none without both)
+    policy_targets: dict[str, Any]  # the policy's paired solo gap on random boards
 
     @property
     def reference(self) -> str:
         """The bot solo differences are paired against."""
         return TUNED if TUNED in self.order else self.order[0]
+
+    @property
+    def runs(self) -> list[Path]:
+        """Every run folder the ladder read, in the order it played them."""
+        return [*self.solo_runs.values(), *self.ladder_runs, *self.target_runs,
+                *self.policy_runs]  # fmt: skip
 
     @property
     def n_ladder(self) -> int:
@@ -262,9 +273,11 @@ class Ladder:
 
     @property
     def target_games(self) -> int:
-        """Games of the learned bot's target runs."""
-        t = self.targets
-        return 2 * t["solo_games"] + t["games_3p"] if t else 0
+        """Games of the learned bot's and the policy's target runs."""
+        t, p = self.targets, self.policy_targets
+        return (2 * t["solo_games"] + t["games_3p"] if t else 0) + (
+            2 * p["solo_games"] if p else 0
+        )
 
     def results(self) -> dict[str, Any]:
         """The numbers the report's manifest keeps."""
@@ -274,12 +287,13 @@ class Ladder:
                        "solo_games": c.solo_games, "players": c.players,
                        "n_boot": c.n_boot, "target_solo_games": c.target_solo_games,
                        "target_setups": c.target_setups,
+                       "policy_solo_games": c.policy_solo_games,
                        "bots": {b.label: dict(b.params) for b in c.bots}},
             "ladder_games": self.n_ladder, "anomalous_rows": self.anomalies,
             "simulation_wall_s": self.simulation_wall_s, "jobs": self.jobs,
             "ratings": self.fit.to_dicts(), "head_to_head": self.h2h.to_dicts(),
             "solo": self.solo_t.to_dicts(), "speed": self.speed.to_dicts(),
-            "learned_targets": self.targets,
+            "learned_targets": self.targets, "policy_targets": self.policy_targets,
         }  # fmt: skip
 
     def write_tables(self, out: Path) -> None:
@@ -291,6 +305,10 @@ class Ladder:
         self.speed.write_csv(out / "tables" / "speed.csv")
         if self.targets:
             pl.DataFrame([self.targets]).write_csv(out / "tables" / "targets.csv")
+        if self.policy_targets:
+            pl.DataFrame([self.policy_targets]).write_csv(
+                out / "tables" / "policy_targets.csv"
+            )
 
 
 def play(config: Config, out: Path, jobs: int) -> Ladder:
@@ -307,22 +325,26 @@ def play(config: Config, out: Path, jobs: int) -> Ladder:
         for seats in seatings(config.bots, config.players)
     ]  # fmt: skip
     target_runs = play_targets(config, out, jobs)
-    return analyse(config, jobs, solo_runs, ladder_runs, target_runs)
+    policy_runs = play_policy_targets(config, out, jobs)
+    return analyse(config, jobs, solo_runs, ladder_runs, target_runs, policy_runs)
 
 
 def base_run(out: Path, name: str, seats: Sequence[BotSpec], n_games: int, seed: int,
-             pairing: str, jobs: int) -> Path:  # fmt: skip
+             pairing: str, jobs: int, random_boards: bool = False) -> Path:  # fmt: skip
     """One run of the base game (every seat on the base board) into ``runs/name``.
 
     Solo runs play the balanced event deck, so their target is the rulebook's 59.
-    The runs of one ``pairing`` share their seed (derived from ``seed`` by the
-    pairing's name), so they deal the same setups.
+    With ``random_boards`` every seat draws a random corporation and planet
+    instead, on the rulebook's own event deck.  The runs of one ``pairing``
+    share their seed (derived from ``seed`` by the pairing's name), so they
+    deal the same setups.
     """
     print(f"{STUDY}: {name} ({n_games:,} games)", flush=True)
-    solo = len(seats) == 1
+    solo = len(seats) == 1 and not random_boards
+    board = "random" if random_boards else None
     table = TableSetup(
-        players=len(seats), bots=list(seats), corporations=CORPORATION,
-        planets=PLANET,
+        players=len(seats), bots=list(seats), corporations=board or CORPORATION,
+        planets=board or PLANET,
         options=RuleOptions(event_deck_mix=BALANCED_DECK) if solo else RuleOptions(),
     )  # fmt: skip
     return play_run(
@@ -356,6 +378,40 @@ def play_targets(config: Config, out: Path, jobs: int) -> list[Path]:
                              seats, config.target_setups, config.seed, "targets",
                              jobs))  # fmt: skip
     return runs
+
+
+def play_policy_targets(config: Config, out: Path, jobs: int) -> list[Path]:
+    """The policy's target runs: POLICY then LEARNED solo on random boards.
+
+    ``policy_solo_games`` seeds of the pairing ``random-solo`` (both runs deal
+    the same corporation, planet and cards).  None unless both bots are on
+    the ladder.
+    """
+    labels = {b.label: b for b in config.bots}
+    if POLICY not in labels or LEARNED not in labels:
+        return []
+    return [
+        base_run(out, f"policy-solo-{label}", [labels[label]], config.policy_solo_games,
+                 config.seed, "random-solo", jobs, random_boards=True)
+        for label in (POLICY, LEARNED)
+    ]  # fmt: skip
+
+
+def policy_results(policy_runs: list[Path]) -> dict[str, Any]:
+    """The policy's paired solo gap to LEARNED on random boards (seeds its clusters)."""
+    if not policy_runs:
+        return {}
+    solo = solo_rows(dict(zip((POLICY, LEARNED), policy_runs, strict=True)))
+    table = solo_table(solo, [POLICY, LEARNED], LEARNED)
+    row, ref = table.row(0, named=True), table.row(1, named=True)
+    return {
+        "solo_games": row["games"], "solo_gap": row[f"vs {LEARNED}"],
+        "solo_gap_lower": row["diff_lower"], "solo_gap_upper": row["diff_upper"],
+        "solo_mean": row["mean"], "learned_mean": ref["mean"],
+        "solo_verdict": target_verdict(row[f"vs {LEARNED}"], row["diff_lower"],
+                                       POLICY_SOLO),
+        "anomalous_rows": solo.filter(pl.col("status") != "ok").height,
+    }  # fmt: skip
 
 
 def solo_rows(runs: dict[str, Path]) -> pl.DataFrame:
@@ -394,13 +450,14 @@ def analyse(
     solo_runs: dict[str, Path],
     ladder_runs: list[Path],
     target_runs: list[Path],
+    policy_runs: list[Path],
 ) -> Ladder:
     """Ratings, head to head, the solo table and speed from the run folders.
 
     The simulation's wall time is the runs' own (every session that played),
     so a report rebuilt from finished runs states the time they took.
     """
-    runs = [*solo_runs.values(), *ladder_runs, *target_runs]
+    runs = [*solo_runs.values(), *ladder_runs, *target_runs, *policy_runs]
     simulation_wall_s = sum(float(run_info(r).wall_time_s or 0.0) for r in runs)
     order = [b.label for b in config.bots]
     games = load_runs(ladder_runs)
@@ -416,5 +473,6 @@ def analyse(
         anomalies=anomalies, fit=fit, h2h=head_to_head(games, fit), solo=solo,
         solo_t=solo_table(solo, order, reference),
         speed=speed_table(solo_runs, jobs), target_runs=target_runs,
-        targets=target_results(target_runs),
+        targets=target_results(target_runs), policy_runs=policy_runs,
+        policy_targets=policy_results(policy_runs),
     )  # fmt: skip

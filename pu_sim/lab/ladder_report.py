@@ -262,8 +262,10 @@ def head_to_head_rows(ladder: Ladder) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def policy_headline(ladder: Ladder) -> list[str]:
-    """The policy of another family against its targets, on the ladder's samples.
+    """The policy of another family against its targets.
 
+    Solo on its own random-board runs when played (the issue's measure), and
+    on the ladder's base-game seeds; at the table on the ladder's games.
     None when it or greedy_learned is not on the ladder.
     """
     h = head_to_head_rows(ladder)
@@ -272,11 +274,22 @@ def policy_headline(ladder: Ladder) -> list[str]:
     d = solo_table(ladder.solo, [POLICY], LEARNED).row(0, named=True)
     gap, lo, hi = d[f"vs {LEARNED}"], d["diff_lower"], d["diff_upper"]
     share = h[POLICY, LEARNED]
+    p = ladder.policy_targets
+    solo = (
+        f"solo on random boards {p['solo_gap']:+.2f} [{p['solo_gap_lower']:+.2f}, "
+        f"{p['solo_gap_upper']:+.2f}] points, paired on {p['solo_games']:,} seeds, "
+        f"each a random corporation on a random planet (means {p['solo_mean']:.2f} "
+        f"and {p['learned_mean']:.2f}; target {POLICY_SOLO:+g}: "
+        f"{p['solo_verdict']}); on the ladder's {d['games']:,} base-game seeds "
+        f"{gap:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        if p else
+        f"solo {gap:+.2f} [{lo:+.2f}, {hi:+.2f}] points, paired on the ladder's "
+        f"{d['games']:,} base-game seeds (target {POLICY_SOLO:+g}: "
+        f"{target_verdict(gap, lo, POLICY_SOLO)})"
+    )  # fmt: skip
     return [
         f"**The policy of another family against its targets** ({POLICY}, "
-        f"against {LEARNED}): solo {gap:+.2f} [{lo:+.2f}, {hi:+.2f}] points, "
-        f"paired on the ladder's {d['games']:,} base-game seeds (target "
-        f"{POLICY_SOLO:+g}: {target_verdict(gap, lo, POLICY_SOLO)}); ahead of "
+        f"against {LEARNED}): {solo}; ahead of "
         f"{LEARNED} in {pct(share)}% of the {share['n']} {ladder.config.players}-"
         f"player ladder games holding both (Wilson interval over games; target "
         f"{100 * POLICY_SHARE:.0f}%: "
@@ -324,10 +337,7 @@ def sections(ladder: Ladder) -> tuple[list[str], pl.DataFrame]:
         pl.col("ms_per_game").round(1), pl.col("decisions_per_game").round(1),
         pl.col("ms_per_decision").round(4),
     )  # fmt: skip
-    infos = [
-        run_info(p)
-        for p in [*ladder.solo_runs.values(), *ladder.ladder_runs, *ladder.target_runs]
-    ]
+    infos = [run_info(p) for p in ladder.runs]
     runs_show = pl.DataFrame({
         "run": [i.name for i in infos], "players": [str(i.players) for i in infos],
         "games": [i.n_games for i in infos], "seed": [str(i.seed) for i in infos],
