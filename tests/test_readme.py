@@ -1,7 +1,9 @@
-"""The README's two commands are the ones CI runs and they name real entry points."""
+"""The README's two commands are the ones CI runs and they name real entry points;
+its figures are the committed reports'."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -53,3 +55,13 @@ def test_the_docs_links_point_at_files_that_exist():
         for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", doc.read_text()):
             if not link.startswith(("http://", "https://", "mailto:")):
                 assert (doc.parent / link).exists(), (doc.name, link)
+
+
+def test_the_readme_states_policy_tds_solo_gap_as_the_committed_ladder_measured_it():
+    """The README's figure for the third opinion's solo strength is the
+    committed bot ladder's (random boards, paired), not one written by hand."""
+    manifest = ROOT / "reports" / "bots" / "bot_ladder" / "8-games-seed-909"
+    results = json.loads((manifest / "manifest.json").read_text())["results"]
+    gap = results["policy_targets"]["solo_gap"]
+    text = " ".join((ROOT / "README.md").read_text().split())
+    assert gap < 0 and f"solo it scores {-gap:.1f} points below greedy_learned" in text
