@@ -331,13 +331,14 @@ def play(config: Config, out: Path, jobs: int) -> Ladder:
 
 def base_run(out: Path, name: str, seats: Sequence[BotSpec], n_games: int, seed: int,
              pairing: str, jobs: int, random_boards: bool = False) -> Path:  # fmt: skip
-    """One run of the base game (every seat on the base board) into ``runs/name``.
+    """One run into ``runs/name``: the base game, or random boards.
 
-    Solo runs play the balanced event deck, so their target is the rulebook's 59.
-    With ``random_boards`` every seat draws a random corporation and planet
-    instead, on the rulebook's own event deck.  The runs of one ``pairing``
-    share their seed (derived from ``seed`` by the pairing's name), so they
-    deal the same setups.
+    The base game puts every seat on the base board; its solo runs play the
+    balanced event deck, so their target is the rulebook's 59.  With
+    ``random_boards`` every seat draws a random corporation and planet, on
+    the rulebook's own event deck.  The runs of one ``pairing`` share their
+    seed (derived from ``seed`` by the pairing's name), so they deal the same
+    setups.
     """
     print(f"{STUDY}: {name} ({n_games:,} games)", flush=True)
     solo = len(seats) == 1 and not random_boards
