@@ -3,7 +3,6 @@ its figures are the committed reports'."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -60,8 +59,9 @@ def test_the_docs_links_point_at_files_that_exist():
 def test_the_readme_states_policy_tds_solo_gap_as_the_committed_ladder_measured_it():
     """The README's figure for the third opinion's solo strength is the
     committed bot ladder's (random boards, paired), not one written by hand."""
-    manifest = ROOT / "reports" / "bots" / "bot_ladder" / "8-games-seed-909"
-    results = json.loads((manifest / "manifest.json").read_text())["results"]
-    gap = results["policy_targets"]["solo_gap"]
+    from pu_sim.simulation.manifest import read_report_manifest
+
+    ladder = ROOT / "reports" / "bots" / "bot_ladder" / "8-games-seed-909"
+    gap = read_report_manifest(ladder).results["policy_targets"]["solo_gap"]
     text = " ".join((ROOT / "README.md").read_text().split())
     assert gap < 0 and f"solo it scores {-gap:.1f} points below greedy_learned" in text

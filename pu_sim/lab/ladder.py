@@ -242,7 +242,6 @@ class Ladder:
     order: list[str]
     solo_runs: dict[str, Path]
     ladder_runs: list[Path]
-    simulation_wall_s: float
     games: pl.DataFrame  # the ladder's seat rows of games without anomalies
     anomalies: int  # seat rows of anomalous games, left out
     fit: pl.DataFrame  # Plackett-Luce ratings, also on the Elo scale
@@ -265,6 +264,14 @@ class Ladder:
         """Every run folder the ladder read, in the order it played them."""
         return [*self.solo_runs.values(), *self.ladder_runs, *self.target_runs,
                 *self.policy_runs]  # fmt: skip
+
+    @property
+    def simulation_wall_s(self) -> float:
+        """The runs' own wall time, every session that played.
+
+        So a report rebuilt from finished runs states the time they took.
+        """
+        return sum(float(run_info(r).wall_time_s or 0.0) for r in self.runs)
 
     @property
     def n_ladder(self) -> int:
@@ -453,13 +460,7 @@ def analyse(
     target_runs: list[Path],
     policy_runs: list[Path],
 ) -> Ladder:
-    """Ratings, head to head, the solo table and speed from the run folders.
-
-    The simulation's wall time is the runs' own (every session that played),
-    so a report rebuilt from finished runs states the time they took.
-    """
-    runs = [*solo_runs.values(), *ladder_runs, *target_runs, *policy_runs]
-    simulation_wall_s = sum(float(run_info(r).wall_time_s or 0.0) for r in runs)
+    """Ratings, head to head, the solo table and speed from the run folders."""
     order = [b.label for b in config.bots]
     games = load_runs(ladder_runs)
     anomalies = games.filter(pl.col("status") != "ok").height
@@ -470,7 +471,7 @@ def analyse(
     reference = TUNED if TUNED in order else order[0]
     return Ladder(
         config=config, jobs=jobs, order=order, solo_runs=solo_runs,
-        ladder_runs=ladder_runs, simulation_wall_s=simulation_wall_s, games=games,
+        ladder_runs=ladder_runs, games=games,
         anomalies=anomalies, fit=fit, h2h=head_to_head(games, fit), solo=solo,
         solo_t=solo_table(solo, order, reference),
         speed=speed_table(solo_runs, jobs), target_runs=target_runs,
