@@ -11,10 +11,10 @@ build:          ## recompile the Cython core in place after editing .pyx/.pxd/.p
 	$(PY) setup.py build_ext --inplace
 
 test:           ## the fast suite (what CI runs)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 test-all:       ## including slow tests
-	$(PY) -m pytest -q -m "slow or not slow"
+	$(PY) -m pytest -q -n auto -m "slow or not slow"
 
 lint:
 	ruff check pu_sim tests experiments

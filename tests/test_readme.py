@@ -17,7 +17,7 @@ def commands() -> list[str]:
 def test_readme_shows_an_install_and_a_test_command():
     install, tests = commands()[:2]
     assert "pip install -e ." in install and install.endswith("pu-sim study")
-    assert "pip install -e '.[test]'" in tests and tests.endswith("pytest")
+    assert "pip install -e '.[test]'" in tests and tests.endswith("pytest -n auto")
 
 
 def test_ci_runs_the_readme_test_command():
