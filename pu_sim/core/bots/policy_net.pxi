@@ -491,13 +491,12 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
     # row and column (which it keeps from scoring, ME-2) still lack
     n = pol_meteorite_stakes(R, pl, st, mv, open_, col_free, idx, n)
     # civ cards held, civ picks owed
-    held = pl.civ_cards                         # bit card - 1, in the cards' order
-    while held:
-        card = __builtin_ctzll(held) + 1
-        held &= held - 1
-        if card <= N_CIV:
-            idx[n] = PO_CIV + card * POL_STAGES + st
-            n += 1
+    held = pl.civ_cards
+    card = next_card_held(&held)                # in the cards' order
+    while card:
+        idx[n] = PO_CIV + card * POL_STAGES + st
+        n += 1
+        card = next_card_held(&held)
     owed[0] = owed[1] = owed[2] = owed[3] = 0
     for i in range(pl.n_owed):
         if 1 <= pl.owed[i] <= 4:
