@@ -283,31 +283,51 @@ cdef void pol_rover_distances(const Rules_t* R, const Player_t* pl, const uint16
 cdef int pol_meteorite_stakes(const Rules_t* R, const Player_t* pl, int st, int mv,
                               const uint16_t* open_, const int* col_free, int* idx,
                               int n) noexcept nogil:
-    """Append one entry per meteorite on the planet (at most 16): the nearest
-    rover's walk to it (0..8, 9: none within 8), the movement left and the free
-    squares of the fuller of its row and column (0..5, 6: more)."""
+    """Append one entry per meteorite on the planet (at most 16, the nearest
+    first, then by row and column): the nearest rover's walk to it (0..8, 9:
+    none within 8), the movement left and the free squares of the fuller of
+    its row and column (0..5, 6: more).  Why a list: most rows hold no
+    meteorite, and scanning every row at every distance was a quarter of the
+    features' time."""
     cdef RoverWalk walk
-    cdef uint16_t left[GRID]
+    cdef uint8_t sq_x[GRID * GRID]
+    cdef uint8_t sq_y[GRID * GRID]
     cdef uint16_t bits
-    cdef int d, x, y, k = 0, stake, free_r
+    cdef int d, x, y, i, k = 0, m = 0, left, stake, free_r
     cdef bint walking
-    grid_copy(left, pl.meteorite)
+    for y in range(GRID):
+        bits = pl.meteorite[y]
+        while bits:
+            sq_x[m] = <uint8_t>__builtin_ctz(bits)
+            sq_y[m] = <uint8_t>y
+            m += 1
+            bits &= bits - 1
+    if m == 0:
+        return n
+    left = m
     walking = grid_any(pl.rover_at) and walk_start(&walk, R, pl, pl.rover_at)
     for d in range(POL_DIST):
-        for y in range(GRID):
-            bits = left[y]
-            while bits and k < 16:
-                x = __builtin_ctz(bits)
-                bits &= bits - 1
-                if d < POL_DIST - 1 and not (walking and walk_reached(&walk, x, y)):
-                    continue
-                left[y] &= <uint16_t>~(1 << x)
-                free_r = popcount16(open_[y])
-                stake = free_r if free_r < col_free[x] else col_free[x]
-                idx[n] = PO_STAKE + ((st * POL_DIST + d) * POL_MOVE + mv) * POL_STAKE \
-                    + pol_clip(stake, 0, POL_STAKE - 1)
-                n += 1
-                k += 1
+        if d < POL_DIST - 1 and not walking:
+            continue                             # no walk left: the rest are beyond reach
+        for i in range(m):
+            if k >= 16:
+                return n
+            if sq_y[i] == 255:
+                continue                         # entered at a shorter walk
+            x = sq_x[i]
+            y = sq_y[i]
+            if d < POL_DIST - 1 and not walk_reached(&walk, x, y):
+                continue
+            sq_y[i] = 255
+            left -= 1
+            free_r = popcount16(open_[y])
+            stake = free_r if free_r < col_free[x] else col_free[x]
+            idx[n] = PO_STAKE + ((st * POL_DIST + d) * POL_MOVE + mv) * POL_STAKE \
+                + pol_clip(stake, 0, POL_STAKE - 1)
+            n += 1
+            k += 1
+        if left == 0:
+            return n
         if walking and d < POL_DIST - 2:
             walking = walk_step(&walk)
     return n
@@ -345,6 +365,7 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
     cdef uint16_t mrows = 0, mcols = 0, bits, cols = 0
     cdef int col_free[GRID]
     cdef uint32_t r0, r1, r2
+    cdef uint64_t kinds_seen = 0, held
     cdef const Item_t* it
     # bias: the player count, the part of the game, the boards
     idx[n] = PO_BIAS + ((policy_np(g) * POL_STAGES + st) * MAX_CORPS + corp) * MAX_PLANETS \
@@ -398,8 +419,6 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
     # pending items: advances per tracker, track choices, the rest by kind
     for t in range(N_TRACKS):
         pend[t] = 0
-    for k in range(POL_ITEM_KINDS):
-        kinds[k] = 0
     for i in range(pl.n_items):
         it = &pl.items[i]
         if it.kind == IT_ADVANCE and it.a < N_TRACKS:
@@ -413,6 +432,9 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
         elif is_track_item(it.kind):
             noth += 1
         elif it.kind < POL_ITEM_KINDS:
+            if not (kinds_seen >> it.kind) & 1:
+                kinds_seen |= (<uint64_t>1) << it.kind
+                kinds[it.kind] = 0
             kinds[it.kind] += 1
     for t in range(N_TRACKS):
         k = pol_clip(pl.track[t], 0, POL_POS - 1)
@@ -438,11 +460,13 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
                           * POL_ENERGY + pol_clip(nen, 0, POL_ENERGY - 1)) * POL_OTHER \
         + pol_clip(noth, 0, POL_OTHER - 1)
     n += 1
-    for k in range(1, POL_ITEM_KINDS):
-        if kinds[k]:
-            idx[n] = PO_ITEMS + (k * POL_ITEM_COUNT + pol_clip(kinds[k], 0, POL_ITEM_COUNT - 1)) \
-                * POL_STAGES + st
-            n += 1
+    kinds_seen &= ~(<uint64_t>1)                # kind 0 is no entry
+    while kinds_seen:                           # the kinds pending, in their order
+        k = __builtin_ctzll(kinds_seen)
+        kinds_seen &= kinds_seen - 1
+        idx[n] = PO_ITEMS + (k * POL_ITEM_COUNT + pol_clip(kinds[k], 0, POL_ITEM_COUNT - 1)) \
+            * POL_STAGES + st
+        n += 1
     # rovers: each one's walk to the nearest lifepod and meteorite, with the movement left
     mv = pol_clip(movement_left(pl), 0, POL_MOVE - 1)
     pol_rover_distances(R, pl, pl.lifepod, dl)
@@ -467,10 +491,12 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
     # row and column (which it keeps from scoring, ME-2) still lack
     n = pol_meteorite_stakes(R, pl, st, mv, open_, col_free, idx, n)
     # civ cards held, civ picks owed
-    for card in range(1, N_CIV + 1):
-        if holds_card(pl, card):
-            idx[n] = PO_CIV + card * POL_STAGES + st
-            n += 1
+    held = pl.civ_cards
+    card = next_card_held(&held)                # in the cards' order
+    while card:
+        idx[n] = PO_CIV + card * POL_STAGES + st
+        n += 1
+        card = next_card_held(&held)
     owed[0] = owed[1] = owed[2] = owed[3] = 0
     for i in range(pl.n_owed):
         if 1 <= pl.owed[i] <= 4:

@@ -48,13 +48,27 @@ cdef inline int planet_medals(const Game_t* g, const Rules_t* R, int p) noexcept
     return medals
 
 
+cdef inline int next_card_held(uint64_t* held) noexcept nogil:
+    """The lowest card id left in *held (bit id - 1), taken out of it; 0
+    when none is left.  Why: the bots score positions often, and a player
+    holds a few of the 36 cards."""
+    cdef int card
+    if held[0] == 0:
+        return 0
+    card = __builtin_ctzll(held[0]) + 1
+    held[0] &= held[0] - 1
+    return card if card <= N_CIV else 0
+
+
 cdef inline int count_cards_with_op(const Player_t* pl, const Rules_t* R, int op) noexcept nogil:
     cdef int card, k, n = 0
-    for card in range(1, N_CIV + 1):
-        if holds_card(pl, card):
-            for k in range(2):
-                if R.card_op[card][k] == op:
-                    n += 1
+    cdef uint64_t held = pl.civ_cards
+    card = next_card_held(&held)
+    while card:
+        for k in range(2):
+            if R.card_op[card][k] == op:
+                n += 1
+        card = next_card_held(&held)
     return n
 
 
@@ -68,9 +82,9 @@ cdef inline int civ_card_medals(const Game_t* g, const Rules_t* R, int p) noexce
     commerce[2] = 3
     commerce[3] = 6
     commerce[4] = 10
-    for card in range(1, N_CIV + 1):
-        if not holds_card(pl, card):
-            continue
+    cdef uint64_t held = pl.civ_cards
+    card = next_card_held(&held)
+    while card:
         for k in range(2):
             op = R.card_op[card][k]
             if op == OP_SCORE_MEDALS and R.card_when[card][k] == WHEN_FINAL_SCORING:
@@ -82,6 +96,7 @@ cdef inline int civ_card_medals(const Game_t* g, const Rules_t* R, int p) noexce
                 medals += (pl.lifepods_collected
                            if g.options & OPT_SPACE_CITIZEN_DECREE_COUNTS_ALL_COLLECTED
                            else scoring_lifepods(pl))
+        card = next_card_held(&held)
     # Meteorite Repo: (1 + N) per 3 meteorites; the base 1 per 3 is category C
     n = count_cards_with_op(pl, R, OP_SET_COLLECTION_METEORITE_REPO)
     medals += (pl.meteorites_collected // 3) * n
