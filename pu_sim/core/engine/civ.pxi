@@ -29,6 +29,18 @@ cdef inline bint holds_card(const Player_t* pl, int card) noexcept nogil:
     return (pl.civ_cards >> (card - 1)) & 1
 
 
+cdef inline int next_card_held(uint64_t* held) noexcept nogil:
+    """The lowest card id left in *held (bit id - 1), taken out of it; 0
+    when none is left.  Why: the bots score positions often, and a player
+    holds a few of the 36 cards."""
+    cdef int card
+    if held[0] == 0:
+        return 0
+    card = __builtin_ctzll(held[0]) + 1
+    held[0] &= held[0] - 1
+    return card if card <= N_CIV else 0
+
+
 cdef inline int pick_pool_size(const Game_t* g, int rank) noexcept nogil:
     """Cards a pick of `rank` chooses among (CV-3: none, no pick)."""
     cdef int r, n = 0

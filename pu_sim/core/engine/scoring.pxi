@@ -48,18 +48,6 @@ cdef inline int planet_medals(const Game_t* g, const Rules_t* R, int p) noexcept
     return medals
 
 
-cdef inline int next_card_held(uint64_t* held) noexcept nogil:
-    """The lowest card id left in *held (bit id - 1), taken out of it; 0
-    when none is left.  Why: the bots score positions often, and a player
-    holds a few of the 36 cards."""
-    cdef int card
-    if held[0] == 0:
-        return 0
-    card = __builtin_ctzll(held[0]) + 1
-    held[0] &= held[0] - 1
-    return card if card <= N_CIV else 0
-
-
 cdef inline int count_cards_with_op(const Player_t* pl, const Rules_t* R, int op) noexcept nogil:
     cdef int card, k, n = 0
     cdef uint64_t held = pl.civ_cards
