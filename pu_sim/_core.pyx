@@ -428,6 +428,8 @@ def policy_train(CoreRules rules, dict spec, double[::1] weights, uint64_t k0, u
     game's end, moves them toward its TD(lambda) returns (core/bots/
     policy_train.pxi), ``explore`` the temperature (medals) of a softmax
     over its moves' values by which it chooses while learning (0: the best).
+    ``watch``: every seat plays its own bot instead (a policy seat the
+    committed network, with its search) and learns ``weights`` from its games.
     ``coherence`` (2 x POLICY_N doubles, zeros at the start, kept between
     calls): temporal coherence, each weight's own rate times ``alpha``.
     Returns (mean final score of the learning seats, their number, mean squared

@@ -387,6 +387,29 @@ def test_watching_another_bot_learns_from_its_games_without_changing_them():
     assert not idle.any()
 
 
+def test_watching_the_policy_learns_from_its_committed_play():
+    """--watch policy_td: the seats play the committed network (what
+    `simulate` plays), whatever weights learn from them; self-play would play
+    by the weights being learned (zero weights: the score as it stands)."""
+    rules = load_rules().core
+    plan = Plan.of(TableSetup(players=2, corporations="random", planets="random",
+                              bots=ONE_PLY), seed=7)  # fmt: skip
+    played = float(np.mean(core.play_batch(rules, plan.spec, plan.key, 0, 12)["score"]))
+    means = []
+    for start in (policy_td.zeros(), policy_td.zeros() + 0.5):
+        learned = start.copy()
+        mean, seats, _ = core.policy_train(
+            rules, plan.spec, learned, plan.key, 0, 12, (0.1, 0.8, 0.0), watch=True
+        )
+        assert seats == 24 and not np.array_equal(learned, start)  # it learned
+        means.append(mean)
+    assert means == pytest.approx([played, played])
+    selfplay, _, _ = core.policy_train(
+        rules, plan.spec, policy_td.zeros(), plan.key, 0, 12, (0.0, 0.8, 0.0)
+    )
+    assert selfplay != pytest.approx(played)
+
+
 def test_makeshift_shifts_never_go_round():
     """Civ and water row 8 are both synergy spaces, so with Makeshift's tech 3
     a tracker there can shift sideways back and forth, each shift paying for

@@ -277,7 +277,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--explore-end", type=float, default=d.explore_end)
     ap.add_argument("--seed", type=int, default=d.seed)
     ap.add_argument("--watch", default=d.watch, metavar="BOT",
-                    help="learn from this bot's games, not self-play")  # fmt: skip
+                    help="learn from this bot's games, not self-play (policy_td: "
+                         "the committed network's, with its search)")  # fmt: skip
     ap.add_argument("--coherence", action=argparse.BooleanOptionalAction,
                     default=d.coherence,
                     help="temporal coherence: each weight's own step size")  # fmt: skip

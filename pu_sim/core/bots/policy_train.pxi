@@ -80,7 +80,9 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
                             uint64_t k1, uint64_t first_game, uint64_t n_games, double alpha,
                             double lam, double explore, double* stats,
                             bint watch=False, double* coherence=NULL) noexcept nogil:
-    """Play n_games from first_game; every policy seat's decisions use and learn w.
+    """Play n_games from first_game; every policy seat's decisions use and learn w
+    (`watch`: every seat plays its own bot, a policy seat its committed
+    network and search, and learns w from those games).
 
     stats: [sum of the learning seats' final scores, their number, sum of
     squared TD errors, their number].  `explore`: the softmax temperature of
@@ -94,12 +96,15 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
     cdef SearchScratch* search = NULL
     cdef uint64_t gi
     cdef int p, n, i, kind
-    if spec_searches(spec):
+    # watching, a policy seat plays its own bot (the committed network, with its
+    # settings' search) through the dispatch, which needs the scratch
+    cdef bint dispatch_scratch = spec_searches(spec) or (watch and spec_needs_scratch(spec))
+    if dispatch_scratch:
         search = <SearchScratch*>malloc(sizeof(SearchScratch))
         if search != NULL:
             place_eval_init(&search.place)
     if g == NULL or moves == NULL or s == NULL or trace == NULL or counts == NULL or (
-            spec_searches(spec) and search == NULL):
+            dispatch_scratch and search == NULL):
         free(counts)
         free(g)
         free(moves)
@@ -128,7 +133,7 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
             i = 0
             if n > 1:
                 kind = g.pl[g.decider].bot_kind
-                if kind == BOT_POLICY:
+                if kind == BOT_POLICY and not watch:
                     i = policy_choose_w(g, R, w, spec.bot_params[g.decider], s, moves, n, trace)
                 else:
                     i = bot_choose(g, R, spec, search, moves, n)
