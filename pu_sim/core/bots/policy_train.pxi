@@ -96,15 +96,14 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
     cdef SearchScratch* search = NULL
     cdef uint64_t gi
     cdef int p, n, i, kind
-    # watching, a policy seat plays its own bot (the committed network, with its
-    # settings' search) through the dispatch, which needs the scratch
-    cdef bint dispatch_scratch = spec_searches(spec) or (watch and spec_needs_scratch(spec))
-    if dispatch_scratch:
+    # the dispatch's scratch, as the batch's games allocate it: a watched
+    # policy seat plays its own bot through the dispatch
+    if spec_needs_scratch(spec):
         search = <SearchScratch*>malloc(sizeof(SearchScratch))
         if search != NULL:
             place_eval_init(&search.place)
     if g == NULL or moves == NULL or s == NULL or trace == NULL or counts == NULL or (
-            dispatch_scratch and search == NULL):
+            spec_needs_scratch(spec) and search == NULL):
         free(counts)
         free(g)
         free(moves)
