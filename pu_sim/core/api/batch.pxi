@@ -318,13 +318,10 @@ cdef int play_games(const Rules_t* R, const TableSpec* spec, uint64_t k0, uint64
     cdef RoundTrace* trace = NULL
     cdef uint64_t i
     cdef int per_game = MAX_ROUNDS * spec.n_players
-    if spec_needs_scratch(spec):
-        scratch = <SearchScratch*>malloc(sizeof(SearchScratch))   # one per batch
-        if scratch != NULL:
-            place_eval_init(&scratch.place)
+    cdef bint scratch_ok = dispatch_scratch_new(spec, &scratch)   # one per batch
     if round_scores != NULL:
         trace = <RoundTrace*>malloc(sizeof(RoundTrace))
-    if (g == NULL or moves == NULL or (spec_needs_scratch(spec) and scratch == NULL)
+    if (g == NULL or moves == NULL or not scratch_ok
             or (round_scores != NULL and trace == NULL)):
         free(g)
         free(moves)

@@ -98,12 +98,9 @@ cdef int policy_train_games(const Rules_t* R, const TableSpec* spec, double* w, 
     cdef int p, n, i, kind
     # the dispatch's scratch, as the batch's games allocate it: a watched
     # policy seat plays its own bot through the dispatch
-    if spec_needs_scratch(spec):
-        search = <SearchScratch*>malloc(sizeof(SearchScratch))
-        if search != NULL:
-            place_eval_init(&search.place)
-    if g == NULL or moves == NULL or s == NULL or trace == NULL or counts == NULL or (
-            spec_needs_scratch(spec) and search == NULL):
+    cdef bint search_ok = dispatch_scratch_new(spec, &search)
+    if (g == NULL or moves == NULL or s == NULL or trace == NULL or counts == NULL
+            or not search_ok):
         free(counts)
         free(g)
         free(moves)

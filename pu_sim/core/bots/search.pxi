@@ -62,6 +62,21 @@ cdef inline bint spec_needs_scratch(const TableSpec* spec) noexcept nogil:
     return False
 
 
+cdef inline bint dispatch_scratch_new(const TableSpec* spec,
+                                      SearchScratch** scratch) noexcept nogil:
+    """The dispatch's scratch for a run of games of spec: *scratch is a new
+    one when a seat needs it (spec_needs_scratch), else NULL (free() takes
+    either).  False when it was needed and memory ran out."""
+    scratch[0] = NULL
+    if not spec_needs_scratch(spec):
+        return True
+    scratch[0] = <SearchScratch*>malloc(sizeof(SearchScratch))
+    if scratch[0] == NULL:
+        return False
+    place_eval_init(&scratch[0].place)
+    return True
+
+
 # ==== determinization ============================================================
 
 cdef void determinize_stacks(Game_t* g, const Rules_t* R, int seat) noexcept nogil:
