@@ -34,17 +34,22 @@ def entries(game: ScenarioGame, table: str) -> list[dict[str, int]]:
 
 
 def planet(
-    covered: Iterable[Cell] = (), meteorites: Sequence[Cell] = ()
+    covered: Iterable[Cell] = (),
+    meteorites: Sequence[Cell] = (),
+    corporation: str = "universal_coalition",
+    marked: dict[Cell, str] | None = None,
 ) -> ScenarioGame:
-    """A solo Universal Coalition game on KSB-4156, its planet empty but for
-    `covered` (civ squares) and `meteorites`."""
+    """A solo game of `corporation` on KSB-4156, its planet empty but for
+    `covered` (civ squares), `marked` (drawing letters) and `meteorites`."""
     game = ScenarioGame(
-        players=1, corporations="universal_coalition", planets="ksb_4156",
-        bots="random", seed=0,
+        players=1, corporations=corporation, planets="ksb_4156", bots="random",
+        seed=0,
     )  # fmt: skip
     rows = [list(r) for r in empty_drawing(game.planet_of(0)).splitlines()]
     for x, y in covered:
         rows[y][x] = "c"
+    for (x, y), letter in (marked or {}).items():
+        rows[y][x] = letter
     game.set_planet(0, "\n".join("".join(r) for r in rows), meteorites=meteorites)
     return game
 
@@ -90,6 +95,40 @@ def test_at_most_sixteen_meteorites_are_read_the_nearest_first():
     got = stakes(game)
     assert len(got) == 16
     assert [d for d, _ in got] == [2, 3] + [9] * 14
+
+
+def rover_reads(game: ScenarioGame) -> list[tuple[int, int]]:
+    """(target, walk) of each rover-table entry, sorted."""
+    return sorted((e["target"], e["distance"]) for e in entries(game, "rover"))
+
+
+ROW5 = {(x, 5) for x in range(1, 11)}  # KSB-4156's row 5 covered: a rover's road
+
+
+def test_a_rover_reads_its_walk_to_the_nearest_lifepod_and_meteorite():
+    game = planet(ROW5, meteorites=[(8, 5)])
+    game.set_rovers(0, [(3, 5)])
+    assert rover_reads(game) == [(0, 9), (1, 5)]  # no lifepod within 8
+
+
+def test_a_free_horizon_rover_reads_its_walk_to_a_meteorite_as_its_own_target():
+    # corporations.md 3.4: Horizon's rovers carry meteorites to rover icons,
+    # so its walks are not the other corporations' one step from collecting
+    game = planet(ROW5, meteorites=[(8, 5)], corporation="horizon_group")
+    game.set_rovers(0, [(3, 5)])
+    assert rover_reads(game) == [(0, 9), (3, 5)]
+
+
+def test_a_carrying_horizon_rover_reads_its_walk_to_a_rover_icon():
+    # the rover on (4, 5) carries the meteorite there; its walk is to the
+    # icon on (7, 5), and the free rover on (2, 5) walks past the carried
+    # meteorite (2 steps) to the one no rover carries on (10, 5)
+    game = planet(
+        ROW5 - {(7, 5)}, meteorites=[(4, 5), (10, 5)],
+        corporation="horizon_group", marked={(7, 5): "R"},
+    )  # fmt: skip
+    game.set_rovers(0, [(4, 5), (2, 5)])
+    assert rover_reads(game) == [(0, 9), (0, 9), (2, 3), (3, 8)]
 
 
 @pytest.mark.parametrize("cards", [[1], [3, 17, 36], [36, 2]])

@@ -309,7 +309,7 @@ TABLES: Mapping[str, Layout] = {
             ),
             "rover": (
                 Axis("stage", "POL_STAGES"),
-                Axis("target", 2),
+                Axis("target", 4),
                 Axis("distance", "POL_DIST"),
                 Axis("movement", "POL_MOVE"),
             ),
@@ -401,7 +401,9 @@ TABLES: Mapping[str, Layout] = {
             "energy": "energy choices waiting 0..3",
             "other_choices": "other track choices waiting 0..2",
             "target": "0: lifepods, 1: meteorites (each rover on the planet reads "
-            "both)",
+            "both); Horizon Group reads 2 in place of 1 for a rover carrying a "
+            "meteorite (its walk to a rover icon, where it delivers) and 3 for the "
+            "others (their walk to a meteorite no rover carries)",
             "distance": "a rover's walk to the nearest target 0..8, 9: none within 8",
             "movement": "rover movement the player may still spend 0..5",
             "on_planet": "rovers (meteorites) on the planet",

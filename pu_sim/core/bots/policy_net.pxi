@@ -72,7 +72,7 @@ cdef enum:
     PN_TRACK = MAX_CORPS * N_TRACKS * POL_POS * POL_PEND * POL_STAGES
     PN_TECH = MAX_CORPS * POL_TECH * POL_STAGES
     PN_CHOICE = MAX_CORPS * POL_STAGES * POL_SYN * POL_ENERGY * POL_OTHER
-    PN_ROVER = POL_STAGES * 2 * POL_DIST * POL_MOVE
+    PN_ROVER = POL_STAGES * 4 * POL_DIST * POL_MOVE
     PN_ROVERS = POL_STAGES * POL_ROVERS * POL_ROVERS * POL_PODS
     PN_METEOR = POL_STAGES * POL_MET_HELD * POL_MET_LEFT
     PN_CIV = POL_CARDS * POL_STAGES
@@ -280,6 +280,23 @@ cdef void pol_rover_distances(const Rules_t* R, const Player_t* pl, const uint16
             return
 
 
+cdef void pol_horizon_distances(const Rules_t* R, const Player_t* pl, int* dist) noexcept nogil:
+    """Horizon Group (corporations.md 3.4): dist[r] for a rover carrying a
+    meteorite, its walk to the nearest rover icon (where the meteorite is
+    delivered); for any other rover, its walk to the nearest meteorite no rover
+    carries (pol_rover_distances' units)."""
+    cdef int r, y
+    cdef int to_icon[MAX_ROVERS]
+    cdef uint16_t loose[GRID]
+    for y in range(GRID):
+        loose[y] = pl.meteorite[y] & ~pl.rover_at[y]
+    pol_rover_distances(R, pl, loose, dist)
+    pol_rover_distances(R, pl, pl.icon[ROVER], to_icon)
+    for r in range(MAX_ROVERS):
+        if horizon_carries(pl, r):
+            dist[r] = to_icon[r]
+
+
 cdef int pol_meteorite_stakes(const Rules_t* R, const Player_t* pl, int st, int mv,
                               const uint16_t* open_, const int* col_free, int* idx,
                               int n) noexcept nogil:
@@ -467,15 +484,21 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
         idx[n] = PO_ITEMS + (k * POL_ITEM_COUNT + pol_clip(kinds[k], 0, POL_ITEM_COUNT - 1)) \
             * POL_STAGES + st
         n += 1
-    # rovers: each one's walk to the nearest lifepod and meteorite, with the movement left
+    # rovers: each one's walk to the nearest lifepod and meteorite, with the movement left;
+    # Horizon's meteorite walks are targets of their own (the shared entries would
+    # reward a Horizon rover for standing beside a meteorite, not delivering it)
     mv = pol_clip(movement_left(pl), 0, POL_MOVE - 1)
     pol_rover_distances(R, pl, pl.lifepod, dl)
-    pol_rover_distances(R, pl, pl.meteorite, dm)
+    if corp == CORP_HORIZON:
+        pol_horizon_distances(R, pl, dm)
+    else:
+        pol_rover_distances(R, pl, pl.meteorite, dm)
     for i in range(MAX_ROVERS):
         if pl.rover_status[i] == RV_PLANET:
             onp += 1
-            idx[n] = PO_ROVER + ((st * 2 + 0) * POL_DIST + dl[i]) * POL_MOVE + mv
-            idx[n + 1] = PO_ROVER + ((st * 2 + 1) * POL_DIST + dm[i]) * POL_MOVE + mv
+            k = 1 if corp != CORP_HORIZON else (2 if horizon_carries(pl, i) else 3)
+            idx[n] = PO_ROVER + ((st * 4 + 0) * POL_DIST + dl[i]) * POL_MOVE + mv
+            idx[n + 1] = PO_ROVER + ((st * 4 + k) * POL_DIST + dm[i]) * POL_MOVE + mv
             n += 2
         elif pl.rover_status[i] == RV_SUPPLY:
             sup += 1
