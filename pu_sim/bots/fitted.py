@@ -309,7 +309,7 @@ TABLES: Mapping[str, Layout] = {
             ),
             "rover": (
                 Axis("stage", "POL_STAGES"),
-                Axis("target", 4),
+                Axis("target", "POL_TARGETS"),
                 Axis("distance", "POL_DIST"),
                 Axis("movement", "POL_MOVE"),
             ),

@@ -42,6 +42,8 @@ cdef enum:
     POL_SYN = 4                # pending synergy boosts 0..3
     POL_ENERGY = 4             # pending energy choices 0..3
     POL_OTHER = 3              # other pending track choices 0..2
+    POL_TARGETS = 4            # a rover's targets: lifepod, meteorite; Horizon's carrying
+                               # rover: rover icon; Horizon's free rover: loose meteorite
     POL_DIST = 10              # a rover's walk to the nearest target: 0..8, 9 none
     POL_MOVE = 6               # movement left 0..5
     POL_ROVERS = 6             # rovers on the planet / in supply 0..5
@@ -72,7 +74,7 @@ cdef enum:
     PN_TRACK = MAX_CORPS * N_TRACKS * POL_POS * POL_PEND * POL_STAGES
     PN_TECH = MAX_CORPS * POL_TECH * POL_STAGES
     PN_CHOICE = MAX_CORPS * POL_STAGES * POL_SYN * POL_ENERGY * POL_OTHER
-    PN_ROVER = POL_STAGES * 4 * POL_DIST * POL_MOVE
+    PN_ROVER = POL_STAGES * POL_TARGETS * POL_DIST * POL_MOVE
     PN_ROVERS = POL_STAGES * POL_ROVERS * POL_ROVERS * POL_PODS
     PN_METEOR = POL_STAGES * POL_MET_HELD * POL_MET_LEFT
     PN_CIV = POL_CARDS * POL_STAGES
@@ -497,8 +499,8 @@ cdef int policy_features(const Game_t* g, const Rules_t* R, int p, int* idx) noe
         if pl.rover_status[i] == RV_PLANET:
             onp += 1
             k = 1 if corp != CORP_HORIZON else (2 if horizon_carries(pl, i) else 3)
-            idx[n] = PO_ROVER + ((st * 4 + 0) * POL_DIST + dl[i]) * POL_MOVE + mv
-            idx[n + 1] = PO_ROVER + ((st * 4 + k) * POL_DIST + dm[i]) * POL_MOVE + mv
+            idx[n] = PO_ROVER + ((st * POL_TARGETS + 0) * POL_DIST + dl[i]) * POL_MOVE + mv
+            idx[n + 1] = PO_ROVER + ((st * POL_TARGETS + k) * POL_DIST + dm[i]) * POL_MOVE + mv
             n += 2
         elif pl.rover_status[i] == RV_SUPPLY:
             sup += 1
