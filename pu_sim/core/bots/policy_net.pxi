@@ -42,8 +42,9 @@ cdef enum:
     POL_SYN = 4                # pending synergy boosts 0..3
     POL_ENERGY = 4             # pending energy choices 0..3
     POL_OTHER = 3              # other pending track choices 0..2
-    POL_TARGETS = 4            # a rover's targets: lifepod, meteorite; Horizon's carrying
-                               # rover: rover icon; Horizon's free rover: loose meteorite
+    # a rover's targets: lifepod, meteorite; for Horizon a carrying rover's rover icon
+    # and a free rover's meteorite no rover carries (pol_horizon_distances)
+    POL_TARGETS = 4
     POL_DIST = 10              # a rover's walk to the nearest target: 0..8, 9 none
     POL_MOVE = 6               # movement left 0..5
     POL_ROVERS = 6             # rovers on the planet / in supply 0..5
